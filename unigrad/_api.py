@@ -1,0 +1,116 @@
+"""The small uniform helpers around :func:`unigrad.grad`: watch, lift, namespace, to_numpy."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from ._dispatch import backend_for, owner
+
+__all__ = ["lift", "namespace", "to_numpy", "watch"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _single(x: Any, what: str) -> Any:
+    be = owner(x)
+    if be is None:
+        backend_for([(what, [x])])  # raises the standard unknown-type error
+    return be
+
+
+def watch(x: Any) -> Any:
+    """Marks ``x`` as a leaf that requires grad and returns it.
+
+    torch: ``x.requires_grad_()``; paddle: ``x.stop_gradient = False``; jax and numpy:
+    a new tape tensor recording every operation on it. Always use the returned value.
+
+    Args:
+        x: A floating-point or complex tensor of any backend.
+
+    Returns:
+        The watched tensor (``x`` itself on torch and paddle).
+
+    Raises:
+        NotDifferentiableError: ``x`` has an integer or bool dtype.
+        BackendError: ``x`` is of no installed backend.
+
+    Examples:
+        >>> import torch, unigrad
+        >>> x = unigrad.watch(torch.ones(2))
+        >>> x.requires_grad
+        True
+    """
+    return _single(x, "x").watch(x)
+
+
+def to_numpy(x: Any) -> Any:
+    """A host copy of tensor ``x`` as a :class:`numpy.ndarray`, for comparisons and reports.
+
+    Examples:
+        >>> import torch, unigrad
+        >>> unigrad.to_numpy(torch.tensor([1.0, 2.0]))
+        array([1., 2.], dtype=float32)
+    """
+    return _single(x, "x").to_numpy(x)
+
+
+def namespace(*xs: Any) -> Any:
+    """The array namespace to write forward code in, for these tensors.
+
+    torch: ``array_api_compat.torch``; paddle: a thin array-API-style namespace; jax and
+    numpy tape tensors: a recording namespace wrapping ``jax.numpy`` / ``autograd.numpy``.
+
+    Raises:
+        BackendError: no tensor given, an unknown type, or two frameworks.
+
+    Examples:
+        >>> import torch, unigrad
+        >>> x = torch.tensor([3.0, 4.0])
+        >>> xp = unigrad.namespace(x)
+        >>> float(xp.linalg.vector_norm(x))
+        5.0
+    """
+    return backend_for([("xs", xs)]).namespace()
+
+
+def lift(fn: F) -> F:
+    """Makes a pure framework function one recorded step of unigrad's tape.
+
+    On torch and paddle, whose tapes record everything already, calling the lifted
+    function is calling ``fn``. On jax and numpy tape tensors, the call is recorded as
+    one node whose derivative the framework's own engine computes (``jax.vjp``,
+    ``autograd``), so any pure ``jnp``/``autograd.numpy`` function (a model's apply
+    function, say) can be differentiated through with :func:`unigrad.grad`.
+
+    Examples:
+        >>> import torch, unigrad
+        >>> double = unigrad.lift(lambda x: 2 * x)
+        >>> double(torch.tensor(1.5))
+        tensor(3.)
+    """
+
+    @functools.wraps(fn)
+    def lifted(*args: Any, **kwargs: Any) -> Any:
+        be = _first_owner((args, kwargs))
+        if be is None:
+            return fn(*args, **kwargs)
+        return be.lift(fn)(*args, **kwargs)
+
+    return lifted  # type: ignore[return-value]
+
+
+def _first_owner(tree: Any) -> Any:
+    stack = [tree]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, (list, tuple)):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif v is not None and not isinstance(v, (int, float, complex, str, bool)):
+            be = owner(v)
+            if be is not None:
+                return be
+    return None

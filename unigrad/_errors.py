@@ -1,0 +1,115 @@
+"""The exception hierarchy of unigrad.
+
+Every error derives from :class:`UnigradError` *and* from the builtin classes that
+torch and paddle raise natively for the same misuse, so code written against either
+framework (``except RuntimeError``, ``except ValueError``, ...) keeps working:
+
+============================  ===================================================
+class                         also an instance of
+============================  ===================================================
+GradArgumentError             TypeError, ValueError, AssertionError
+GradOutputsError              RuntimeError, ValueError, AssertionError
+UnusedInputError              RuntimeError, ValueError
+NotDifferentiableError        RuntimeError, ValueError, TypeError
+GraphFreedError               RuntimeError, SystemError
+InplaceModifiedError          RuntimeError
+HigherOrderUnavailableError   RuntimeError
+UnsupportedDtypeError         NotImplementedError (a RuntimeError), TypeError
+UnsupportedFeatureError       NotImplementedError (a RuntimeError)
+BackendError                  TypeError
+TapeError                     TypeError
+============================  ===================================================
+
+Messages follow one shape: what was expected, what was given, what to do.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "BackendError",
+    "GradArgumentError",
+    "GradOutputsError",
+    "GraphFreedError",
+    "HigherOrderUnavailableError",
+    "InplaceModifiedError",
+    "NotDifferentiableError",
+    "TapeError",
+    "UnigradError",
+    "UnsupportedDtypeError",
+    "UnsupportedFeatureError",
+    "UnusedInputError",
+]
+
+
+class UnigradError(Exception):
+    """Base class of every error unigrad raises on purpose."""
+
+
+class GradArgumentError(UnigradError, TypeError, ValueError, AssertionError):
+    """An argument of the wrong type or value: containers, flags, empty inputs.
+
+    torch raises ``TypeError``/``RuntimeError`` here, paddle ``AssertionError``.
+    """
+
+
+class GradOutputsError(UnigradError, RuntimeError, ValueError, AssertionError):
+    """``grad_outputs`` does not fit ``outputs``: length, shape, dtype or batch."""
+
+
+class UnusedInputError(UnigradError, RuntimeError, ValueError):
+    """An input does not reach the outputs and ``allow_unused`` is not set."""
+
+
+class NotDifferentiableError(UnigradError, RuntimeError, ValueError, TypeError):
+    """An output that does not require grad, or an integer/bool input."""
+
+
+class GraphFreedError(UnigradError, RuntimeError, SystemError):
+    """A second differentiation through a graph consumed by ``retain_graph=False``."""
+
+
+class InplaceModifiedError(UnigradError, RuntimeError):
+    """A tensor saved for the backward pass was modified in place after the forward."""
+
+
+class HigherOrderUnavailableError(UnigradError, RuntimeError):
+    """The framework has no kernel for a derivative of this order of an op."""
+
+
+class UnsupportedDtypeError(UnigradError, NotImplementedError, TypeError):
+    """The framework has no gradient kernel for this dtype on this device."""
+
+
+class UnsupportedFeatureError(UnigradError, NotImplementedError):
+    """A backend does not offer a capability (see its capability flags)."""
+
+
+class BackendError(UnigradError, TypeError):
+    """No backend owns a value's type, or one call mixes two frameworks."""
+
+
+class TapeError(UnigradError, TypeError):
+    """A tape tensor was used where its history would be silently dropped."""
+
+
+def message(problem: str, *, expected: str, got: str, fix: str) -> str:
+    """Compose the standard three-part message: expected / got / what to do."""
+    return f"{problem}: expected {expected}, got {got}. {fix}"
+
+
+for _cls in (
+    UnigradError,
+    GradArgumentError,
+    GradOutputsError,
+    UnusedInputError,
+    NotDifferentiableError,
+    GraphFreedError,
+    InplaceModifiedError,
+    HigherOrderUnavailableError,
+    UnsupportedDtypeError,
+    UnsupportedFeatureError,
+    BackendError,
+    TapeError,
+):
+    _cls.__module__ = "unigrad"
+del _cls

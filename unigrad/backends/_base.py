@@ -1,0 +1,161 @@
+"""The adapter contract every backend implements, and the requests the front hands it.
+
+The front (:mod:`unigrad._grad`) owns every rule that can be checked without running
+the framework: containers, lengths, flags, seed shapes and dtypes, differentiability,
+duplicates. A backend therefore receives a *clean* request:
+
+* ``outputs`` are distinct, differentiable tensors that require grad;
+* ``inputs`` are distinct float/complex tensors that require grad;
+* ``seeds`` has one entry per output: ``None`` (ones; the output is real) or a tensor
+  of exactly the output's shape (with a leading batch dim when ``batched``) and dtype;
+* ``no_grad_vars`` are tensors of the same backend.
+
+and answers with one gradient per input, ``None`` where the input is unreachable from
+the outputs (the front turns that into an error, ``None`` or zeros). A backend only
+does what its framework must: run the VJP, walk its graph, map its native errors to
+unigrad's.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, ClassVar, Literal
+
+__all__ = ["Backend", "BackwardRequest", "Capabilities", "GradRequest", "Kind"]
+
+#: The dtype kinds the front distinguishes: float, complex, integer, bool, other.
+Kind = Literal["f", "c", "i", "b", "?"]
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do; tests and the conformance suite skip on these flags.
+
+    Attributes:
+        max_order: Highest derivative order known to work through ``create_graph``
+            for every elementwise op (None: unlimited).
+        native_batched: ``is_grads_batched`` runs vectorised (vmap) rather than a loop.
+        backward_create_graph: ``backward(create_graph=True)`` without ``inputs``.
+        leaf_hooks_in_grad: Tensor hooks on leaf inputs fire inside ``grad``.
+        float16_cpu: float16 gradients run on CPU.
+    """
+
+    max_order: int | None = None
+    native_batched: bool = False
+    backward_create_graph: bool = True
+    leaf_hooks_in_grad: bool = False
+    float16_cpu: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class GradRequest:
+    """A normalised, checked ``grad`` call. See the module docstring for the invariants."""
+
+    outputs: tuple[Any, ...]
+    inputs: tuple[Any, ...]
+    seeds: tuple[Any, ...]
+    retain_graph: bool
+    create_graph: bool
+    batched: bool
+    no_grad_vars: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BackwardRequest:
+    """A normalised ``backward`` call; ``inputs`` is None for every leaf of the graph."""
+
+    outputs: tuple[Any, ...]
+    seeds: tuple[Any, ...]
+    retain_graph: bool
+    create_graph: bool
+    inputs: tuple[Any, ...] | None
+
+
+class Backend(abc.ABC):
+    """Base class of backends: the built-in four and third-party ones.
+
+    A subclass sets :attr:`name`, :attr:`framework` and :attr:`capabilities` and
+    implements the abstract methods. Instances are stateless singletons.
+    """
+
+    #: The name users pass (``--backend torch``) and :func:`unigrad.backend_of` returns.
+    name: ClassVar[str]
+    #: The import name of the framework, checked in ``sys.modules`` before dispatch.
+    framework: ClassVar[str]
+    capabilities: ClassVar[Capabilities] = Capabilities()
+
+    # ---- recognising and describing tensors -------------------------------------
+    @abc.abstractmethod
+    def owns(self, cls: type) -> bool:
+        """Whether values of type ``cls`` are this backend's tensors."""
+
+    @abc.abstractmethod
+    def versions(self) -> dict[str, str]:
+        """Framework versions, for reports: ``{"torch": "2.13.0"}``."""
+
+    @abc.abstractmethod
+    def kind(self, x: Any) -> Kind:
+        """The dtype kind of tensor ``x``."""
+
+    @abc.abstractmethod
+    def shape(self, x: Any) -> tuple[int, ...]:
+        """The shape of ``x`` as a tuple of ints."""
+
+    @abc.abstractmethod
+    def same_dtype(self, a: Any, b: Any) -> bool:
+        """Whether ``a`` and ``b`` have the same dtype."""
+
+    @abc.abstractmethod
+    def dtype_name(self, x: Any) -> str:
+        """A readable dtype name for messages (``"float32"``)."""
+
+    @abc.abstractmethod
+    def requires_grad(self, x: Any) -> bool:
+        """Whether gradients can flow to ``x`` (torch ``requires_grad``, paddle
+        ``not stop_gradient``, a tape tensor with a history)."""
+
+    @abc.abstractmethod
+    def cast(self, x: Any, like: Any) -> Any:
+        """``x`` converted to the dtype of ``like``."""
+
+    @abc.abstractmethod
+    def ones_like(self, x: Any) -> Any:
+        """Ones of ``x``'s shape and dtype."""
+
+    @abc.abstractmethod
+    def zeros_like(self, x: Any, batch: int | None = None) -> Any:
+        """Zeros of ``x``'s shape and dtype, with a leading ``batch`` dim if given."""
+
+    @abc.abstractmethod
+    def add(self, a: Any, b: Any) -> Any:
+        """``a + b`` (used to merge the seeds of duplicated outputs)."""
+
+    # ---- the work -------------------------------------------------------------
+    @abc.abstractmethod
+    def grad(self, request: GradRequest) -> list[Any | None]:
+        """One gradient per ``request.inputs``; None where an input is unreachable."""
+
+    @abc.abstractmethod
+    def backward(self, request: BackwardRequest) -> None:
+        """Accumulate the gradients of ``request.outputs`` into the leaves' ``.grad``."""
+
+    @abc.abstractmethod
+    def watch(self, x: Any) -> Any:
+        """``x`` as a leaf that requires grad (possibly a new object: use the result)."""
+
+    @abc.abstractmethod
+    def to_numpy(self, x: Any) -> Any:
+        """A host copy of ``x`` as a NumPy array."""
+
+    @abc.abstractmethod
+    def namespace(self) -> ModuleType | Any:
+        """The array namespace forward code should use for this backend's tensors."""
+
+    def lift(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn`` as one differentiable step; the identity for frameworks with a tape."""
+        return fn
+
+    def __repr__(self) -> str:
+        return f"<unigrad backend {self.name!r}>"
