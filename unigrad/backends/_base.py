@@ -121,6 +121,13 @@ class Backend(abc.ABC):
         """``x`` converted to the dtype of ``like``."""
 
     @abc.abstractmethod
+    def asarray(self, data: Any, dtype: str) -> Any:
+        """A new tensor (not requiring grad) from a NumPy array or nested lists.
+
+        ``dtype`` is a NumPy dtype name (``"float32"``, ``"complex64"``, ``"int64"``).
+        """
+
+    @abc.abstractmethod
     def ones_like(self, x: Any) -> Any:
         """Ones of ``x``'s shape and dtype."""
 

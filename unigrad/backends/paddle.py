@@ -144,6 +144,11 @@ class PaddleBackend(Backend):
     def cast(self, x: Any, like: Any) -> Any:
         return x.astype(like.dtype)
 
+    def asarray(self, data: Any, dtype: str) -> Any:
+        import numpy as np
+
+        return paddle.to_tensor(np.asarray(data, dtype=dtype))
+
     def ones_like(self, x: Any) -> Any:
         return paddle.ones_like(x)
 

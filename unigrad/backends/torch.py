@@ -155,6 +155,11 @@ class TorchBackend(Backend):
     def cast(self, x: Any, like: Any) -> Any:
         return x.to(like.dtype)
 
+    def asarray(self, data: Any, dtype: str) -> Any:
+        import numpy as np
+
+        return torch.from_numpy(np.array(data, dtype=dtype))
+
     def ones_like(self, x: Any) -> Any:
         return torch.ones_like(x)
 

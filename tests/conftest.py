@@ -1,0 +1,128 @@
+"""The ``backend`` fixture: every behaviour is tested on every backend.
+
+``backend`` is parametrised over the four built-in backends and yields a :class:`B`, a
+small neutral toolkit (make tensors, watch them, compare numbers) so that one test body
+runs unchanged on torch, paddle, jax and numpy. A backend whose framework is not
+installed is skipped. Markers, validated at collection:
+
+* ``@pytest.mark.skip_backend("paddle", reason=...)``
+* ``@pytest.mark.xfail_backend("paddle", reason=...)`` (strict)
+* ``@pytest.mark.needs("native_batched")``: skip where the capability flag is off.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import importlib.util
+from typing import Any
+
+import numpy as np
+import pytest
+
+import unigrad
+
+BACKENDS = ("torch", "paddle", "jax", "numpy")
+_MODULES = {"torch": ("torch",), "paddle": ("paddle",), "jax": ("jax",), "numpy": ("autograd",)}
+
+#: Default tolerances for float32 results.
+RTOL, ATOL = 1e-5, 1e-6
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "skip_backend(name, *, reason): skip on that backend")
+    config.addinivalue_line(
+        "markers", "xfail_backend(name, *, reason): strict expected failure on that backend"
+    )
+    config.addinivalue_line("markers", "needs(flag): skip where the capability flag is off")
+
+
+def _installed(name: str) -> bool:
+    return all(importlib.util.find_spec(m) is not None for m in _MODULES[name])
+
+
+@dataclasses.dataclass
+class B:
+    """A neutral toolkit for one backend."""
+
+    name: str
+    mod: Any  # the framework module (torch, paddle, jax.numpy, numpy)
+
+    @property
+    def caps(self) -> unigrad.Capabilities:
+        return unigrad.get_backend(self.name).capabilities
+
+    def tensor(self, data: Any, dtype: str = "float32") -> Any:
+        """A plain (unwatched) tensor of this backend."""
+        return unigrad.get_backend(self.name).asarray(data, dtype)
+
+    def leaf(self, data: Any, dtype: str = "float32") -> Any:
+        """A tensor that requires grad."""
+        return unigrad.watch(self.tensor(data, dtype))
+
+    def ones(self, shape: Any, dtype: str = "float32") -> Any:
+        return self.tensor(np.ones(shape), dtype)
+
+    def zeros(self, shape: Any, dtype: str = "float32") -> Any:
+        return self.tensor(np.zeros(shape), dtype)
+
+    @property
+    def xp(self) -> Any:
+        """The array namespace for this backend's (watched) tensors."""
+        return unigrad.namespace(self.leaf(0.0))
+
+    def np(self, x: Any) -> np.ndarray:
+        return np.asarray(unigrad.to_numpy(x))
+
+    def close(self, x: Any, expected: Any, rtol: float = RTOL, atol: float = ATOL) -> None:
+        """Assert ``x`` equals ``expected`` (numbers) at the stated tolerance."""
+        np.testing.assert_allclose(self.np(x), np.asarray(expected), rtol=rtol, atol=atol)
+
+    def shape(self, x: Any) -> tuple[int, ...]:
+        return tuple(self.np(x).shape)
+
+    def dtype(self, x: Any) -> str:
+        return str(self.np(x).dtype)
+
+    def requires_grad(self, x: Any) -> bool:
+        return unigrad.get_backend(self.name).requires_grad(x)
+
+
+def _module(name: str) -> Any:
+    if name == "jax":
+        jax = importlib.import_module("jax")
+        jax.config.update("jax_enable_x64", True)
+        return importlib.import_module("jax.numpy")
+    if name == "numpy":
+        return np
+    return importlib.import_module(name)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> B:
+    name: str = request.param
+    for marker in request.node.iter_markers():
+        if marker.name in ("skip_backend", "xfail_backend"):
+            target = marker.args[0] if marker.args else None
+            if target not in BACKENDS:
+                msg = f"{marker.name} needs one of {BACKENDS}, got {target!r}"
+                raise ValueError(msg)
+            if "reason" not in marker.kwargs:
+                msg = f"{marker.name}({target!r}) needs a reason="
+                raise ValueError(msg)
+            if target == name:
+                if marker.name == "skip_backend":
+                    pytest.skip(marker.kwargs["reason"])
+                request.applymarker(pytest.mark.xfail(reason=marker.kwargs["reason"], strict=True))
+    if not _installed(name):
+        pytest.skip(f"{name} is not installed")
+    mod = _module(name)
+    b = B(name, mod)
+    for marker in request.node.iter_markers("needs"):
+        flag = marker.args[0]
+        if not hasattr(b.caps, flag):
+            msg = f"needs({flag!r}): no such capability flag"
+            raise ValueError(msg)
+        if not getattr(b.caps, flag):
+            pytest.skip(f"{name} lacks capability {flag}")
+    return b
