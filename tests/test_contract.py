@@ -653,3 +653,37 @@ def test_backend_of_names_the_backend(backend):
     x = backend.leaf(1.0)
     assert unigrad.backend_of(x) == backend.name
     assert unigrad.backend_of([x, None, (x,)]) == backend.name
+
+
+# ------------------------------------------------------- in-place changes and dtypes
+
+
+@pytest.mark.skip_backend("jax", reason="jax arrays are immutable: nothing to modify")
+@pytest.mark.skip_backend("numpy", reason="tape values are never modified in place")
+def test_inplace_change_of_a_saved_tensor_raises(backend):
+    x = backend.leaf([1.0, 2.0])
+    a = x * 1.0
+    y = (a * a).sum()
+    a.add_(1) if backend.name == "torch" else a.add_(backend.tensor(1.0))
+    with pytest.raises(unigrad.InplaceModifiedError) as info:
+        unigrad.grad(y, x)
+    assert isinstance(info.value, RuntimeError)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float64"])
+def test_result_dtype_follows_the_input(backend, dtype):
+    if dtype == "float16" and not backend.caps.float16_cpu:
+        pytest.skip(f"{backend.name} has no float16 kernels on CPU (the forward fails)")
+    x = backend.leaf([1.5, 2.5], dtype)
+    (g,) = unigrad.grad((x * x).sum(), x)
+    backend.close(g, [3.0, 5.0], rtol=1e-3)
+    assert backend.dtype(g) == dtype
+
+
+def test_cast_inside_the_graph_keeps_the_input_dtype(backend):
+    x = backend.leaf([1.5, 2.0])
+    xp = unigrad.namespace(x)
+    y = xp.sum(xp.astype(x, xp.float64) ** 2)
+    (g,) = unigrad.grad(y, x)
+    assert backend.dtype(g) == "float32"
+    backend.close(g, [3.0, 4.0])

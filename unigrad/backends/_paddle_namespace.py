@@ -12,7 +12,7 @@ from typing import Any
 import paddle
 
 __all__ = [
-    "abs", "asarray", "concat", "cos", "exp", "linalg", "log", "matmul", "max", "maximum",
+    "abs", "asarray", "astype", "concat", "cos", "exp", "linalg", "log", "matmul", "max", "maximum",
     "mean", "min", "minimum", "ones_like", "prod", "reshape", "sin", "sqrt", "square",
     "stack", "sum", "tanh", "where", "zeros_like",
 ]
@@ -54,6 +54,10 @@ def concat(arrays: Any, /, *, axis: int = 0) -> Any:
 
 def stack(arrays: Any, /, *, axis: int = 0) -> Any:
     return paddle.stack(list(arrays), axis=axis)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = True) -> Any:
+    return x.astype(dtype)
 
 
 def asarray(obj: Any, /, *, dtype: Any = None) -> Any:
