@@ -21,7 +21,7 @@ from __future__ import annotations
 import abc
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, ClassVar, Literal
+from typing import Any, Callable, ClassVar, Literal, NamedTuple
 
 __all__ = ["Backend", "BackwardRequest", "Capabilities", "GradRequest", "Kind"]
 
@@ -49,9 +49,11 @@ class Capabilities:
     float16_cpu: bool = True
 
 
-@dataclass(frozen=True, slots=True)
-class GradRequest:
-    """A normalised, checked ``grad`` call. See the module docstring for the invariants."""
+class GradRequest(NamedTuple):
+    """A normalised, checked ``grad`` call. See the module docstring for the invariants.
+
+    A NamedTuple: built on every call, it must be cheap to construct.
+    """
 
     outputs: tuple[Any, ...]
     inputs: tuple[Any, ...]
@@ -62,8 +64,7 @@ class GradRequest:
     no_grad_vars: tuple[Any, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class BackwardRequest:
+class BackwardRequest(NamedTuple):
     """A normalised ``backward`` call; ``inputs`` is None for every leaf of the graph."""
 
     outputs: tuple[Any, ...]

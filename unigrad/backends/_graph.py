@@ -1,8 +1,8 @@
-"""Framework-neutral walks over an autograd graph, given how to list a node's children."""
+"""A framework-neutral walk over an autograd graph: which nodes a backward pass runs."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any
 
 __all__ = ["executed"]
@@ -11,15 +11,15 @@ __all__ = ["executed"]
 def executed(
     roots: Iterable[Any],
     children: Callable[[Any], list[Any]],
-    targets: set[Any] | None,
+    is_target: Callable[[Any], bool],
     is_leaf: Callable[[Any], bool],
-) -> Iterator[Any]:
-    """The non-leaf nodes a backward pass from ``roots`` to ``targets`` runs.
+) -> list[Any]:
+    """The non-leaf nodes a backward pass from ``roots`` to the target nodes runs.
 
-    A node runs when one of its children leads to a target (a target node is reached
-    without running it: its output is the requested gradient). With ``targets=None``
-    every leaf is a target. Leaf nodes (gradient accumulators) are never yielded: they
-    are shared between graphs. Iterative, so long chains do not hit the recursion limit.
+    A node runs when one of its children leads to a target; a target node is reached
+    without running it (its incoming gradient is the requested one). Leaf nodes
+    (gradient accumulators) are never returned: they are shared between graphs.
+    Iterative, so long chains do not hit the recursion limit.
     """
     leads: dict[Any, bool] = {}
     kids: dict[Any, list[Any]] = {}
@@ -28,17 +28,23 @@ def executed(
     while stack:
         node, expanded = stack.pop()
         if expanded:
-            ran = any(leads[c] for c in kids[node])
-            leads[node] = ran or (targets is not None and node in targets)
-            if ran and not is_leaf(node):
+            ran = False
+            for c in kids[node]:
+                if leads[c]:
+                    ran = True
+                    break
+            leads[node] = ran or is_target(node)
+            if ran:
                 runs.append(node)
             continue
         if node in leads or node in kids:
             continue
         if is_leaf(node):
-            leads[node] = targets is None or node in targets
+            leads[node] = is_target(node)
             continue
         kids[node] = cs = children(node)
         stack.append((node, True))
-        stack.extend((c, False) for c in cs if c not in leads and c not in kids)
-    return iter(runs)
+        for c in cs:
+            if c not in leads:
+                stack.append((c, False))
+    return runs

@@ -255,10 +255,13 @@ class PaddleBackend(Backend):
         ]
 
     def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
-        roots = [y.grad_fn for y in outputs]
-        roots = [r for r in roots if r is not None]
-        targets = None if inputs is None else {x.grad_fn for x in inputs} - {None}
-        for node in _graph.executed(roots, _children, targets, _is_leaf_node):
+        roots = [r for r in (y.grad_fn for y in outputs) if r is not None]
+        if inputs is None:
+            is_target = _is_leaf_node
+        else:
+            targets = {x.grad_fn for x in inputs} - {None}
+            is_target = targets.__contains__
+        for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
             _mark(node)
 
     def backward(self, request: BackwardRequest) -> None:

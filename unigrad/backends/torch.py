@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import Any
 
 import torch
-from torch.autograd.graph import get_gradient_edge
 
 from .._errors import (
     GraphFreedError,
@@ -53,17 +52,8 @@ _FREED_MESSAGE = message(
     fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
     "or recompute the forward pass.",
 )
-
-
-def _freed_hook(grad_outputs: Any) -> None:
-    raise GraphFreedError(_FREED_MESSAGE)
-
-
-def _mark(node: Any) -> None:
-    meta = node.metadata
-    if "unigrad.consumed" not in meta:
-        meta["unigrad.consumed"] = True
-        node.register_prehook(_freed_hook)
+_CONSUMED = "unigrad.consumed"
+_ACCUMULATE = torch._C._functions.AccumulateGrad
 
 
 def _children(node: Any) -> list[Any]:
@@ -71,7 +61,37 @@ def _children(node: Any) -> list[Any]:
 
 
 def _is_leaf_node(node: Any) -> bool:
-    return type(node).__name__ == "AccumulateGrad"
+    return type(node) is _ACCUMULATE
+
+
+def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]:
+    """The nodes the pass will run; raises if one was consumed by an earlier pass.
+
+    Consumed nodes carry a flag in their ``metadata`` dict, which lives and dies with
+    the node: no id() bookkeeping, nothing to fool after garbage collection.
+    """
+    roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    if inputs is None:
+        is_target = _is_leaf_node
+    else:
+        leaves = {id(x) for x in inputs if x.grad_fn is None}
+        nodes = {x.grad_fn for x in inputs if x.grad_fn is not None}
+
+        def is_target(node: Any) -> bool:
+            if type(node) is _ACCUMULATE:
+                return id(node.variable) in leaves
+            return node in nodes
+
+    runs = _graph.executed(roots, _children, is_target, _is_leaf_node)
+    for node in runs:
+        if _CONSUMED in node.metadata:
+            raise GraphFreedError(_FREED_MESSAGE)
+    return runs
+
+
+def _consume(runs: list[Any]) -> None:
+    for node in runs:
+        node.metadata[_CONSUMED] = True
 
 
 def _translate(err: RuntimeError) -> BaseException:
@@ -93,18 +113,16 @@ def _zero_grad(g: torch.Tensor) -> torch.Tensor:
     return torch.zeros_like(g)
 
 
-def _edge(t: torch.Tensor) -> tuple[Any, int]:
-    if t.grad_fn is not None:
-        return (t.grad_fn, t.output_nr)
-    e = get_gradient_edge(t)
-    return (e.node, e.output_nr)
-
-
-def _reachable_edges(outputs: tuple[Any, ...], cuts: set[tuple[Any, int]]) -> set[tuple[Any, int]]:
-    """Every edge reachable from the outputs without crossing a cut edge."""
+def _reachable(
+    outputs: tuple[Any, ...], cuts: set[tuple[Any, int]]
+) -> tuple[set[tuple[Any, int]], set[int]]:
+    """Edges reachable from the outputs without crossing a cut edge, and the ids of the
+    leaf tensors reached."""
     reached: set[tuple[Any, int]] = set()
+    leaves: set[int] = set()
     visited: set[Any] = set()
-    stack = [_edge(y) for y in outputs]
+    stack = [(y.grad_fn, y.output_nr) for y in outputs if y.grad_fn is not None]
+    leaves.update(id(y) for y in outputs if y.grad_fn is None)
     while stack:
         edge = stack.pop()
         if edge in cuts or edge in reached:
@@ -114,8 +132,11 @@ def _reachable_edges(outputs: tuple[Any, ...], cuts: set[tuple[Any, int]]) -> se
         if node in visited:
             continue
         visited.add(node)
+        if type(node) is _ACCUMULATE:
+            leaves.add(id(node.variable))
+            continue
         stack.extend((c, nr) for c, nr in node.next_functions if c is not None)
-    return reached
+    return reached, leaves
 
 
 class TorchBackend(Backend):
@@ -179,17 +200,23 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
+        runs = _plan(outputs, inputs)
         seeds = self._seeds(outputs, request.seeds)
         handles = []
-        reached: set[tuple[Any, int]] | None = None
+        unreached: list[int] = []
         if request.no_grad_vars:
-            cuts = {_edge(v) for v in request.no_grad_vars if v.requires_grad}
-            reached = _reachable_edges(outputs, cuts)
-            handles = [
-                v.register_hook(_zero_grad)
-                for v in request.no_grad_vars
-                if v.requires_grad and v.grad_fn is not None
+            cut_ids = {id(v) for v in request.no_grad_vars}
+            cuts = {(v.grad_fn, v.output_nr) for v in request.no_grad_vars
+                    if v.grad_fn is not None}
+            edges, leaves = _reachable(outputs, cuts)
+            unreached = [
+                i for i, x in enumerate(inputs)
+                if id(x) in cut_ids
+                or (x.grad_fn is None and id(x) not in leaves)
+                or (x.grad_fn is not None and (x.grad_fn, x.output_nr) not in edges)
             ]
+            handles = [v.register_hook(_zero_grad) for v in request.no_grad_vars
+                       if v.grad_fn is not None and v.requires_grad]
         try:
             result = torch.autograd.grad(
                 outputs,
@@ -200,32 +227,20 @@ class TorchBackend(Backend):
                 allow_unused=True,
                 is_grads_batched=request.batched,
             )
-        except GraphFreedError:
-            raise
         except RuntimeError as err:
             raise _translate(err) from err
         finally:
             for h in handles:
                 h.remove()
         if not request.retain_graph:
-            self._consume(outputs, inputs)
+            _consume(runs)
         grads = list(result)
-        if reached is not None:
-            for i, x in enumerate(inputs):
-                if _edge(x) not in reached:
-                    grads[i] = None
+        for i in unreached:
+            grads[i] = None
         return grads
 
-    def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
-        roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
-        if inputs is None:
-            targets = None
-        else:
-            targets = {_edge(x)[0] for x in inputs}
-        for node in _graph.executed(roots, _children, targets, _is_leaf_node):
-            _mark(node)
-
     def backward(self, request: BackwardRequest) -> None:
+        runs = _plan(request.outputs, request.inputs)
         seeds = self._seeds(request.outputs, request.seeds)
         try:
             torch.autograd.backward(
@@ -235,12 +250,10 @@ class TorchBackend(Backend):
                 create_graph=request.create_graph,
                 inputs=request.inputs,
             )
-        except GraphFreedError:
-            raise
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph:
-            self._consume(request.outputs, request.inputs)
+            _consume(runs)
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, torch.Tensor):
