@@ -267,7 +267,10 @@ def _inputs(
     be: Backend, ins: tuple[Any, ...]
 ) -> tuple[tuple[Any, ...], list[int], list[str | None]]:
     """Distinct inputs that require grad; per original input, its index or -1 and a reason."""
-    distinct, where = _dedupe(ins)
+    if len(ins) == 1:  # the common call: nothing to dedupe
+        distinct, where = ins, [0]
+    else:
+        distinct, where = _dedupe(ins)
     keep: list[Any] = []
     remap: dict[int, int] = {}
     reasons: list[str | None] = [None] * len(distinct)
@@ -361,8 +364,10 @@ def grad(
     ins = _as_tuple(inputs, "inputs")
     seeds = _seeds(grad_outputs, len(outs))
     ngv = () if no_grad_vars is None else _as_tuple(no_grad_vars, "no_grad_vars", allow_set=True)
-    be = backend_for((("outputs", outs), ("inputs", ins), ("grad_outputs", seeds),
-                      ("no_grad_vars", ngv)))
+    groups: tuple[tuple[str, tuple[Any, ...]], ...] = (("outputs", outs), ("inputs", ins))
+    if grad_outputs is not None or ngv:  # None seeds and no cuts have nothing to check
+        groups += (("grad_outputs", seeds), ("no_grad_vars", ngv))
+    be = backend_for(groups)
 
     create = _flag(create_graph, "create_graph")
     retain = create if retain_graph is None else _flag(retain_graph, "retain_graph")
@@ -395,6 +400,9 @@ def grad(
         request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
         results = be.grad(request)
 
+    if -1 not in where and all(g is not None for g in results):
+        # every input used (the common call): the results in input order
+        return tuple(results[j] for j in where)
     batch = be.shape(next(s for s in seeds if s is not None))[0] if batched else None
     out: list[Any] = []
     for i, j in enumerate(where):

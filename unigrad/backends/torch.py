@@ -53,6 +53,11 @@ _FREED_MESSAGE = message(
     "or recompute the forward pass.",
 )
 _CONSUMED = "unigrad.consumed"
+# torch.autograd.grad is argument handling (which the front has done) around this
+# private helper (torch >= 2.3). Where it is missing, for batched seeds, or when a
+# tensor overrides __torch_function__, the public call runs.
+_run_backward: Any = getattr(torch.autograd.graph, "_engine_run_backward", None)
+_has_torch_function: Any = torch._C._has_torch_function
 _ACCUMULATE = torch._C._functions.AccumulateGrad
 
 
@@ -218,15 +223,32 @@ class TorchBackend(Backend):
             handles = [v.register_hook(_zero_grad) for v in request.no_grad_vars
                        if v.grad_fn is not None and v.requires_grad]
         try:
-            result = torch.autograd.grad(
-                outputs,
-                inputs,
-                seeds,
-                retain_graph=request.retain_graph,
-                create_graph=request.create_graph,
-                allow_unused=True,
-                is_grads_batched=request.batched,
-            )
+            if _run_backward is None or request.batched or _has_torch_function(
+                outputs + inputs
+            ):
+                result = torch.autograd.grad(
+                    outputs,
+                    inputs,
+                    seeds,
+                    retain_graph=request.retain_graph,
+                    create_graph=request.create_graph,
+                    allow_unused=True,
+                    is_grads_batched=request.batched,
+                )
+            else:
+                result = _run_backward(
+                    outputs,
+                    tuple(
+                        torch.ones_like(y, memory_format=torch.preserve_format)
+                        if s is None else s
+                        for y, s in zip(outputs, seeds)
+                    ),
+                    request.retain_graph,
+                    request.create_graph,
+                    inputs,
+                    True,
+                    accumulate_grad=False,
+                )
         except RuntimeError as err:
             raise _translate(err) from err
         finally:
