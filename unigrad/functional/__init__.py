@@ -61,12 +61,12 @@ _TYPES: tuple[tuple[str, str, str], ...] = (
 
 def _framework(x: Any) -> str | None:
     """The framework of a plain tensor (torch, paddle, jax, numpy), or None."""
-    cls = type(x)
     for name, modname, attr in _TYPES:
         mod = sys.modules.get(modname)
         if mod is not None:
             target = getattr(mod, attr, None)
-            if isinstance(target, type) and issubclass(cls, target):
+            # isinstance, not issubclass: jax tracers are virtual instances of jax.Array
+            if isinstance(target, type) and isinstance(x, target):
                 return name
     return None
 
