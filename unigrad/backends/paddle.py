@@ -161,7 +161,6 @@ class PaddleBackend(Backend):
         return a + b
 
     def _call(self, request: GradRequest, seeds: list[Any], retain: bool) -> list[Any]:
-        enabled = paddle.is_grad_enabled()
         try:
             result: list[Any] = paddle.grad(
                 list(request.outputs),
@@ -173,9 +172,6 @@ class PaddleBackend(Backend):
                 no_grad_vars=list(request.no_grad_vars) or None,
             )
         except Exception as err:
-            # An exception raised inside the engine (our consumed-graph hook) leaves
-            # paddle's grad mode disabled: every later forward would record nothing.
-            paddle.set_grad_enabled(enabled)
             new = _translate(err)
             if new is err:
                 raise
@@ -230,13 +226,11 @@ class PaddleBackend(Backend):
                     "unigrad.grad(create_graph=True).",
                 )
                 raise UnsupportedFeatureError(msg)
-            enabled = paddle.is_grad_enabled()
             try:
                 paddle.autograd.backward(
                     list(request.outputs), seeds, retain_graph=request.retain_graph
                 )
             except Exception as err:
-                paddle.set_grad_enabled(enabled)
                 new = _translate(err)
                 if new is err:
                     raise

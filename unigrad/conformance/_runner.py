@@ -182,8 +182,10 @@ def load_xfails(path: str | Path) -> list[XfailEntry]:
 def load_backend(name: str) -> tuple[Any, BackendInfo]:
     """The backend object (or None) and its column info; never raises."""
     try:
-        backend = get_backend(name)
-        versions = dict(backend.versions())
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # frameworks' import-time noise is not ours
+            backend = get_backend(name)
+            versions = dict(backend.versions())
     except Exception as err:  # a backend that does not load is a column of errors
         return None, BackendInfo(name, error=f"backend unavailable: {type(err).__name__}: {err}")
     return backend, BackendInfo(name, versions)
