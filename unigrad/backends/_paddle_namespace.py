@@ -12,9 +12,10 @@ from typing import Any
 import paddle
 
 __all__ = [
-    "abs", "asarray", "concat", "cos", "exp", "linalg", "log", "matmul", "max", "maximum",
-    "mean", "min", "minimum", "ones_like", "prod", "reshape", "sin", "sqrt", "square",
-    "stack", "sum", "tanh", "where", "zeros_like",
+    "abs", "asarray", "astype", "clip", "concat", "conj", "cos", "exp", "expand_dims",
+    "imag", "linalg", "log", "matmul", "max", "maximum", "mean", "min", "minimum",
+    "ones_like", "permute_dims", "pow", "prod", "real", "reshape", "sin", "sqrt", "square",
+    "squeeze", "stack", "sum", "tan", "tanh", "where", "zeros_like",
 ]
 
 _builtin_abs = abs
@@ -68,10 +69,38 @@ def _vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: fl
     return paddle.linalg.norm(x, p=ord, axis=_axis(axis), keepdim=keepdims)
 
 
+def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+    return paddle.unsqueeze(x, axis)
+
+
+def squeeze(x: Any, /, axis: Any) -> Any:
+    return paddle.squeeze(x, axis=_axis(axis))
+
+
+def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    return paddle.transpose(x, list(axes))
+
+
+def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+    return paddle.pow(x1, x2)
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return paddle.clip(x, min, max)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: bool = True) -> Any:
+    return x.astype(dtype)
+
+
 linalg = SimpleNamespace(vector_norm=_vector_norm, norm=paddle.linalg.norm)
 
 abs = paddle.abs
+conj = paddle.conj
 cos = paddle.cos
+imag = paddle.imag
+real = paddle.real
+tan = paddle.tan
 exp = paddle.exp
 log = paddle.log
 matmul = paddle.matmul

@@ -1,0 +1,42 @@
+"""The numpy backend: unigrad's tape (:mod:`unigrad.tape`) differentiated with HIPS
+``autograd`` (``autograd.make_vjp``); ``is_grads_batched`` is a loop over the seeds."""
+
+from __future__ import annotations
+
+import autograd  # noqa: F401  (fail early when autograd is missing)
+import numpy as np
+
+from ..tape._backend import TapeBackend
+from ..tape._engine import numpy_engine
+from ..tape._tensor import NumpyTensor
+from ._base import Capabilities
+
+__all__ = ["BACKEND", "NumpyBackend"]
+
+
+class NumpyBackend(TapeBackend):
+    """Adapter for ``numpy.ndarray`` values and :class:`~unigrad.tape.NumpyTensor`."""
+
+    name = "numpy"
+    framework = "numpy"
+    engine = numpy_engine
+    tensor_cls = NumpyTensor
+    capabilities = Capabilities(
+        max_order=None,
+        native_batched=False,
+        backward_create_graph=True,
+        leaf_hooks_in_grad=False,
+        float16_cpu=True,
+    )
+
+    def _array_types(self) -> tuple[type, ...]:
+        return (np.ndarray,)
+
+    def versions(self) -> dict[str, str]:
+        from importlib.metadata import version
+
+        return {"numpy": str(np.__version__), "autograd": version("autograd")}
+
+
+BACKEND = NumpyBackend()
+

@@ -1,0 +1,160 @@
+"""The backend adapter shared by jax and numpy: the :class:`~unigrad.Backend` methods
+on tape tensors. :mod:`unigrad.backends.jax` and :mod:`unigrad.backends.numpy` pick
+the engine and the tensor class."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from .._errors import NotDifferentiableError, message
+from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
+from . import _replay
+from ._engine import Engine
+from ._namespace import namespace_for
+from ._tensor import Tensor, record, record_call
+
+__all__ = ["TapeBackend"]
+
+_KINDS: dict[Any, Kind] = {}
+
+
+def _kind(dtype: Any) -> Kind:
+    k = _KINDS.get(dtype)
+    if k is None:
+        import numpy as np
+
+        try:
+            if np.issubdtype(dtype, np.complexfloating):
+                k = "c"
+            elif np.issubdtype(dtype, np.floating) or "float" in str(dtype):
+                k = "f"
+            elif np.issubdtype(dtype, np.bool_):
+                k = "b"
+            elif np.issubdtype(dtype, np.integer):
+                k = "i"
+            else:
+                k = "?"
+        except TypeError:
+            k = "f" if "float" in str(dtype) else "?"
+        _KINDS[dtype] = k
+    return k
+
+
+def _value(x: Any) -> Any:
+    return x._value if isinstance(x, Tensor) else x
+
+
+def _cast_op(x: Any, dtype: Any) -> Any:
+    return x.astype(dtype)
+
+
+class TapeBackend(Backend):
+    """A backend whose tensors are unigrad tape tensors over ``engine``'s arrays."""
+
+    engine: ClassVar[Engine]
+    tensor_cls: ClassVar[type[Tensor]]
+
+    def _array_types(self) -> tuple[type, ...]:
+        raise NotImplementedError
+
+    def owns(self, cls: type) -> bool:
+        return issubclass(cls, (self.tensor_cls, *self._array_types()))
+
+    def kind(self, x: Any) -> Kind:
+        return _kind(x.dtype)
+
+    def shape(self, x: Any) -> tuple[int, ...]:
+        return tuple(x.shape)
+
+    def same_dtype(self, a: Any, b: Any) -> bool:
+        return bool(a.dtype == b.dtype)
+
+    def dtype_name(self, x: Any) -> str:
+        return str(x.dtype)
+
+    def requires_grad(self, x: Any) -> bool:
+        return isinstance(x, Tensor)
+
+    def cast(self, x: Any, like: Any) -> Any:
+        if isinstance(x, Tensor):
+            return record(self.tensor_cls, _cast_op, x, like.dtype)
+        return self.engine.cast(x, like.dtype)
+
+    def asarray(self, data: Any, dtype: str) -> Any:
+        return self.engine.asarray(data, dtype)
+
+    def ones_like(self, x: Any) -> Any:
+        return self.engine.np.ones_like(_value(x))
+
+    def zeros_like(self, x: Any, batch: int | None = None) -> Any:
+        v = _value(x)
+        if batch is None:
+            return self.engine.np.zeros_like(v)
+        return self.engine.zeros((batch, *v.shape), v.dtype)
+
+    def add(self, a: Any, b: Any) -> Any:
+        return a + b
+
+    def grad(self, request: GradRequest) -> list[Any | None]:
+        return _replay.grad(
+            self.tensor_cls,
+            request.outputs,
+            request.inputs,
+            request.seeds,
+            retain_graph=request.retain_graph,
+            create_graph=request.create_graph,
+            batched=request.batched,
+            no_grad_vars=request.no_grad_vars,
+        )
+
+    def backward(self, request: BackwardRequest) -> None:
+        _replay.backward(
+            self.tensor_cls,
+            request.outputs,
+            request.seeds,
+            retain_graph=request.retain_graph,
+            create_graph=request.create_graph,
+            inputs=request.inputs,
+        )
+
+    def watch(self, x: Any) -> Any:
+        cls = self.tensor_cls
+        if isinstance(x, cls):
+            return x
+        if not self.engine.is_array(x):
+            msg = message(
+                "watch() needs an array",
+                expected=f"a {self.name} array",
+                got=type(x).__name__,
+                fix="Convert the value to an array of the framework first.",
+            )
+            raise NotDifferentiableError(msg)
+        x = self.engine.canon(x)
+        if _kind(x.dtype) not in "fc":
+            msg = message(
+                "only floating-point and complex arrays can be watched",
+                expected="a float or complex array",
+                got=f"dtype {x.dtype}",
+                fix="Cast it first, e.g. x.astype('float32').",
+            )
+            raise NotDifferentiableError(msg)
+        return cls(x)
+
+    def to_numpy(self, x: Any) -> Any:
+        import numpy as np
+
+        return np.array(_value(x), copy=True)
+
+    def namespace(self) -> Any:
+        return namespace_for(self.tensor_cls)
+
+    def lift(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        cls = self.tensor_cls
+
+        @functools.wraps(fn)
+        def lifted(*args: Any, **kwargs: Any) -> Any:
+            return record_call(cls, fn, args, kwargs, compile_eager=True)
+
+        return lifted

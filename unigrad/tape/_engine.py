@@ -1,0 +1,214 @@
+"""The two engines behind the tape: how to evaluate, flatten, differentiate and compile.
+
+An engine wraps one framework (``jax`` or HIPS ``autograd`` over NumPy). The tape itself
+knows no derivative rule: it records pure functions and hands a rebuilt function to the
+engine's ``vjp``. Frameworks are imported lazily, when the engine is first used.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["Engine", "jax_engine", "numpy_engine"]
+
+
+class Engine:
+    """What the tape needs from a framework. Subclasses fill every method."""
+
+    name: str = "?"
+    #: Whether the rebuilt functions are compiled (and so worth caching).
+    compiles: bool = False
+
+    @property
+    def np(self) -> Any:  # the numpy-like module whose functions record
+        raise NotImplementedError
+
+    def is_array(self, v: Any) -> bool:
+        raise NotImplementedError
+
+    def flatten(self, tree: Any, is_leaf: Callable[[Any], bool]) -> tuple[list[Any], Any]:
+        raise NotImplementedError
+
+    def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
+        raise NotImplementedError
+
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
+        """``(outputs, pullback)``: ``fn(*primals)`` returns a tuple of arrays; the
+        pullback takes a tuple of cotangents and returns one per primal."""
+        raise NotImplementedError
+
+    def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        return fn
+
+    def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        """``fn(ins, consts, seeds)`` mapped over dim 0 of every seed."""
+        raise NotImplementedError
+
+    def canon(self, v: Any) -> Any:
+        """A value as the engine's array type (numpy scalars become 0-d arrays)."""
+        return v
+
+    def to_numpy(self, v: Any) -> Any:
+        import numpy as np
+
+        return np.asarray(v)
+
+    def asarray(self, data: Any, dtype: str) -> Any:
+        raise NotImplementedError
+
+    def zeros(self, shape: tuple[int, ...], dtype: Any) -> Any:
+        return self.np.zeros(shape, dtype=dtype)
+
+    def cast(self, x: Any, dtype: Any) -> Any:
+        raise NotImplementedError
+
+
+class _JaxEngine(Engine):
+    name = "jax"
+    compiles = True
+
+    @functools.cached_property
+    def _jax(self) -> Any:
+        import jax
+
+        return jax
+
+    @functools.cached_property
+    def np(self) -> Any:
+        import jax.numpy as jnp
+
+        return jnp
+
+    @functools.cached_property
+    def _array_types(self) -> tuple[type, ...]:
+        import numpy as np
+
+        return (self._jax.Array, np.ndarray, np.generic)
+
+    def is_array(self, v: Any) -> bool:
+        return isinstance(v, self._array_types)
+
+    def flatten(self, tree: Any, is_leaf: Callable[[Any], bool]) -> tuple[list[Any], Any]:
+        leaves, treedef = self._jax.tree_util.tree_flatten(tree, is_leaf=is_leaf)
+        return leaves, treedef
+
+    def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
+        return self._jax.tree_util.tree_unflatten(treedef, leaves)
+
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
+        out, pull = self._jax.vjp(fn, *primals)
+        return out, pull
+
+    def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        return self._jax.jit(fn)  # type: ignore[no-any-return]
+
+    def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        return self._jax.vmap(fn, in_axes=(None, None, 0))  # type: ignore[no-any-return]
+
+    def asarray(self, data: Any, dtype: str) -> Any:
+        import numpy as np
+
+        return self.np.asarray(np.asarray(data, dtype=dtype))
+
+    def cast(self, x: Any, dtype: Any) -> Any:
+        return x.astype(dtype)
+
+
+class _NumpyEngine(Engine):
+    name = "numpy"
+
+    @functools.cached_property
+    def np(self) -> Any:
+        import autograd.numpy as anp
+
+        return anp
+
+    @functools.cached_property
+    def _np(self) -> Any:
+        import numpy as np
+
+        return np
+
+    def is_array(self, v: Any) -> bool:
+        return isinstance(v, (self._np.ndarray, self._np.generic))
+
+    def flatten(self, tree: Any, is_leaf: Callable[[Any], bool]) -> tuple[list[Any], Any]:
+        leaves: list[Any] = []
+        treedef = _flatten(tree, is_leaf, leaves)
+        return leaves, treedef
+
+    def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
+        it = iter(leaves)
+        return _unflatten(treedef, it)
+
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
+        from autograd import make_vjp
+        from autograd.builtins import tuple as atuple
+
+        def packed(*xs: Any) -> Any:
+            return atuple(fn(*xs))
+
+        n = len(primals)
+        pull, out = make_vjp(packed, argnum=tuple(range(n)))(*primals)
+
+        def pullback(cts: Sequence[Any]) -> Any:
+            return pull(atuple(cts))
+
+        return out, pullback
+
+    def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        anp = self.np
+
+        def loop(ins: Any, consts: Any, seeds: Any) -> Any:
+            batch = next(s.shape[0] for s in seeds if s is not None)
+            rows = [fn(ins, consts, tuple(s[b] for s in seeds)) for b in range(batch)]
+            return tuple(anp.stack([r[i] for r in rows]) for i in range(len(rows[0])))
+
+        return loop
+
+    def canon(self, v: Any) -> Any:
+        np = self._np
+        if isinstance(v, np.generic):
+            return np.asarray(v)
+        return v
+
+    def asarray(self, data: Any, dtype: str) -> Any:
+        return self._np.array(data, dtype=dtype)
+
+    def cast(self, x: Any, dtype: Any) -> Any:
+        from autograd.tracer import isbox
+
+        if isbox(x):
+            return x.astype(dtype)
+        return self._np.asarray(x).astype(dtype)
+
+
+# ---- a small pytree for the numpy engine: lists, tuples, dicts, None ----------
+_LEAF = "*"
+
+
+def _flatten(tree: Any, is_leaf: Callable[[Any], bool], leaves: list[Any]) -> Any:
+    if is_leaf(tree):
+        leaves.append(tree)
+        return _LEAF
+    if type(tree) in (list, tuple):
+        return (type(tree), tuple(_flatten(v, is_leaf, leaves) for v in tree))
+    if type(tree) is dict:
+        keys = tuple(tree)
+        return (dict, keys, tuple(_flatten(tree[k], is_leaf, leaves) for k in keys))
+    leaves.append(tree)
+    return _LEAF
+
+
+def _unflatten(treedef: Any, it: Any) -> Any:
+    if treedef is _LEAF:
+        return next(it)
+    if treedef[0] is dict:
+        return {k: _unflatten(d, it) for k, d in zip(treedef[1], treedef[2])}
+    return treedef[0](_unflatten(d, it) for d in treedef[1])
+
+
+jax_engine = _JaxEngine()
+numpy_engine = _NumpyEngine()

@@ -1,0 +1,550 @@
+"""Tape tensors and nodes: eager values plus a record of the pure functions that made them.
+
+A :class:`Tensor` holds a framework array (``_value``) and, unless it is a leaf, the
+:class:`Node` that produced it. A node is a pure function of its parents' values
+(``fn``), the parents (tape tensors, or plain arrays that enter as constants), and a
+hashable ``key`` that identifies the function up to its parents' values: the op plus
+every static argument. Nodes never point at their outputs, so a graph is a DAG of
+plain references that dies with its last tensor.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from .._errors import BackendError, TapeError, message
+
+if TYPE_CHECKING:
+    from ._engine import Engine
+
+__all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "record", "record_call"]
+
+
+class Node:
+    """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays."""
+
+    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "parents")
+
+    def __init__(
+        self, fn: Callable[..., Any], key: Any, parents: tuple[Any, ...], n_out: int
+    ) -> None:
+        self.fn: Callable[..., Any] | None = fn
+        self.key = key
+        self.parents: tuple[Any, ...] = parents
+        self.n_out = n_out
+        self.consumed = False
+
+    def __repr__(self) -> str:
+        op = self.key[0] if isinstance(self.key, tuple) and self.key else self.key
+        name = getattr(op, "__name__", op)
+        state = ", consumed" if self.consumed else ""
+        return f"<unigrad tape node {name}{state}>"
+
+
+def _skey(v: Any) -> Any:
+    """A hashable key for a static argument (type included: 1 == 1.0 == True)."""
+    if isinstance(v, slice):
+        return (slice, _skey(v.start), _skey(v.stop), _skey(v.step))
+    try:
+        hash(v)
+    except TypeError:
+        return ("id", id(v))  # kept alive by the node's function, so the id stays unique
+    return (type(v), v)
+
+
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
+
+
+def _kind_ok(engine: Engine, v: Any) -> bool:
+    dtype = getattr(v, "dtype", None)
+    return dtype is not None and _inexact(dtype)
+
+
+_INEXACT: dict[Any, bool] = {}
+
+
+def _inexact(dtype: Any) -> bool:
+    ok = _INEXACT.get(dtype)
+    if ok is None:
+        import numpy as np
+
+        try:
+            ok = bool(np.issubdtype(dtype, np.inexact))
+        except TypeError:
+            ok = False
+        if not ok and "float" in str(dtype):  # bfloat16 and the ml_dtypes floats
+            ok = True
+        _INEXACT[dtype] = ok
+    return ok
+
+
+def _wrong_engine(cls: type[Tensor], v: Tensor) -> BackendError:
+    msg = message(
+        "one computation mixes tape tensors of two frameworks",
+        expected=f"{cls.__unigrad_backend__} tape tensors only",
+        got=f"a {type(v).__unigrad_backend__} tape tensor",
+        fix="Convert one side first (unigrad.to_numpy gives a host copy).",
+    )
+    return BackendError(msg)
+
+
+def _wrap_outputs(
+    cls: type[Tensor], node_fn: Callable[..., Any], key: Any, parents: tuple[Any, ...],
+    out: Any,
+) -> Any:
+    engine = cls._engine
+    if engine.is_array(out):
+        value = engine.canon(out)
+        if not _inexact(value.dtype):
+            return value
+
+        def fn1(*vals: Any) -> tuple[Any, ...]:
+            return (node_fn(*vals),)
+
+        node = Node(fn1, key, parents, 1)
+        return cls._make(value, node, 0)
+    leaves, treedef = engine.flatten(out, engine.is_array)
+
+    def fnn(*vals: Any) -> tuple[Any, ...]:
+        return tuple(engine.flatten(node_fn(*vals), engine.is_array)[0])
+
+    node = Node(fnn, key, parents, len(leaves))
+    wrapped = []
+    for i, v in enumerate(leaves):
+        if engine.is_array(v):
+            v = engine.canon(v)
+            if _inexact(v.dtype):
+                wrapped.append(cls._make(v, node, i))
+                continue
+        wrapped.append(v)
+    return engine.unflatten(treedef, wrapped)
+
+
+def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
+    """Record ``op(*args)`` for flat positional arguments (the operators' fast path)."""
+    engine = cls._engine
+    parents: list[Any] = []
+    slots: list[int] = []
+    statics: list[Any] = []
+    tracked = False
+    for i, a in enumerate(args):
+        if isinstance(a, Tensor):
+            if not isinstance(a, cls):
+                raise _wrong_engine(cls, a)
+            tracked = True
+            parents.append(a)
+            slots.append(i)
+        elif engine.is_array(a):
+            parents.append(a)
+            slots.append(i)
+        else:
+            statics.append((i, _skey(a)))
+    if not tracked:
+        return op(*args)
+    vals = [p._value if isinstance(p, Tensor) else p for p in parents]
+    if not statics:
+        fn = op
+        key: Any = (op, len(args))
+    else:
+        template = list(args)
+        for i in slots:
+            template[i] = None
+        slots_t = tuple(slots)
+
+        def fn(*pv: Any) -> Any:
+            full = template.copy()
+            for i, v in zip(slots_t, pv):
+                full[i] = v
+            return op(*full)
+
+        key = (op, len(args), tuple(statics))
+    return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
+
+
+def record_call(
+    cls: type[Tensor],
+    op: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    *,
+    compile_eager: bool = False,
+) -> Any:
+    """Record ``op(*args, **kwargs)``, where tape tensors may sit anywhere in pytrees."""
+    engine = cls._engine
+    leaves, treedef = engine.flatten((args, kwargs), _is_tensor)
+    parents: list[Any] = []
+    slots: list[int] = []
+    statics: list[Any] = []
+    tracked = False
+    for i, a in enumerate(leaves):
+        if isinstance(a, Tensor):
+            if not isinstance(a, cls):
+                raise _wrong_engine(cls, a)
+            tracked = True
+            parents.append(a)
+            slots.append(i)
+        elif engine.is_array(a):
+            parents.append(a)
+            slots.append(i)
+        else:
+            statics.append((i, _skey(a)))
+    if not tracked:
+        return op(*args, **kwargs)
+    template = list(leaves)
+    for i in slots:
+        template[i] = None
+    slots_t = tuple(slots)
+
+    def fn(*pv: Any) -> Any:
+        full = template.copy()
+        for i, v in zip(slots_t, pv):
+            full[i] = v
+        a, k = engine.unflatten(treedef, full)
+        return op(*a, **k)
+
+    key = (op, treedef, tuple(statics), slots_t)
+    if compile_eager and engine.compiles:
+        fn = _compiled(engine, key, fn)
+    vals = [p._value if isinstance(p, Tensor) else p for p in parents]
+    return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
+
+
+_COMPILED: dict[Any, Callable[..., Any]] = {}
+
+
+def _compiled(engine: Engine, key: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
+    try:
+        hit = _COMPILED.get(key)
+    except TypeError:
+        return fn
+    if hit is None:
+        if len(_COMPILED) > 1024:
+            _COMPILED.clear()
+        hit = _COMPILED[key] = engine.jit(fn)
+    return hit
+
+
+# ---- operator helpers: module-level so that node keys are stable ----------------
+def _getitem(x: Any, idx: Any) -> Any:
+    return x[idx]
+
+
+def _transpose_T(x: Any) -> Any:  # noqa: N802
+    return x.T
+
+
+def _mT(x: Any) -> Any:  # noqa: N802
+    return x.swapaxes(-1, -2)
+
+
+def _astype(x: Any, dtype: Any) -> Any:
+    return x.astype(dtype)
+
+
+def _reshape(x: Any, shape: Any) -> Any:
+    return x.reshape(shape)
+
+
+def _rev(op: Callable[..., Any]) -> Callable[..., Any]:
+    def rop(a: Any, b: Any) -> Any:
+        return op(b, a)
+
+    rop.__name__ = f"r{getattr(op, '__name__', 'op')}"
+    return rop
+
+
+_REV_CACHE: dict[Any, Callable[..., Any]] = {}
+
+
+def _reverse(op: Callable[..., Any]) -> Callable[..., Any]:
+    r = _REV_CACHE.get(op)
+    if r is None:
+        r = _REV_CACHE[op] = _rev(op)
+    return r
+
+
+def _binop(name: str) -> Callable[[Tensor, Any], Any]:
+    def method(self: Tensor, other: Any) -> Any:
+        cls = type(self)
+        return record(cls, getattr(cls._engine.np, name), self, other)
+
+    method.__name__ = f"__{name}__"
+    return method
+
+
+def _rbinop(name: str) -> Callable[[Tensor, Any], Any]:
+    def method(self: Tensor, other: Any) -> Any:
+        cls = type(self)
+        return record(cls, _reverse(getattr(cls._engine.np, name)), self, other)
+
+    method.__name__ = f"__r{name}__"
+    return method
+
+
+def _unop(name: str) -> Callable[[Tensor], Any]:
+    def method(self: Tensor) -> Any:
+        cls = type(self)
+        return record(cls, getattr(cls._engine.np, name), self)
+
+    method.__name__ = f"__{name}__"
+    return method
+
+
+def _cmp(op: Callable[[Any, Any], Any]) -> Callable[[Tensor, Any], Any]:
+    def method(self: Tensor, other: Any) -> Any:
+        return op(self._value, _value_of(other))
+
+    return method
+
+
+def _value_of(v: Any) -> Any:
+    return v._value if isinstance(v, Tensor) else v
+
+
+_NO_CONVERSION = message(
+    "a tape tensor cannot be converted to a plain array implicitly",
+    expected="an explicit conversion, which drops the tensor's history",
+    got="an implicit one (np.asarray, jnp.asarray, __array__)",
+    fix="Use unigrad.to_numpy(t) for a host copy, or t.detach() (or t.value) for the "
+    "framework array; write the computation with operators, unigrad.namespace(t) or "
+    "unigrad.lift(fn) to keep it differentiable.",
+)
+
+_METHOD_ALIASES = {"flatten": "ravel"}
+
+
+class Tensor:
+    """A value of jax or numpy with the tape history that made it.
+
+    Created by :func:`unigrad.watch` (a leaf) and by every recorded operation on tape
+    tensors. Supports the Python operators, indexing, ``.T``, ``.shape``, ``.dtype``,
+    ``.ndim``, the framework's array methods (``sum``, ``mean``, ``reshape``, ...),
+    and :func:`unigrad.namespace` for everything else. Converting to a plain array is
+    explicit: :meth:`detach` (or :attr:`value`) and :func:`unigrad.to_numpy`.
+
+    Examples:
+        >>> import numpy as np, unigrad
+        >>> x = unigrad.watch(np.array([1.0, 2.0]))
+        >>> y = (x * x).sum()
+        >>> unigrad.grad(y, x)
+        (array([2., 4.]),)
+    """
+
+    __slots__ = ("__weakref__", "_index", "_node", "_value", "grad")
+    __unigrad_backend__: ClassVar[str] = "?"
+    _engine: ClassVar[Engine]
+    __array_ufunc__ = None  # numpy defers binary operators to ours
+    __array_priority__ = 1_000_000
+
+    def __init__(self, value: Any) -> None:
+        """Prefer :func:`unigrad.watch`: this makes a leaf holding ``value``."""
+        self._value = value
+        self._node: Node | None = None
+        self._index = 0
+        self.grad: Any = None
+
+    @classmethod
+    def _make(cls, value: Any, node: Node | None, index: int) -> Tensor:
+        t = cls.__new__(cls)
+        t._value = value
+        t._node = node
+        t._index = index
+        t.grad = None
+        return t
+
+    # ---- explicit conversion --------------------------------------------------
+    @property
+    def value(self) -> Any:
+        """The framework array (a ``jax.Array`` / ``numpy.ndarray``), without history."""
+        return self._value
+
+    def detach(self) -> Any:
+        """The framework array, without history (as :attr:`value`)."""
+        return self._value
+
+    def __array__(self, *args: Any, **kwargs: Any) -> Any:
+        raise TapeError(_NO_CONVERSION)
+
+    # ---- autograd attributes --------------------------------------------------
+    @property
+    def requires_grad(self) -> bool:
+        """Always True: a tape tensor is a watched leaf or was computed from one."""
+        return True
+
+    @property
+    def is_leaf(self) -> bool:
+        """Whether the tensor was made by :func:`unigrad.watch` (not by an operation)."""
+        return self._node is None
+
+    def backward(
+        self,
+        gradient: Any = None,
+        retain_graph: bool | None = None,
+        create_graph: bool = False,
+        inputs: Any = None,
+    ) -> None:
+        """``unigrad.backward(self, gradient, ...)``: accumulate into leaves' ``.grad``."""
+        from .._grad import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs)
+
+    # ---- metadata ---------------------------------------------------------------
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(self._value.shape)
+
+    @property
+    def dtype(self) -> Any:
+        return self._value.dtype
+
+    @property
+    def ndim(self) -> int:
+        return int(self._value.ndim)
+
+    @property
+    def size(self) -> int:
+        return int(self._value.size)
+
+    def __len__(self) -> int:
+        return len(self._value)
+
+    def __iter__(self) -> Iterator[Any]:
+        for i in range(len(self)):
+            yield self[i]
+
+    def __repr__(self) -> str:
+        kind = "leaf" if self._node is None else "tape"
+        return f"{type(self).__name__}({self._value!r}, {kind})"
+
+    # scalar conversions are explicit calls: they drop the history knowingly
+    def __float__(self) -> float:
+        return float(self._value)
+
+    def __int__(self) -> int:
+        return int(self._value)
+
+    def __complex__(self) -> complex:
+        return complex(self._value)
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    __hash__ = object.__hash__
+
+    # ---- recorded views and methods -------------------------------------------
+    def __getitem__(self, idx: Any) -> Any:
+        cls = type(self)
+        return record_call(cls, _getitem, (self, idx), {})
+
+    @property
+    def T(self) -> Any:  # noqa: N802
+        return record(type(self), _transpose_T, self)
+
+    @property
+    def mT(self) -> Any:  # noqa: N802
+        return record(type(self), _mT, self)
+
+    @property
+    def real(self) -> Any:
+        cls = type(self)
+        return record(cls, cls._engine.np.real, self)
+
+    @property
+    def imag(self) -> Any:
+        cls = type(self)
+        return record(cls, cls._engine.np.imag, self)
+
+    def conj(self) -> Any:
+        cls = type(self)
+        return record(cls, cls._engine.np.conj, self)
+
+    conjugate = conj
+
+    def astype(self, dtype: Any) -> Any:
+        return record(type(self), _astype, self, dtype)
+
+    def reshape(self, *shape: Any) -> Any:
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return record_call(type(self), _reshape, (self, tuple(shape)), {})
+
+    def transpose(self, *axes: Any) -> Any:
+        cls = type(self)
+        if len(axes) == 1 and isinstance(axes[0], (tuple, list)):
+            axes = tuple(axes[0])
+        if not axes:
+            return record(cls, _transpose_T, self)
+        return record_call(cls, cls._engine.np.transpose, (self, tuple(axes)), {})
+
+    def __getattr__(self, name: str) -> Any:
+        # Array methods (sum, mean, max, clip, cumsum, ...) record the namespace function
+        # of the same name with the tensor as first argument.
+        if name.startswith("_"):
+            raise AttributeError(name)
+        cls = type(self)
+        fn = getattr(cls._engine.np, _METHOD_ALIASES.get(name, name), None)
+        if fn is None or not callable(fn):
+            msg = f"{cls.__name__} has no attribute {name!r}"
+            raise AttributeError(msg)
+
+        def method(*args: Any, **kwargs: Any) -> Any:
+            return record_call(cls, fn, (self, *args), kwargs)
+
+        method.__name__ = name
+        return method
+
+    # ---- operators --------------------------------------------------------------
+    __add__ = _binop("add")
+    __radd__ = _rbinop("add")
+    __sub__ = _binop("subtract")
+    __rsub__ = _rbinop("subtract")
+    __mul__ = _binop("multiply")
+    __rmul__ = _rbinop("multiply")
+    __truediv__ = _binop("true_divide")
+    __rtruediv__ = _rbinop("true_divide")
+    __floordiv__ = _binop("floor_divide")
+    __rfloordiv__ = _rbinop("floor_divide")
+    __mod__ = _binop("mod")
+    __rmod__ = _rbinop("mod")
+    __pow__ = _binop("power")
+    __rpow__ = _rbinop("power")
+    __matmul__ = _binop("matmul")
+    __rmatmul__ = _rbinop("matmul")
+    __neg__ = _unop("negative")
+    __pos__ = _unop("positive")
+    __abs__ = _unop("abs")
+
+    # comparisons are not differentiable: plain arrays
+    __lt__ = _cmp(operator.lt)
+    __le__ = _cmp(operator.le)
+    __gt__ = _cmp(operator.gt)
+    __ge__ = _cmp(operator.ge)
+    __eq__ = _cmp(operator.eq)  # type: ignore[assignment]
+    __ne__ = _cmp(operator.ne)  # type: ignore[assignment]
+
+
+class JaxTensor(Tensor):
+    """A tape tensor over a ``jax.Array`` (it may hold a tracer under ``jax.jit``)."""
+
+    __slots__ = ()
+    __unigrad_backend__ = "jax"
+
+
+class NumpyTensor(Tensor):
+    """A tape tensor over a ``numpy.ndarray``, differentiated with HIPS autograd."""
+
+    __slots__ = ()
+    __unigrad_backend__ = "numpy"
+
+
+def _attach_engines() -> None:
+    from ._engine import jax_engine, numpy_engine
+
+    JaxTensor._engine = jax_engine
+    NumpyTensor._engine = numpy_engine
+
+
+_attach_engines()
