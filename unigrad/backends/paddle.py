@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 import paddle
+from paddle.base import core as _core
 
 from .._errors import (
     GraphFreedError,
@@ -53,6 +54,31 @@ def _kind_of(dtype: Any) -> Kind:
     if dtype == paddle.bool:
         return "b"
     return "i"
+
+
+def _zero_grad(g: Any) -> Any:
+    return paddle.zeros_like(g)
+
+
+def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
+    """Nodes reachable from the outputs without entering a cut node.
+
+    paddle exposes nodes, not (node, slot) edges: a cut on one output of a multi-output
+    op (split, unbind) also blocks its other outputs here.
+    """
+    seen: set[Any] = set()
+    stack = [y.grad_fn for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen or node in cuts:
+            continue
+        seen.add(node)
+        stack.extend(node.next_functions)
+    return seen
+
+
+_has_grad = _core._has_grad
+_set_has_grad = _core._set_has_grad
 
 
 def _freed_hook(*_: Any) -> None:
@@ -160,18 +186,23 @@ class PaddleBackend(Backend):
     def add(self, a: Any, b: Any) -> Any:
         return a + b
 
-    def _call(self, request: GradRequest, seeds: list[Any], retain: bool) -> list[Any]:
+    def _call(
+        self, outputs: tuple[Any, ...], inputs: tuple[Any, ...], seeds: list[Any],
+        retain: bool, create: bool,
+    ) -> list[Any]:
+        grad_mode = _has_grad()
         try:
             result: list[Any] = paddle.grad(
-                list(request.outputs),
-                list(request.inputs),
+                list(outputs),
+                list(inputs),
                 seeds,
                 retain_graph=retain,
-                create_graph=request.create_graph,
+                create_graph=create,
                 allow_unused=True,
-                no_grad_vars=list(request.no_grad_vars) or None,
             )
         except Exception as err:
+            # paddle's engine leaves grad mode off when a node raises: restore it
+            _set_has_grad(grad_mode)
             new = _translate(err)
             if new is err:
                 raise
@@ -179,21 +210,49 @@ class PaddleBackend(Backend):
         return result
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        inputs = request.inputs
+        grads: list[Any | None] = [None] * len(inputs)
+        keep = range(len(inputs))
+        handles: list[Any] = []
+        if request.no_grad_vars:
+            # paddle's own no_grad_vars segfaults when a cut feeds a scale op, and when
+            # an input is itself cut: cut with zeroing hooks, decide reachability here.
+            cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
+            cut_ids = {id(v) for v in request.no_grad_vars}
+            reached = _reachable(request.outputs, {v.grad_fn for v in cuts})
+            keep = [
+                i for i, x in enumerate(inputs)
+                if id(x) not in cut_ids and x.grad_fn in reached
+            ]
+            handles = [v.register_hook(_zero_grad) for v in cuts
+                       if not _is_leaf_node(v.grad_fn)]
+        used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
+        try:
+            if used:
+                for i, g in zip(keep, self._grads(request, used)):
+                    grads[i] = g
+        finally:
+            for h in handles:
+                h.remove()
+        if not request.retain_graph and used:
+            self._consume(request.outputs, used)
+        return grads
+
+    def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
         seeds = list(request.seeds)
         if not request.batched:
-            grads = self._call(request, seeds, request.retain_graph)
-        else:
-            batch = next(s.shape[0] for s in seeds if s is not None)
-            rows = [
-                self._call(request, [s[b] for s in seeds], True) for b in range(batch)
-            ]
-            grads = [
-                None if rows[0][i] is None else paddle.stack([r[i] for r in rows])
-                for i in range(len(request.inputs))
-            ]
-        if not request.retain_graph:
-            self._consume(request.outputs, request.inputs)
-        return grads
+            return self._call(request.outputs, inputs, seeds, request.retain_graph,
+                              request.create_graph)
+        batch = next(s.shape[0] for s in seeds if s is not None)
+        rows = [
+            self._call(request.outputs, inputs, [s[b] for s in seeds], True,
+                       request.create_graph)
+            for b in range(batch)
+        ]
+        return [
+            None if rows[0][i] is None else paddle.stack([r[i] for r in rows])
+            for i in range(len(inputs))
+        ]
 
     def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
         roots = [y.grad_fn for y in outputs]
@@ -206,12 +265,8 @@ class PaddleBackend(Backend):
         seeds = list(request.seeds)
         if request.inputs is not None:
             grads = self._call(
-                GradRequest(
-                    request.outputs, request.inputs, tuple(seeds), request.retain_graph,
-                    request.create_graph, False, (),
-                ),
-                seeds,
-                request.retain_graph,
+                request.outputs, request.inputs, seeds, request.retain_graph,
+                request.create_graph,
             )
             for x, g in zip(request.inputs, grads):
                 if g is not None:
@@ -226,11 +281,13 @@ class PaddleBackend(Backend):
                     "unigrad.grad(create_graph=True).",
                 )
                 raise UnsupportedFeatureError(msg)
+            grad_mode = _has_grad()
             try:
                 paddle.autograd.backward(
                     list(request.outputs), seeds, retain_graph=request.retain_graph
                 )
             except Exception as err:
+                _set_has_grad(grad_mode)
                 new = _translate(err)
                 if new is err:
                     raise

@@ -1,0 +1,655 @@
+"""The semantic contract (docs/semantics.md), rule by rule, on every backend.
+
+Test names carry the rule number of docs/semantics.md (``test_r3_...`` is rule 3).
+Numbers are float32 and compared at RTOL=1e-5, ATOL=1e-6 unless a test says otherwise.
+"""
+
+from __future__ import annotations
+
+import gc
+import warnings
+
+import numpy as np
+import pytest
+
+import unigrad
+from unigrad import (
+    BackendError,
+    GradArgumentError,
+    GradOutputsError,
+    GraphFreedError,
+    NotDifferentiableError,
+    UnusedInputError,
+)
+
+# ---------------------------------------------------------------- rule 1: containers
+
+
+def test_r1_tensor_list_tuple_and_generator_are_accepted(backend):
+    x = backend.leaf([1.0, 2.0, 3.0])
+    y = x * x
+    for outs, ins in [(y, x), ([y], [x]), ((y,), (x,)), ((t for t in [y]), (t for t in [x]))]:
+        result = unigrad.grad(outs, ins, retain_graph=True)
+        assert type(result) is tuple
+        backend.close(result[0], [2.0, 4.0, 6.0])
+
+
+@pytest.mark.parametrize("bad", [None, [], ()], ids=["None", "empty-list", "empty-tuple"])
+def test_r1_empty_or_none_inputs_and_outputs_raise(backend, bad):
+    x = backend.leaf(2.0)
+    y = x * x
+    with pytest.raises(GradArgumentError, match="inputs"):
+        unigrad.grad(y, bad)
+    with pytest.raises(GradArgumentError, match="outputs"):
+        unigrad.grad(bad, x)
+
+
+def test_r1_dict_and_set_containers_raise(backend):
+    x = backend.leaf(2.0)
+    y = x * x
+    with pytest.raises(GradArgumentError, match="container"):
+        unigrad.grad({"y": y}, x)
+    with pytest.raises(GradArgumentError, match="container"):
+        unigrad.grad(y, {x})
+
+
+def test_r1_duplicate_inputs_get_the_same_gradient(backend):
+    x = backend.leaf(2.0)
+    h = x * x
+    y = 3 * h
+    gx1, gh, gx2 = unigrad.grad(y, [x, h, x])
+    backend.close(gx1, 12.0)
+    backend.close(gh, 3.0)
+    backend.close(gx2, 12.0)
+
+
+def test_r1_duplicate_outputs_contribute_twice(backend):
+    x = backend.leaf(2.0)
+    y = x * x
+    (g,) = unigrad.grad([y, y], x)
+    backend.close(g, 8.0)
+    z = x * x * x
+    (g,) = unigrad.grad([z, z], x, [backend.tensor(1.0), backend.tensor(2.0)])
+    backend.close(g, 36.0)
+
+
+# ----------------------------------------------------------- rule 2: grad_outputs form
+
+
+@pytest.mark.parametrize("n_seeds", [1, 3])
+def test_r2_seed_count_must_equal_output_count(backend, n_seeds):
+    x = backend.leaf(2.0)
+    y1, y2 = x * x, x * 3
+    seeds = [backend.tensor(1.0)] * n_seeds
+    with pytest.raises(GradOutputsError, match="2 seed"):
+        unigrad.grad([y1, y2], x, seeds)
+
+
+def test_r2_one_tensor_seed_for_two_outputs_raises(backend):
+    x = backend.leaf(2.0)
+    with pytest.raises(GradOutputsError, match="length"):
+        unigrad.grad([x * x, x * 3], x, backend.tensor(1.0))
+
+
+@pytest.mark.parametrize("seed", [1.0, [1.0], np.float32(1.0)], ids=["float", "list", "npscalar"])
+def test_r2_seed_entries_must_be_tensors(backend, seed):
+    x = backend.leaf(2.0)
+    with pytest.raises(GradArgumentError, match="not a tensor"):
+        unigrad.grad([x * x], x, [seed])
+
+
+def test_r2_the_paddle_doc_seeds(backend):
+    x = backend.leaf(2.0)
+    y1, y2 = x * x, x * 3
+    four, three = backend.tensor(4.0), backend.tensor(3.0)
+    cases = [(None, 7.0), ([None, four], 16.0), ([four, None], 19.0), ([three, four], 24.0)]
+    for seeds, expected in cases:
+        (g,) = unigrad.grad([y1, y2], [x], seeds, retain_graph=True)
+        backend.close(g, expected)
+
+
+# --------------------------------------------------------------- rule 3: None = ones
+
+
+def test_r3_none_seed_means_ones_for_any_shape(backend):
+    x = backend.leaf([1.0, 2.0, 3.0])
+    (g,) = unigrad.grad(x * x, x)
+    backend.close(g, [2.0, 4.0, 6.0])
+    m = backend.leaf(np.arange(6.0).reshape(2, 3))
+    (g,) = unigrad.grad(m * m, m)
+    backend.close(g, 2 * np.arange(6.0).reshape(2, 3))
+
+
+def test_r3_none_entry_means_ones_for_a_non_scalar_output(backend):
+    x = backend.leaf([1.0, 2.0])
+    (g,) = unigrad.grad([x * x, x * 3], x, [None, backend.ones(2)])
+    backend.close(g, [5.0, 7.0])
+
+
+def test_r3_empty_output_gives_an_empty_gradient(backend):
+    x = backend.leaf(np.zeros(0))
+    (g,) = unigrad.grad(x * x, x)
+    assert backend.shape(g) == (0,)
+
+
+def test_r3_complex_output_needs_an_explicit_seed(backend):
+    z = backend.leaf([1 + 2j], "complex64")
+    with pytest.raises(GradOutputsError, match="complex"):
+        unigrad.grad(z * z, z)
+
+
+# ---------------------------------------------------------------- rule 4: seed shape
+
+
+@pytest.mark.parametrize("shape", [(1,), (), (2,), (3, 3), (3, 1)])
+def test_r4_seed_shape_must_match_exactly(backend, shape):
+    x = backend.leaf([1.0, 2.0, 3.0])
+    with pytest.raises(GradOutputsError, match="shape"):
+        unigrad.grad(x * x, x, backend.ones(shape))
+
+
+def test_r4_scalar_output_rejects_a_one_element_seed(backend):
+    x = backend.leaf(2.0)
+    with pytest.raises(GradOutputsError, match="shape"):
+        unigrad.grad(x * x, x, backend.ones((1,)))
+
+
+# ---------------------------------------------------------------- rule 5: seed dtype
+
+
+@pytest.mark.parametrize(
+    ("dtype", "seed", "expected"),
+    [
+        ("float64", [1.0, 2.0, 3.0], [2.0, 8.0, 18.0]),
+        ("int64", [1, 2, 3], [2.0, 8.0, 18.0]),
+        ("bool", [True, False, True], [2.0, 0.0, 6.0]),
+    ],
+)
+def test_r5_real_seeds_are_cast_to_the_output_dtype(backend, dtype, seed, expected):
+    x = backend.leaf([1.0, 2.0, 3.0])
+    (g,) = unigrad.grad(x * x, x, backend.tensor(seed, dtype))
+    backend.close(g, expected)
+    assert backend.dtype(g) == "float32"
+
+
+def test_r5_float32_seed_for_a_float64_output(backend):
+    x = backend.leaf([1.0, 2.0], "float64")
+    (g,) = unigrad.grad(x * x, x, backend.ones(2, "float32"))
+    backend.close(g, [2.0, 4.0])
+    assert backend.dtype(g) == "float64"
+
+
+def test_r5_complex_seed_for_a_real_output_raises(backend):
+    x = backend.leaf([1.0, 2.0, 3.0])
+    with pytest.raises(GradOutputsError, match="complex"):
+        unigrad.grad(x * x, x, backend.tensor([1j, 1j, 1j], "complex64"))
+
+
+# -------------------------------------------------------------- rule 6: retain_graph
+
+
+def _second_pass_raises(backend, make):
+    x = backend.leaf([1.0, 2.0])
+    y = make(x)
+    unigrad.grad(y, x)  # retain_graph defaults to create_graph=False: consumed
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(y, x)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda x: x * x, lambda x: x * 2, lambda x: x + 1, lambda x: (x * x).sum()],
+    ids=["mul-saves", "scale", "add-saves-nothing", "sum"],
+)
+def test_r6_a_consumed_graph_raises_graph_freed(backend, make):
+    _second_pass_raises(backend, make)
+
+
+def test_r6_a_shared_subgraph_is_consumed_too(backend):
+    x = backend.leaf(2.0)
+    h = x * x
+    unigrad.grad(2 * h, x)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(3 * h, x)
+
+
+def test_r6_backward_after_a_consuming_grad_raises(backend):
+    x = backend.leaf(2.0)
+    y = x * x + 1
+    unigrad.grad(y, x, retain_graph=False)
+    with pytest.raises(GraphFreedError):
+        unigrad.backward(y)
+
+
+def test_r6_grad_after_a_consuming_backward_raises(backend):
+    x = backend.leaf(2.0)
+    y = x * 3 + 1
+    unigrad.backward(y)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(y, x)
+
+
+def test_r6_graph_freed_is_catchable_as_the_native_classes(backend):
+    x = backend.leaf(2.0)
+    y = x + 1
+    unigrad.grad(y, x)
+    with pytest.raises(RuntimeError):
+        unigrad.grad(y, x)
+    with pytest.raises(SystemError):
+        unigrad.grad(y, x)
+
+
+def test_r6_retain_graph_true_keeps_the_graph(backend):
+    x = backend.leaf(2.0)
+    y = x * x
+    for _ in range(3):
+        (g,) = unigrad.grad(y, x, retain_graph=True)
+        backend.close(g, 4.0)
+    unigrad.grad(y, x)  # the last pass may consume it
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(y, x)
+
+
+def test_r6_retain_graph_defaults_to_create_graph(backend):
+    x = backend.leaf(2.0)
+    y = x * x
+    unigrad.grad(y, x, create_graph=True)
+    (g,) = unigrad.grad(y, x)
+    backend.close(g, 4.0)
+
+
+def test_r6_a_consumed_graph_is_not_confused_with_a_new_one(backend):
+    # Fresh graphs built after a consumed one (possibly reusing freed memory and ids)
+    # must differentiate normally: tracking is per graph node, never per id().
+    x = backend.leaf(2.0)
+    for i in range(50):
+        y = x * x + i
+        (g,) = unigrad.grad(y, x)
+        backend.close(g, 4.0)
+        del y
+        gc.collect()
+
+
+def test_r6_inputs_beyond_the_requested_ones_are_not_consumed(backend):
+    x = backend.leaf(2.0)
+    h = x * x
+    y = h * 3
+    (gh,) = unigrad.grad(y, h)  # the pass stops at h: h's own node did not run
+    backend.close(gh, 3.0)
+    (gx,) = unigrad.grad(h, x)
+    backend.close(gx, 4.0)
+
+
+# -------------------------------------------------------------- rule 7: create_graph
+
+
+@pytest.mark.parametrize(("create", "expected"), [(False, 2.0), (True, 4.0)])
+def test_r7_paddle_doc_create_graph_example(backend, create, expected):
+    x = backend.leaf(np.ones(1))
+    y = x * x
+    (dx,) = unigrad.grad([y], [x], create_graph=create, retain_graph=True)
+    z = y + dx
+    (gx,) = unigrad.grad(z, x)
+    backend.close(gx, [expected])
+
+
+def test_r7_third_and_fourth_order(backend):
+    x = backend.leaf(2.0)
+    y = x * x * x * x
+    expected = [32.0, 48.0, 48.0, 24.0]
+    g = y
+    for order, value in enumerate(expected, start=1):
+        (g,) = unigrad.grad(g, x, create_graph=order < len(expected))
+        backend.close(g, value)
+
+
+def test_r7_results_without_create_graph_are_constants(backend):
+    x = backend.leaf(2.0)
+    (g,) = unigrad.grad(x * x, x)
+    assert not backend.requires_grad(g)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(g, x)
+
+
+def test_r7_results_with_create_graph_are_differentiable(backend):
+    x = backend.leaf(2.0)
+    (g,) = unigrad.grad(x * x * x, x, create_graph=True)
+    assert backend.requires_grad(g)
+    (h,) = unigrad.grad(g, x)
+    backend.close(h, 12.0)
+
+
+def test_r7_missing_higher_order_kernel_is_named(backend):
+    if backend.caps.max_order is None:
+        pytest.skip(f"{backend.name} has every higher-order kernel used here")
+    x = backend.leaf(2.0)
+    y = x**3
+    (g1,) = unigrad.grad(y, x, create_graph=True)
+    (g2,) = unigrad.grad(g1, x, create_graph=True)
+    with pytest.raises(unigrad.HigherOrderUnavailableError, match="pow"):
+        unigrad.grad(g2, x, create_graph=True)
+    # the documented way out: create_graph=False on the last call
+    x = backend.leaf(2.0)
+    (g1,) = unigrad.grad(x**3, x, create_graph=True)
+    (g2,) = unigrad.grad(g1, x, create_graph=True)
+    (g3,) = unigrad.grad(g2, x)
+    backend.close(g3, 6.0)
+
+
+# --------------------------------------------------------------- rule 8: only_inputs
+
+
+def test_r8_only_inputs_false_warns_and_is_ignored(backend):
+    x, w = backend.leaf(2.0), backend.leaf(3.0)
+    with pytest.warns(FutureWarning, match="only_inputs"):
+        (g,) = unigrad.grad(x * w, x, only_inputs=False)
+    backend.close(g, 3.0)
+
+
+def test_r8_only_inputs_true_is_silent(backend):
+    x = backend.leaf(2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        unigrad.grad(x * x, x, only_inputs=True)
+
+
+# --------------------------------------------------------------- rule 9: allow_unused
+
+
+@pytest.mark.parametrize("allow_unused", [None, False])
+def test_r9_unused_input_raises_naming_its_index(backend, allow_unused):
+    x, z = backend.leaf(2.0), backend.leaf([1.0, 1.0])
+    with pytest.raises(UnusedInputError, match=r"inputs\[1\]"):
+        unigrad.grad(x * x, [x, z], allow_unused=allow_unused)
+
+
+def test_r9_unused_input_is_catchable_as_both_native_classes(backend):
+    x, z = backend.leaf(2.0), backend.leaf(1.0)
+    with pytest.raises(RuntimeError):
+        unigrad.grad(x * x, [x, z], retain_graph=True)
+    with pytest.raises(ValueError):
+        unigrad.grad(x * x, [x, z], retain_graph=True)
+
+
+def test_r9_allow_unused_returns_none(backend):
+    x, z = backend.leaf(2.0), backend.leaf([1.0, 1.0])
+    gx, gz = unigrad.grad(x * x, [x, z], allow_unused=True)
+    backend.close(gx, 4.0)
+    assert gz is None
+
+
+def test_r9_materialize_grads_returns_zeros(backend):
+    x, z = backend.leaf(2.0), backend.leaf([1.0, 1.0], "float64")
+    gx, gz = unigrad.grad(x * x, [x, z], materialize_grads=True)
+    backend.close(gx, 4.0)
+    backend.close(gz, [0.0, 0.0])
+    assert backend.dtype(gz) == "float64"
+
+
+def test_r9_materialize_grads_with_allow_unused_false_raises(backend):
+    x = backend.leaf(2.0)
+    with pytest.raises(GradArgumentError, match="materialize_grads"):
+        unigrad.grad(x * x, x, allow_unused=False, materialize_grads=True)
+
+
+def test_r9_unreached_intermediate_is_unused(backend):
+    x = backend.leaf(2.0)
+    h = x * 5
+    y = x * x
+    gx, gh = unigrad.grad(y, [x, h], allow_unused=True)
+    backend.close(gx, 4.0)
+    assert gh is None
+
+
+@pytest.mark.parametrize("flag", ["retain_graph", "create_graph", "allow_unused"])
+def test_r9_flags_must_be_bools(backend, flag):
+    x = backend.leaf(2.0)
+    with pytest.raises(GradArgumentError, match=flag):
+        unigrad.grad(x * x, x, **{flag: "yes"})
+
+
+# ------------------------------------------------------- rule 10: differentiability
+
+
+def test_r10_input_that_does_not_require_grad_is_unused(backend):
+    x, c = backend.leaf(2.0), backend.tensor(3.0)
+    with pytest.raises(UnusedInputError, match="does not require grad"):
+        unigrad.grad(x * c, [x, c])
+    gx, gc_ = unigrad.grad(x * c, [x, c], allow_unused=True)
+    backend.close(gx, 3.0)
+    assert gc_ is None
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "bool"])
+def test_r10_integer_input_is_not_differentiable(backend, dtype):
+    x = backend.leaf(2.0)
+    i = backend.tensor([1, 2], dtype)
+    with pytest.raises(NotDifferentiableError, match="inputs\\[1\\]"):
+        unigrad.grad(x * x, [x, i], allow_unused=True)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+def test_r10_integer_tensors_cannot_be_watched(backend, dtype):
+    with pytest.raises(NotDifferentiableError):
+        unigrad.watch(backend.tensor([1, 0], dtype))
+
+
+def test_r10_output_that_does_not_require_grad_raises(backend):
+    x, c = backend.leaf(2.0), backend.tensor(3.0)
+    with pytest.raises(NotDifferentiableError, match=r"outputs\[0\]"):
+        unigrad.grad(c * c, x, allow_unused=True)
+    with pytest.raises(NotDifferentiableError, match=r"outputs\[1\]"):
+        unigrad.grad([x * x, c * c], x)
+
+
+def test_r10_not_differentiable_is_catchable_as_native_classes(backend):
+    x, c = backend.leaf(2.0), backend.tensor(3.0)
+    for cls in (RuntimeError, ValueError, TypeError):
+        with pytest.raises(cls):
+            unigrad.grad(c * c, x)
+
+
+# ------------------------------------------------------------- rule 11: no_grad_vars
+
+
+def test_r11_input_reachable_only_through_a_cut_is_unused(backend):
+    x = backend.leaf(2.0)
+    y = x * x
+    z = y * y
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(z, x, no_grad_vars=y, retain_graph=True)
+    (g,) = unigrad.grad(z, x, no_grad_vars=[y], allow_unused=True, retain_graph=True)
+    assert g is None
+    (g,) = unigrad.grad(z, x, no_grad_vars=[y], materialize_grads=True)
+    backend.close(g, 0.0)
+
+
+@pytest.mark.parametrize("form", ["tensor", "list", "tuple", "set"])
+def test_r11_a_cut_stops_flow_on_mixed_paths(backend, form):
+    x = backend.leaf(2.0)
+    y = x * x
+    z = y * y + x
+    cut = {"tensor": y, "list": [y], "tuple": (y,), "set": {y}}[form]
+    (g,) = unigrad.grad(z, x, no_grad_vars=cut)
+    backend.close(g, 1.0)
+
+
+def test_r11_cutting_the_requested_input_makes_it_unused(backend):
+    x = backend.leaf(2.0)
+    h = x * x
+    y = h * 3
+    gh, gx = unigrad.grad(y, [h, x], no_grad_vars=[h], allow_unused=True)
+    assert gh is None
+    assert gx is None
+
+
+def test_r11_a_cut_elsewhere_has_no_effect(backend):
+    x, w = backend.leaf(2.0), backend.leaf(5.0)
+    (g,) = unigrad.grad(x * 3, x, no_grad_vars=[w])
+    backend.close(g, 3.0)
+
+
+def test_r11_cuts_hold_under_create_graph(backend):
+    x = backend.leaf(2.0)
+    y = x * x
+    z = y * x  # dz/dx with y cut = y = 4; d/dx of that (through y) = 2x = 4
+    (g,) = unigrad.grad(z, x, no_grad_vars=[y], create_graph=True)
+    backend.close(g, 4.0)
+    (h,) = unigrad.grad(g, x)
+    backend.close(h, 4.0)
+
+
+def test_r11_no_grad_vars_must_be_tensors(backend):
+    x = backend.leaf(2.0)
+    with pytest.raises(BackendError):
+        unigrad.grad(x * x, x, no_grad_vars=[3])
+
+
+# --------------------------------------------------------- rule 12: is_grads_batched
+
+
+def test_r12_batched_seeds_give_a_jacobian(backend):
+    x = backend.leaf([1.0, 2.0, 3.0])
+    (jac,) = unigrad.grad(x * x, x, backend.tensor(np.eye(3)), is_grads_batched=True)
+    backend.close(jac, np.diag([2.0, 4.0, 6.0]))
+
+
+def test_r12_batched_with_two_inputs(backend):
+    x, w = backend.leaf([1.0, 2.0]), backend.leaf([3.0, 4.0])
+    jx, jw = unigrad.grad(x * w, [x, w], backend.tensor(np.eye(2)), is_grads_batched=True)
+    backend.close(jx, [[3.0, 0.0], [0.0, 4.0]])
+    backend.close(jw, [[1.0, 0.0], [0.0, 2.0]])
+
+
+def test_r12_batched_two_outputs_and_create_graph(backend):
+    x = backend.leaf([1.0, 2.0])
+    y1, y2 = x * x * x, x * 2
+    seeds = [backend.tensor(np.eye(2)), backend.tensor(np.eye(2))]
+    (jac,) = unigrad.grad([y1, y2], x, seeds, create_graph=True, is_grads_batched=True)
+    backend.close(jac, np.diag([5.0, 14.0]))
+    (h,) = unigrad.grad(jac, x)
+    backend.close(h, [6.0, 12.0])  # J = diag(3x^2 + 2): d/dx of sum(J) = 6x
+
+
+def test_r12_unbatched_seed_raises(backend):
+    x = backend.leaf([1.0, 2.0, 3.0])
+    with pytest.raises(GradOutputsError, match="is_grads_batched"):
+        unigrad.grad(x * x, x, backend.ones(3), is_grads_batched=True)
+    with pytest.raises(GradOutputsError, match="is_grads_batched"):
+        unigrad.grad(x * x, x, None, is_grads_batched=True)
+
+
+def test_r12_batch_sizes_must_agree(backend):
+    x = backend.leaf([1.0, 2.0])
+    seeds = [backend.ones((2, 2)), backend.ones((3, 2))]
+    with pytest.raises(GradOutputsError, match="batch size"):
+        unigrad.grad([x * x, x * 3], x, seeds, is_grads_batched=True)
+
+
+def test_r12_batched_materialize_keeps_the_batch_dim(backend):
+    x, z = backend.leaf([1.0, 2.0]), backend.leaf([[1.0, 1.0, 1.0]])
+    _, gz = unigrad.grad(
+        x * x, [x, z], backend.tensor(np.eye(2)), is_grads_batched=True, materialize_grads=True
+    )
+    assert backend.shape(gz) == (2, 1, 3)
+    backend.close(gz, np.zeros((2, 1, 3)))
+
+
+# ------------------------------------------------------------------ rule 13: results
+
+
+def test_r13_result_is_a_tuple_with_input_shapes_and_dtypes(backend):
+    x = backend.leaf(np.ones((2, 3)), "float64")
+    w = backend.leaf(np.ones(3))
+    y = (x * backend.tensor(np.ones(3), "float64")).sum() + (w * w).sum()
+    gx, gw = unigrad.grad(y, [x, w])
+    assert backend.shape(gx) == (2, 3)
+    assert backend.dtype(gx) == "float64"
+    assert backend.shape(gw) == (3,)
+    assert backend.dtype(gw) == "float32"
+
+
+def test_r13_grad_never_writes_dot_grad(backend):
+    x = backend.leaf([1.0, 2.0])
+    before = backend.np(x).copy()
+    unigrad.grad(x * x, x)
+    assert getattr(x, "grad", None) is None
+    np.testing.assert_array_equal(backend.np(x), before)
+
+
+def test_r13_backward_accumulates_into_leaves(backend):
+    x = backend.leaf([1.0, 2.0])
+    unigrad.backward(x * x, retain_graph=True)
+    backend.close(x.grad, [2.0, 4.0])
+
+
+def test_r13_backward_with_inputs_accumulates_only_there(backend):
+    x, w = backend.leaf([1.0, 2.0]), backend.leaf([3.0, 4.0])
+    unigrad.backward((x * w).sum(), inputs=[x])
+    backend.close(x.grad, [3.0, 4.0])
+    assert getattr(w, "grad", None) is None
+
+
+def test_r13_gradient_of_an_intermediate_and_a_leaf(backend):
+    x = backend.leaf(2.0)
+    h = x * x
+    gx, gh = unigrad.grad(3 * h, [x, h])
+    backend.close(gx, 12.0)
+    backend.close(gh, 3.0)
+
+
+# ------------------------------------------------------------------ complex (§3.2)
+
+
+def test_c1_real_loss_of_a_complex_input(backend):
+    z = backend.leaf([1 + 2j], "complex64")
+    (g,) = unigrad.grad(abs(z) ** 2, z)  # |z|^2: dL/dx + i dL/dy = 2x + 2iy
+    backend.close(g, [2 + 4j])
+
+
+def test_c2_real_part_of_a_product(backend):
+    z = backend.leaf([1 + 2j], "complex64")
+    w = backend.tensor([3 + 4j], "complex64")
+    xp = unigrad.namespace(z)
+    (g,) = unigrad.grad(xp.real(z * w), z)
+    backend.close(g, [3 - 4j])
+
+
+@pytest.mark.parametrize(("seed", "expected"), [(1.0, 2 - 4j), (1j, 4 + 2j)])
+def test_c3_complex_output_with_a_seed_gives_seed_times_conj_derivative(backend, seed, expected):
+    z = backend.leaf([1 + 2j], "complex64")
+    (g,) = unigrad.grad(z * z, z, backend.tensor([seed], "complex64"))
+    backend.close(g, [expected])
+
+
+def test_c4_real_seed_for_a_complex_output_is_cast(backend):
+    z = backend.leaf([1 + 2j], "complex64")
+    (g,) = unigrad.grad(z * z, z, backend.ones(1))
+    backend.close(g, [2 - 4j])
+
+
+# ------------------------------------------------------------------- other backends
+
+
+def test_mixing_two_frameworks_raises_listing_the_backends(backend):
+    other = "paddle" if backend.name == "torch" else "torch"
+    pytest.importorskip(other)
+    x = backend.leaf(2.0)
+    alien = unigrad.get_backend(other).asarray([1.0], "float32")
+    with pytest.raises(BackendError, match="mixes two frameworks"):
+        unigrad.grad(x * x, [x, alien])
+
+
+def test_unknown_type_raises_listing_installed_backends(backend):
+    x = backend.leaf(2.0)
+    with pytest.raises(BackendError, match="installed backends") as info:
+        unigrad.grad(x * x, [x, "not a tensor"])
+    for name in unigrad.backends():
+        assert name in str(info.value)
+    assert isinstance(info.value, TypeError)
+
+
+def test_backend_of_names_the_backend(backend):
+    x = backend.leaf(1.0)
+    assert unigrad.backend_of(x) == backend.name
+    assert unigrad.backend_of([x, None, (x,)]) == backend.name
