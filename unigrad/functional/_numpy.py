@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import autograd.numpy as anp
+import numpy as np
 from autograd import grad as ag_grad
 from autograd.builtins import tuple as ag_tuple
 from autograd.core import VJPNode, make_vjp
@@ -56,6 +57,11 @@ def _dtype_of(gs: Any, ins: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def _plain(xs: Any) -> tuple[Any, ...]:
+    """NumPy scalars (``np.float32``) as 0-d arrays, like every other backend's results."""
+    return tuple(anp.asarray(x) if isinstance(x, np.generic) else x for x in xs)
+
+
 def _tupled(func: Callable[..., Any], n: int) -> Callable[[Any], Any]:
     def f(xs: Any) -> Any:
         outs = func(*[xs[i] for i in range(n)])
@@ -92,7 +98,7 @@ def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
         check_v: Callable[[tuple[Any, ...]], None], create_graph: bool, strict: bool
         ) -> tuple[Any, Any]:
     pullback, outs = _make_vjp(func, ins)
-    outs = tuple(outs)
+    outs = _plain(outs)
     check_v(outs)
     if strict:
         _strict.check_deps(_deps(func, ins), len(ins))
@@ -103,7 +109,7 @@ def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
 def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
         create_graph: bool, strict: bool) -> tuple[Any, Any]:
     pullback, outs = _make_vjp(func, ins)
-    outs = tuple(outs)
+    outs = _plain(outs)
     if strict:
         _strict.check_deps(_deps(func, ins), len(ins))
     v = (anp.ones_like(ins[0]),) if vs is None else _like(vs, ins)
@@ -173,7 +179,7 @@ def vhp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
         _check_hessian(func, ins)
     v = (anp.ones_like(ins[0]),) if vs is None else _like(vs, ins)
     pullback, _ = _make_vjp(_grad_fn(func, len(ins)), ins)
-    out = func(*ins)
+    (out,) = _plain((func(*ins),))
     return out, _dtype_of(tuple(pullback(ag_tuple(v))), ins)
 
 

@@ -91,7 +91,9 @@ def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
         u.stop_gradient = False
         us.append(u)
     back = _fill(_grad(outs, xs, tuple(us), True, retain=True), xs, strict)
-    res = _grad(back, tuple(us), vs, create_graph)
+    # the inputs are requested too: paddle's PowDoubleGradNode fails when only the
+    # seeds are ("The output DenseTensor DX can not be nullptr")
+    res = _grad(back, (*us, *xs), vs, create_graph)[: len(us)]
     out = tuple(paddle.zeros_like(o) if r is None else r for r, o in zip(res, outs))
     return _post(tuple(outs), create_graph), _post(out, create_graph)
 

@@ -7,6 +7,8 @@ or to a scalar for the Hessian family); torch's strict-mode errors become
 
 from __future__ import annotations
 
+import warnings
+
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -60,14 +62,17 @@ def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
 
 def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
              vectorize: bool, strategy: str) -> Any:
-    with _errors():
+    with _errors(), warnings.catch_warnings():
+        # torch's vmap prototype uses torch.jit.script internally, which now warns
+        warnings.filterwarnings("ignore", message=".*torch.jit.script.*", category=DeprecationWarning)
         return F.jacobian(func, ins, create_graph=create_graph, strict=strict,
                           vectorize=vectorize, strategy=strategy)  # type: ignore[arg-type]
 
 
 def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
             vectorize: bool, strategy: str) -> Any:
-    with _errors():
+    with _errors(), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=".*torch.jit.script.*", category=DeprecationWarning)
         return F.hessian(func, ins, create_graph=create_graph, strict=strict,
                          vectorize=vectorize, outer_jacobian_strategy=strategy)  # type: ignore[arg-type]
 
