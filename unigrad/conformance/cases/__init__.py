@@ -1,19 +1,19 @@
 """The conformance cases, as data: documented examples, seed documents, contract rules.
 
-:data:`CASES` is every case in a fixed order (documentation first, then the seed
-documents, then the contract); ids are unique.
+:data:`CASES` is every case in a fixed order (documentation first, then the functional
+API's documented examples, then the seed documents, then the contract); ids are unique.
 """
 
 from __future__ import annotations
 
 from .._case import Case
-from . import contract, docs, seeds
+from . import contract, docs, functional, seeds
 
 __all__ = ["CASES"]
 
 
 def _collect() -> tuple[Case, ...]:
-    cases = (*docs.CASES, *seeds.CASES, *contract.CASES)
+    cases = (*docs.CASES, *functional.CASES, *seeds.CASES, *contract.CASES)
     seen: set[str] = set()
     for case in cases:
         if case.id in seen:
