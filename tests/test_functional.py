@@ -33,7 +33,8 @@ def test_vjp_torch_doc_adder(backend):
     x, y = arr(backend, [0.3, 0.7]), arr(backend, [0.1, 0.9])
     out, res = F.vjp(lambda a, b: 2 * a + 3 * b, (x, y), v=arr(backend, [1.0, 1.0]))
     backend.close(out, [0.9, 4.1])
-    assert isinstance(res, tuple) and len(res) == 2
+    assert isinstance(res, tuple)
+    assert len(res) == 2
     backend.close(res[0], [2.0, 2.0])
     backend.close(res[1], [3.0, 3.0])
 
@@ -46,9 +47,11 @@ def test_vjp_structures(backend):
     backend.close(out, 5.0)
     backend.close(res, [2.0, 4.0])
     out, res = F.vjp(lambda a: (xp.sum(a),), x, v=(arr(backend, 1.0),))
-    assert isinstance(out, tuple) and not isinstance(res, tuple)
+    assert isinstance(out, tuple)
+    assert not isinstance(res, tuple)
     out, res = F.vjp(lambda a: a * a, [x], v=x)  # a list of inputs reads as a tuple
-    assert isinstance(res, tuple) and len(res) == 1
+    assert isinstance(res, tuple)
+    assert len(res) == 1
 
 
 def test_torch_func_vjp_doc(backend):
@@ -56,7 +59,7 @@ def test_torch_func_vjp_doc(backend):
     x = arr(backend, [0.1, 0.5, 1.2])
     xp = ns(backend, x)
     ones = arr(backend, [1.0, 1.0, 1.0])
-    (s, c), g = F.vjp(lambda a: (xp.sin(a), xp.cos(a)), x, v=(ones, ones))
+    (s, _c), g = F.vjp(lambda a: (xp.sin(a), xp.cos(a)), x, v=(ones, ones))
     xv = np.array([0.1, 0.5, 1.2])
     backend.close(g, np.cos(xv) - np.sin(xv), rtol=1e-5, atol=1e-6)
     backend.close(s, np.sin(xv), atol=1e-6)
@@ -76,11 +79,11 @@ def test_jvp_torch_doc_adder(backend):
     # torch.autograd.functional.jvp doc (anchors §3 item 3)
     x, y = arr(backend, [0.3, 0.7]), arr(backend, [0.1, 0.9])
     ones = arr(backend, [1.0, 1.0])
-    out, res = F.jvp(lambda a, b: 2 * a + 3 * b, (x, y), v=(ones, ones))
+    _, res = F.jvp(lambda a, b: 2 * a + 3 * b, (x, y), v=(ones, ones))
     backend.close(res, [5.0, 5.0])
     assert not isinstance(res, tuple)
     xp = ns(backend, x)
-    out, res = F.jvp(lambda a: (a * a, xp.sum(a**3)), x, v=arr(backend, [1.0, 2.0]))
+    _out, res = F.jvp(lambda a: (a * a, xp.sum(a**3)), x, v=arr(backend, [1.0, 2.0]))
     assert isinstance(res, tuple)
     backend.close(res[0], [0.6, 2.8])
     backend.close(res[1], 3 * 0.09 + 3 * 0.49 * 2, rtol=1e-5)
@@ -92,7 +95,8 @@ def test_jacobian_torch_doc(backend):
     x, y = arr(backend, xv), arr(backend, [0.5, 0.5])
     xp = ns(backend, x)
     j = F.jacobian(lambda a, b: 2 * xp.exp(a) + 3 * b, (x, y))
-    assert isinstance(j, tuple) and len(j) == 2
+    assert isinstance(j, tuple)
+    assert len(j) == 2
     backend.close(j[0], np.diag(2 * np.exp(xv)), rtol=1e-5)
     backend.close(j[1], [[3.0, 0.0], [0.0, 3.0]])
 
@@ -104,12 +108,14 @@ def test_jacobian_structures_and_strategies(backend):
     assert not isinstance(j, tuple)
     backend.close(j, [[2.0, 0.0], [0.0, 4.0]])
     j = F.jacobian(lambda a, b: (a * b, xp.sum(a)), (x, x))
-    assert len(j) == 2 and len(j[0]) == 2
+    assert len(j) == 2
+    assert len(j[0]) == 2
     backend.close(j[0][0], np.diag([1.0, 2.0]))
     backend.close(j[1][0], [1.0, 1.0])
     backend.close(j[1][1], [0.0, 0.0])
     j = F.jacobian(lambda a: (a * a, a), x)
-    assert len(j) == 2 and not isinstance(j[0], tuple)
+    assert len(j) == 2
+    assert not isinstance(j[0], tuple)
     for kw in ({"vectorize": True}, {"vectorize": True, "strategy": "forward-mode"}):
         backend.close(F.jacobian(lambda a: a * a, x, **kw), [[2.0, 0.0], [0.0, 4.0]])
 
@@ -144,7 +150,8 @@ def test_hessian_torch_doc(backend):
     x, y = arr(backend, [0.3, 0.7]), arr(backend, [0.1, 0.9])
     xp = ns(backend, x)
     h = F.hessian(lambda a, b: xp.sum(2 * a**2 + 3 * b**2), (x, y))
-    assert len(h) == 2 and len(h[0]) == 2
+    assert len(h) == 2
+    assert len(h[0]) == 2
     backend.close(h[0][0], 4 * np.eye(2))
     backend.close(h[0][1], np.zeros((2, 2)))
     backend.close(h[1][0], np.zeros((2, 2)))
@@ -222,7 +229,7 @@ def test_argument_errors(backend):
         F.vjp(3, x)
     with pytest.raises(unigrad.GradArgumentError, match="tuple of tensors"):
         F.vjp(lambda a: a, [1.0, 2.0])
-    out, res = F.vjp(lambda a: [a], x, v=x)  # a list output reads as a tuple (paddle)
+    out, _res = F.vjp(lambda a: [a], x, v=x)  # a list output reads as a tuple (paddle)
     assert isinstance(out, tuple)
     with pytest.raises(unigrad.GradArgumentError, match="tuple of tensors"):
         F.vjp(lambda a: (a, 3.0), x, v=(x, x))
@@ -267,11 +274,11 @@ def test_create_graph(backend):
     xp = ns(backend, x)
     if backend.name in ("torch", "paddle"):
         w = unigrad.watch(arr(backend, [1.0, 2.0]))
-        out, g = F.vjp(lambda a: xp.sum(a**3), w, create_graph=True)
+        _, g = F.vjp(lambda a: xp.sum(a**3), w, create_graph=True)
         assert unigrad.get_backend(backend.name).requires_grad(g)
         (h,) = unigrad.grad(xp.sum(g), w)
         backend.close(h, [6.0, 12.0])
-        out, g = F.vjp(lambda a: xp.sum(a**3), w)
+        _out, g = F.vjp(lambda a: xp.sum(a**3), w)
         assert not unigrad.get_backend(backend.name).requires_grad(g)
     elif backend.name == "jax":
         import jax

@@ -36,16 +36,20 @@ def test_sequences_give_nested_tuples(backend):
     x, w = backend.leaf([1.0, 2.0]), backend.leaf([3.0, 4.0])
     xp = unigrad.namespace(x)
     j = jacobian([x * w, xp.sum(x)], [x, w])
-    assert isinstance(j, tuple) and len(j) == 2 and all(len(r) == 2 for r in j)
+    assert isinstance(j, tuple)
+    assert len(j) == 2
+    assert all(len(r) == 2 for r in j)
     backend.close(j[0][0], [[3.0, 0.0], [0.0, 4.0]])
     backend.close(j[0][1], [[1.0, 0.0], [0.0, 2.0]])
     backend.close(j[1][0], [1.0, 1.0])
     backend.close(j[1][1], [0.0, 0.0])  # unused: zeros
     one_y = jacobian(x * w, [x, w])
-    assert isinstance(one_y, tuple) and len(one_y) == 2
+    assert isinstance(one_y, tuple)
+    assert len(one_y) == 2
     backend.close(one_y[1], [[1.0, 0.0], [0.0, 2.0]])
     one_x = jacobian([x * w, x], x)
-    assert isinstance(one_x, tuple) and len(one_x) == 2
+    assert isinstance(one_x, tuple)
+    assert len(one_x) == 2
     backend.close(one_x[1], np.eye(2))
 
 

@@ -118,7 +118,7 @@ def _rows(be: Any, xp: Any, y: Any, xs: tuple[Any, ...], batch: int | None,
                      is_grads_batched=True, materialize_grads=True)
     else:
         grads = tuple(be.zeros_like(x, m) for x in xs)
-    for x, g in zip(xs, grads):
+    for x, g in zip(xs, grads, strict=False):
         xshape = be.shape(x)
         if batch is None:
             blocks.append(_reshape(xp, g, (*yshape, *xshape)))

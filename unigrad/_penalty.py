@@ -82,7 +82,7 @@ def gradient_penalty(critic: Callable[[Any], Any], real: Any, fake: Any, *,
     if a_shape == (batch,):
         alpha = xp.reshape(alpha, (batch,) + (1,) * (ndim - 1))
     elif len(a_shape) != ndim or a_shape[0] not in (1, batch) or any(
-        d not in (1, s) for d, s in zip(a_shape[1:], shape[1:])
+        d not in (1, s) for d, s in zip(a_shape[1:], shape[1:], strict=False)
     ):
         msg = message("`alpha` has the wrong shape",
                       expected=f"({batch},) or broadcastable to {shape}",

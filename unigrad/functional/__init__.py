@@ -72,15 +72,10 @@ def _framework(x: Any) -> str | None:
 
 
 def _impl(name: str) -> Any:
-    if name == "torch":
-        from . import _torch as mod
-    elif name == "paddle":
-        from . import _paddle as mod
-    elif name == "jax":
-        from . import _jax as mod
-    else:
-        from . import _numpy as mod
-    return mod
+    """The per-framework module, imported on first use (``import unigrad`` stays light)."""
+    import importlib
+
+    return importlib.import_module(f"{__name__}._{name}")
 
 
 def _as_tuple(value: Any, what: str, fn: str) -> tuple[bool, tuple[Any, ...]]:
@@ -181,7 +176,7 @@ def _check_v(v: tuple[Any, ...], refs: tuple[Any, ...], is_tuple: bool, what: st
         msg = message("v has the wrong length", expected=expected, got=f"{len(v)}",
                       fix=f"Pass one tensor of the {what}'s shape per {what}.")
         raise GradOutputsError(msg)
-    for i, (a, b) in enumerate(zip(v, refs)):
+    for i, (a, b) in enumerate(zip(v, refs, strict=False)):
         if _shape(a) != _shape(b):
             prefix = f"entry {i} in " if is_tuple else ""
             msg = message(f"{prefix}v has the wrong shape", expected=f"{_shape(b)}",
@@ -194,7 +189,8 @@ class _Outputs:
 
     ``single=False``: the wrapped function always returns a tuple, and ``is_tuple``
     records whether ``func`` returned one. ``single=True`` (hessian, hvp, vhp): ``func``
-    must return one tensor with one element, which the wrapped function returns. ``real=True``: complex outputs are refused (see the module docstring).
+    must return one tensor with one element, which the wrapped function returns.
+    ``real=True``: complex outputs are refused (see the module docstring).
     """
 
     def __init__(self, func: Callable[..., Any], fn: str, *, single: bool, real: bool,

@@ -34,7 +34,7 @@ def _conj(xs: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _like(vs: tuple[Any, ...], refs: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(jnp.asarray(v, dtype=r.dtype) for v, r in zip(vs, refs))
+    return tuple(jnp.asarray(v, dtype=r.dtype) for v, r in zip(vs, refs, strict=False))
 
 
 def _deps(func: Callable[..., Any], ins: tuple[Any, ...]) -> list[set[int]]:
@@ -93,7 +93,8 @@ def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool,
         cts = tuple(eye if j == k else jnp.zeros((m, *p.shape), p.dtype)
                     for j, p in enumerate(outs))
         blocks = _conj(jax.vmap(pullback)(cts))
-        rows.append(tuple(jnp.reshape(b, (*o.shape, *x.shape)) for b, x in zip(blocks, ins)))
+        rows.append(tuple(jnp.reshape(b, (*o.shape, *x.shape))
+                          for b, x in zip(blocks, ins, strict=False)))
     return tuple(rows)
 
 

@@ -39,7 +39,7 @@ def _conj(xs: Any) -> tuple[Any, ...]:
 
 def _like(vs: tuple[Any, ...], refs: Any) -> tuple[Any, ...]:
     out = []
-    for v, r in zip(vs, refs):
+    for v, r in zip(vs, refs, strict=False):
         dt = anp.result_type(r)
         out.append(v if anp.result_type(v) == dt else anp.astype(v, dt)
                    if isbox(v) else anp.asarray(v, dtype=dt))
@@ -49,7 +49,7 @@ def _like(vs: tuple[Any, ...], refs: Any) -> tuple[Any, ...]:
 def _dtype_of(gs: Any, ins: tuple[Any, ...]) -> tuple[Any, ...]:
     """autograd may promote float32 gradients to float64: give each the input's dtype."""
     out = []
-    for g, x in zip(gs, ins):
+    for g, x in zip(gs, ins, strict=False):
         dt = anp.result_type(x)
         if not isbox(g) and anp.result_type(g) != dt:
             g = anp.asarray(g, dtype=dt)
@@ -136,7 +136,7 @@ def _rows(pullback: Any, outs: tuple[Any, ...], ins: tuple[Any, ...]) -> tuple[A
         rows.append(tuple(
             anp.reshape(anp.stack(b) if b else anp.zeros((0, *anp.shape(x)), anp.result_type(x)),
                         (*shape, *anp.shape(x)))
-            for b, x in zip(blocks, ins)))
+            for b, x in zip(blocks, ins, strict=False)))
     return tuple(rows)
 
 

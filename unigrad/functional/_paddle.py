@@ -53,7 +53,7 @@ def _grad(outs: tuple[Any, ...], ins: tuple[Any, ...], seeds: tuple[Any, ...] | 
 def _fill(gs: list[Any], refs: tuple[Any, ...], strict: bool, kind: str = "back"
           ) -> tuple[Any, ...]:
     res = []
-    for i, (g, r) in enumerate(zip(gs, refs)):
+    for i, (g, r) in enumerate(zip(gs, refs, strict=False)):
         if g is None:
             if strict:
                 raise _strict.independent(i)
@@ -94,7 +94,7 @@ def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
     # the inputs are requested too: paddle's PowDoubleGradNode fails when only the
     # seeds are ("The output DenseTensor DX can not be nullptr")
     res = _grad(back, (*us, *xs), vs, create_graph)[: len(us)]
-    out = tuple(paddle.zeros_like(o) if r is None else r for r, o in zip(res, outs))
+    out = tuple(paddle.zeros_like(o) if r is None else r for r, o in zip(res, outs, strict=False))
     return _post(tuple(outs), create_graph), _post(out, create_graph)
 
 

@@ -8,7 +8,6 @@ or to a scalar for the Hessian family); torch's strict-mode errors become
 from __future__ import annotations
 
 import warnings
-
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -30,7 +29,8 @@ def _errors() -> Iterator[None]:
         yield
     except RuntimeError as err:
         if "strict mode" in str(err) and not isinstance(err, UnusedInputError):
-            raise UnusedInputError(f"{err} Pass strict=False to get zeros.") from err
+            msg = f"{err} Pass strict=False to get zeros."
+            raise UnusedInputError(msg) from err
         raise
 
 
@@ -38,7 +38,7 @@ def _cast(vs: tuple[Any, ...] | None, refs: tuple[Any, ...]) -> tuple[Any, ...] 
     if vs is None:
         return None
     return tuple(v if v.dtype == r.dtype or v.is_complex() else v.to(r.dtype)
-                 for v, r in zip(vs, refs))
+                 for v, r in zip(vs, refs, strict=False))
 
 
 def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
@@ -64,17 +64,17 @@ def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool,
              vectorize: bool, strategy: str) -> Any:
     with _errors(), warnings.catch_warnings():
         # torch's vmap prototype uses torch.jit.script internally, which now warns
-        warnings.filterwarnings("ignore", message=".*torch.jit.script.*", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", ".*torch.jit.script.*", DeprecationWarning)
         return F.jacobian(func, ins, create_graph=create_graph, strict=strict,
-                          vectorize=vectorize, strategy=strategy)  # type: ignore[arg-type]
+                          vectorize=vectorize, strategy=strategy)
 
 
 def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
             vectorize: bool, strategy: str) -> Any:
     with _errors(), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", message=".*torch.jit.script.*", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", ".*torch.jit.script.*", DeprecationWarning)
         return F.hessian(func, ins, create_graph=create_graph, strict=strict,
-                         vectorize=vectorize, outer_jacobian_strategy=strategy)  # type: ignore[arg-type]
+                         vectorize=vectorize, outer_jacobian_strategy=strategy)
 
 
 def vhp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
