@@ -12,6 +12,7 @@ from __future__ import annotations
 # The subpackage ``unigrad.backends`` is imported first so that the function
 # ``backends()`` below, not the subpackage, is bound as ``unigrad.backends``.
 from .backends._base import Backend, Capabilities  # isort: skip
+from . import functional
 from ._api import lift, namespace, to_numpy, watch
 from ._dispatch import backend_of, backends, get_backend, register_backend
 from ._errors import (
@@ -29,6 +30,8 @@ from ._errors import (
     UnusedInputError,
 )
 from ._grad import backward, grad
+from ._jacobian import hessian, jacobian
+from ._penalty import gradient_penalty
 
 __version__ = "0.1.0"
 
@@ -51,8 +54,12 @@ __all__ = [
     "backend_of",
     "backends",
     "backward",
+    "functional",
     "get_backend",
     "grad",
+    "gradient_penalty",
+    "hessian",
+    "jacobian",
     "lift",
     "namespace",
     "register_backend",

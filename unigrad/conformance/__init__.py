@@ -1,0 +1,40 @@
+"""The conformance suite: documented gradient examples replayed on every backend.
+
+A case (:class:`Case`) is data: an id, the source it replays, a computation written
+once against the neutral :class:`Kit`, and the expected numbers or error class. One
+runner (:func:`run`) serves the CLI (``unigrad-conformance``, ``python -m
+unigrad.conformance``) and the pytest plugin (``pytest --unigrad-backend NAME``).
+
+Importing this package imports no framework (and not pytest or NumPy).
+
+Examples:
+    >>> from unigrad.conformance import CASES, run, select
+    >>> report = run(select(CASES, "tf.GradientTape/x*x"), ["torch"])
+    >>> report.result("tf.GradientTape/x*x", "torch").status.value
+    'pass'
+"""
+
+from __future__ import annotations
+
+from ._case import UNSET, Case
+from ._kit import Kit
+from ._report import FORMATS, render
+from ._runner import Report, Result, Status, XfailEntry, load_xfails, run, run_case, select
+from .cases import CASES
+
+__all__ = [
+    "CASES",
+    "FORMATS",
+    "UNSET",
+    "Case",
+    "Kit",
+    "Report",
+    "Result",
+    "Status",
+    "XfailEntry",
+    "load_xfails",
+    "render",
+    "run",
+    "run_case",
+    "select",
+]

@@ -1,0 +1,148 @@
+"""``unigrad-conformance`` / ``python -m unigrad.conformance``: run the suite, print the matrix.
+
+Exit codes (:class:`ExitCode`): 0 when nothing unexpected happened (every cell passed,
+was skipped for a missing capability, or failed as listed in an xfails file), 1
+otherwise (a failure, an error, an unexpected pass, or an xfails line that matches no
+case), 2 for a usage error, 5 when no case is selected.
+"""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from ._runner import Result
+
+__all__ = ["ExitCode", "main"]
+
+
+class ExitCode(enum.IntEnum):
+    """The exit codes of the CLI (pytest's numbering where it has one)."""
+
+    #: Nothing unexpected happened.
+    OK = 0
+    #: A case failed, errored or unexpectedly passed, or an xfails line matched nothing.
+    FAILED = 1
+    #: The command line is wrong (unknown backend or format, missing xfails file).
+    USAGE = 2
+    #: No case matched ``-k``.
+    NO_CASES = 5
+
+
+_MARKS = {"pass": ".", "fail": "F", "error": "E", "xfail": "x", "xpass": "X", "skip": "s"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    from ._report import FORMATS
+
+    p = argparse.ArgumentParser(
+        prog="unigrad-conformance",
+        description="Replay documented gradient examples on unigrad backends and print "
+        "a cases x backends matrix.",
+    )
+    p.add_argument("--backend", "-b", action="append", metavar="NAME",
+                   help="backend to run (repeatable); default: every installed backend")
+    p.add_argument("-k", dest="keyword", metavar="EXPR",
+                   help="only cases whose id contains EXPR (words combined with and/or/not)")
+    p.add_argument("--format", "-f", choices=FORMATS, default="table",
+                   help="report format (default: table)")
+    p.add_argument("--output", "-o", metavar="FILE",
+                   help="write the report to FILE (the table still goes to the terminal); "
+                   "a Markdown FILE with the matrix markers gets only that part replaced")
+    p.add_argument("--xfails", action="append", metavar="FILE", default=[],
+                   help="expected failures: one [backend::]case-id (or glob) per line, "
+                   "'#' comments (repeatable)")
+    p.add_argument("--list", action="store_true", help="list the selected cases and exit")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    return p
+
+
+class _Progress:
+    """One line per backend on ``stream``: a mark per case (``.FExXs``), then the count."""
+
+    def __init__(self, stream: TextIO, names: list[str]) -> None:
+        self.stream = stream
+        self.width = max((len(n) for n in names), default=0)
+        self.backend: str | None = None
+
+    def __call__(self, result: Result, done: int, total: int) -> None:
+        if self.backend != result.backend:
+            if self.backend is not None:
+                self.stream.write("\n")
+            self.backend = result.backend
+            self.stream.write(f"{result.backend.ljust(self.width)} ")
+        self.stream.write(_MARKS[result.status.value])
+        if done == total:
+            self.stream.write(f"  [{done}/{total}]\n")
+        self.stream.flush()
+
+
+def _write_output(path: Path, text: str, fmt: str) -> None:
+    from ._report import MARKDOWN_BEGIN, MARKDOWN_END
+
+    if fmt == "markdown" and path.exists():
+        old = path.read_text(encoding="utf-8")
+        if MARKDOWN_BEGIN in old and MARKDOWN_END in old:
+            head, _, rest = old.partition(MARKDOWN_BEGIN)
+            _, _, tail = rest.partition(MARKDOWN_END)
+            text = f"{head}{MARKDOWN_BEGIN}\n{text}{MARKDOWN_END}{tail}"
+    path.write_text(text, encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI; returns the exit code (see :class:`ExitCode`).
+
+    Examples:
+        >>> main(["--list", "-k", "paddle.grad/create_graph"])
+        paddle.grad/create_graph=False  https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/grad_en.html
+        paddle.grad/create_graph=True  https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/grad_en.html
+        <ExitCode.OK: 0>
+    """
+    args = _parser().parse_args(argv)
+    from .._dispatch import backends as installed
+    from ._report import render, summary_line
+    from ._runner import load_xfails, run, select
+    from .cases import CASES
+
+    cases = select(CASES, args.keyword)
+    if args.list:
+        for c in cases:
+            print(f"{c.id}  {c.source}")
+        return ExitCode.OK if cases else ExitCode.NO_CASES
+    if not cases:
+        print(f"unigrad-conformance: no case matches -k {args.keyword!r}", file=sys.stderr)
+        return ExitCode.NO_CASES
+
+    known = installed()
+    names = list(dict.fromkeys(args.backend)) if args.backend else list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(f"unigrad-conformance: unknown backend(s) {unknown}: expected one of "
+              f"{list(known)} (install the framework, or register a third-party backend "
+              f"under the entry-point group 'unigrad.backends')", file=sys.stderr)
+        return ExitCode.USAGE
+    xfails = []
+    for f in args.xfails:
+        try:
+            xfails.extend(load_xfails(f))
+        except OSError as err:
+            print(f"unigrad-conformance: cannot read xfails file {f}: {err}", file=sys.stderr)
+            return ExitCode.USAGE
+
+    progress = None if args.quiet else _Progress(sys.stderr, names)
+    report = run(cases, names, xfails=xfails, all_cases=CASES, progress=progress)
+    text = render(report, args.format)
+    if args.output:
+        _write_output(Path(args.output), text, args.format)
+        if args.format != "table":
+            print(render(report, "table"), end="")
+    else:
+        print(text, end="")
+    if args.output or args.format != "table":
+        print(summary_line(report), file=sys.stderr)
+    return ExitCode.OK if report.ok else ExitCode.FAILED
