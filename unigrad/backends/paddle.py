@@ -122,7 +122,9 @@ def _translate(err: BaseException) -> BaseException:
             fix="Use the out-of-place op (x = x + 1), or clone before modifying.",
         )
         return InplaceModifiedError(f"{msg}\npaddle said: {text.splitlines()[0]}")
-    if ("(NotFound)" in text and "kernel" in text) or "(Unimplemented)" in text:
+    if ("(NotFound)" in text and "is not registered" in text) or (
+        "(Unimplemented)" in text and "data type" in text
+    ):
         msg = message(
             "paddle has no gradient kernel for this dtype here",
             expected="a dtype paddle differentiates on this device (float32/float64)",
