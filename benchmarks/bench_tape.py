@@ -51,8 +51,15 @@ def critic(xp: Any, p: Any, x: Any) -> Any:
     return xp.matmul(h, p[2]) + p[3]
 
 
-def unigrad_step(xp: Any, watch: Callable[[Any], Any], params: Any, real: Any, fake: Any,
-                 eps: Any, lifted: Callable[..., Any] | None = None) -> Any:
+def unigrad_step(
+    xp: Any,
+    watch: Callable[[Any], Any],
+    params: Any,
+    real: Any,
+    fake: Any,
+    eps: Any,
+    lifted: Callable[..., Any] | None = None,
+) -> Any:
     p = [watch(w) for w in params]
     f = (lambda q, x: critic(xp, q, x)) if lifted is None else lifted
     x_hat = unigrad.watch(eps * real + (1 - eps) * fake)
@@ -89,22 +96,25 @@ def bench_jax(repeat: int, number: int) -> dict[str, float]:
     lifted = unigrad.lift(lambda q, x: critic(jnp, q, x))
 
     def block(out: Any) -> Any:
-        return jax.block_until_ready([o for o in out])
+        return jax.block_until_ready(list(out))
 
     ref = jitted(params, real, fake, eps)
     ours = unigrad_step(xp, unigrad.watch, params, real, fake, eps)
-    for a, b in zip(ref, ours):
+    for a, b in zip(ref, ours, strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=2e-3, atol=1e-5)
     return {
         "jax jit(grad)": _bench(lambda: block(jitted(params, real, fake, eps)), repeat, number),
-        "jax eager grad": _bench(lambda: block(eager(params, real, fake, eps)), repeat,
-                                 max(1, number // 5)),
+        "jax eager grad": _bench(
+            lambda: block(eager(params, real, fake, eps)), repeat, max(1, number // 5)
+        ),
         "unigrad jax (namespace)": _bench(
-            lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps)),
-            repeat, number),
+            lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps)), repeat, number
+        ),
         "unigrad jax (lift)": _bench(
             lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps, lifted)),
-            repeat, number),
+            repeat,
+            number,
+        ),
     }
 
 
@@ -124,12 +134,13 @@ def bench_numpy(repeat: int, number: int) -> dict[str, float]:
     xp = unigrad.namespace(unigrad.watch(real))
     ref = direct(params)
     ours = unigrad_step(xp, unigrad.watch, params, real, fake, eps)
-    for a, b in zip(ref, ours):
+    for a, b in zip(ref, ours, strict=True):
         np.testing.assert_allclose(a, b, rtol=2e-3, atol=1e-5)
     return {
         "autograd direct": _bench(lambda: direct(params), repeat, number),
         "unigrad numpy": _bench(
-            lambda: unigrad_step(xp, unigrad.watch, params, real, fake, eps), repeat, number),
+            lambda: unigrad_step(xp, unigrad.watch, params, real, fake, eps), repeat, number
+        ),
     }
 
 
@@ -147,8 +158,9 @@ def main(argv: list[str] | None = None) -> int:
         for variant in ("unigrad jax (namespace)", "unigrad jax (lift)"):
             r_jit = t[variant] / t["jax jit(grad)"]
             r_eager = t[variant] / t["jax eager grad"]
-            print(f"{variant}: {r_jit:.2f}x jitted (target <= 1.5), "
-                  f"{r_eager:.2f}x eager (target < 1)")
+            print(
+                f"{variant}: {r_jit:.2f}x jitted (target <= 1.5), {r_eager:.2f}x eager (target < 1)"
+            )
             ok &= r_jit <= 1.5 and r_eager < 1
     if args.only in (None, "numpy"):
         t = bench_numpy(args.repeat, args.number)
