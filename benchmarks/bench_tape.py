@@ -70,10 +70,16 @@ def unigrad_step(
     return unigrad.grad(loss, p)
 
 
-def _bench(fn: Callable[[], Any], repeat: int, number: int) -> float:
-    fn()  # warm up (compiles)
-    times = timeit.repeat(fn, repeat=repeat, number=number)
-    return statistics.median(times) / number
+def _bench_all(fns: dict[str, tuple[Callable[[], Any], int]], repeat: int) -> dict[str, float]:
+    """Median seconds per call of each fn; samples are interleaved (round-robin) so that
+    load drift on a shared machine hits every variant alike."""
+    for fn, _ in fns.values():
+        fn()  # warm up (compiles)
+    samples: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(repeat):
+        for k, (fn, number) in fns.items():
+            samples[k].append(timeit.timeit(fn, number=number) / number)
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def bench_jax(repeat: int, number: int) -> dict[str, float]:
@@ -102,20 +108,21 @@ def bench_jax(repeat: int, number: int) -> dict[str, float]:
     ours = unigrad_step(xp, unigrad.watch, params, real, fake, eps)
     for a, b in zip(ref, ours, strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=2e-3, atol=1e-5)
-    return {
-        "jax jit(grad)": _bench(lambda: block(jitted(params, real, fake, eps)), repeat, number),
-        "jax eager grad": _bench(
-            lambda: block(eager(params, real, fake, eps)), repeat, max(1, number // 5)
-        ),
-        "unigrad jax (namespace)": _bench(
-            lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps)), repeat, number
-        ),
-        "unigrad jax (lift)": _bench(
-            lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps, lifted)),
-            repeat,
-            number,
-        ),
-    }
+    return _bench_all(
+        {
+            "jax jit(grad)": (lambda: block(jitted(params, real, fake, eps)), number),
+            "jax eager grad": (lambda: block(eager(params, real, fake, eps)), max(1, number // 5)),
+            "unigrad jax (namespace)": (
+                lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps)),
+                number,
+            ),
+            "unigrad jax (lift)": (
+                lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps, lifted)),
+                number,
+            ),
+        },
+        repeat,
+    )
 
 
 def bench_numpy(repeat: int, number: int) -> dict[str, float]:
@@ -136,12 +143,16 @@ def bench_numpy(repeat: int, number: int) -> dict[str, float]:
     ours = unigrad_step(xp, unigrad.watch, params, real, fake, eps)
     for a, b in zip(ref, ours, strict=True):
         np.testing.assert_allclose(a, b, rtol=2e-3, atol=1e-5)
-    return {
-        "autograd direct": _bench(lambda: direct(params), repeat, number),
-        "unigrad numpy": _bench(
-            lambda: unigrad_step(xp, unigrad.watch, params, real, fake, eps), repeat, number
-        ),
-    }
+    return _bench_all(
+        {
+            "autograd direct": (lambda: direct(params), number),
+            "unigrad numpy": (
+                lambda: unigrad_step(xp, unigrad.watch, params, real, fake, eps),
+                number,
+            ),
+        },
+        repeat,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
