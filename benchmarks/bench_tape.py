@@ -51,8 +51,15 @@ def critic(xp: Any, p: Any, x: Any) -> Any:
     return xp.matmul(h, p[2]) + p[3]
 
 
-def unigrad_step(xp: Any, watch: Callable[[Any], Any], params: Any, real: Any, fake: Any,
-                 eps: Any, lifted: Callable[..., Any] | None = None) -> Any:
+def unigrad_step(
+    xp: Any,
+    watch: Callable[[Any], Any],
+    params: Any,
+    real: Any,
+    fake: Any,
+    eps: Any,
+    lifted: Callable[..., Any] | None = None,
+) -> Any:
     p = [watch(w) for w in params]
     f = (lambda q, x: critic(xp, q, x)) if lifted is None else lifted
     x_hat = unigrad.watch(eps * real + (1 - eps) * fake)
@@ -63,10 +70,16 @@ def unigrad_step(xp: Any, watch: Callable[[Any], Any], params: Any, real: Any, f
     return unigrad.grad(loss, p)
 
 
-def _bench(fn: Callable[[], Any], repeat: int, number: int) -> float:
-    fn()  # warm up (compiles)
-    times = timeit.repeat(fn, repeat=repeat, number=number)
-    return statistics.median(times) / number
+def _bench_all(fns: dict[str, tuple[Callable[[], Any], int]], repeat: int) -> dict[str, float]:
+    """Median seconds per call of each fn; samples are interleaved (round-robin) so that
+    load drift on a shared machine hits every variant alike."""
+    for fn, _ in fns.values():
+        fn()  # warm up (compiles)
+    samples: dict[str, list[float]] = {k: [] for k in fns}
+    for _ in range(repeat):
+        for k, (fn, number) in fns.items():
+            samples[k].append(timeit.timeit(fn, number=number) / number)
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def bench_jax(repeat: int, number: int) -> dict[str, float]:
@@ -89,23 +102,27 @@ def bench_jax(repeat: int, number: int) -> dict[str, float]:
     lifted = unigrad.lift(lambda q, x: critic(jnp, q, x))
 
     def block(out: Any) -> Any:
-        return jax.block_until_ready([o for o in out])
+        return jax.block_until_ready(list(out))
 
     ref = jitted(params, real, fake, eps)
     ours = unigrad_step(xp, unigrad.watch, params, real, fake, eps)
-    for a, b in zip(ref, ours):
+    for a, b in zip(ref, ours, strict=True):
         np.testing.assert_allclose(np.asarray(a), np.asarray(b), rtol=2e-3, atol=1e-5)
-    return {
-        "jax jit(grad)": _bench(lambda: block(jitted(params, real, fake, eps)), repeat, number),
-        "jax eager grad": _bench(lambda: block(eager(params, real, fake, eps)), repeat,
-                                 max(1, number // 5)),
-        "unigrad jax (namespace)": _bench(
-            lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps)),
-            repeat, number),
-        "unigrad jax (lift)": _bench(
-            lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps, lifted)),
-            repeat, number),
-    }
+    return _bench_all(
+        {
+            "jax jit(grad)": (lambda: block(jitted(params, real, fake, eps)), number),
+            "jax eager grad": (lambda: block(eager(params, real, fake, eps)), max(1, number // 5)),
+            "unigrad jax (namespace)": (
+                lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps)),
+                number,
+            ),
+            "unigrad jax (lift)": (
+                lambda: block(unigrad_step(xp, unigrad.watch, params, real, fake, eps, lifted)),
+                number,
+            ),
+        },
+        repeat,
+    )
 
 
 def bench_numpy(repeat: int, number: int) -> dict[str, float]:
@@ -124,13 +141,18 @@ def bench_numpy(repeat: int, number: int) -> dict[str, float]:
     xp = unigrad.namespace(unigrad.watch(real))
     ref = direct(params)
     ours = unigrad_step(xp, unigrad.watch, params, real, fake, eps)
-    for a, b in zip(ref, ours):
+    for a, b in zip(ref, ours, strict=True):
         np.testing.assert_allclose(a, b, rtol=2e-3, atol=1e-5)
-    return {
-        "autograd direct": _bench(lambda: direct(params), repeat, number),
-        "unigrad numpy": _bench(
-            lambda: unigrad_step(xp, unigrad.watch, params, real, fake, eps), repeat, number),
-    }
+    return _bench_all(
+        {
+            "autograd direct": (lambda: direct(params), number),
+            "unigrad numpy": (
+                lambda: unigrad_step(xp, unigrad.watch, params, real, fake, eps),
+                number,
+            ),
+        },
+        repeat,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,8 +169,9 @@ def main(argv: list[str] | None = None) -> int:
         for variant in ("unigrad jax (namespace)", "unigrad jax (lift)"):
             r_jit = t[variant] / t["jax jit(grad)"]
             r_eager = t[variant] / t["jax eager grad"]
-            print(f"{variant}: {r_jit:.2f}x jitted (target <= 1.5), "
-                  f"{r_eager:.2f}x eager (target < 1)")
+            print(
+                f"{variant}: {r_jit:.2f}x jitted (target <= 1.5), {r_eager:.2f}x eager (target < 1)"
+            )
             ok &= r_jit <= 1.5 and r_eager < 1
     if args.only in (None, "numpy"):
         t = bench_numpy(args.repeat, args.number)

@@ -20,8 +20,12 @@ def _example() -> dict:
 
 def _data():
     rng = np.random.default_rng(0)
-    params = [rng.normal(size=(6, 5)) / 3, rng.normal(size=5) / 3,
-              rng.normal(size=(5, 1)) / 3, rng.normal(size=1) / 3]
+    params = [
+        rng.normal(size=(6, 5)) / 3,
+        rng.normal(size=5) / 3,
+        rng.normal(size=(5, 1)) / 3,
+        rng.normal(size=1) / 3,
+    ]
     real, fake = rng.normal(size=(4, 6)), rng.normal(size=(4, 6))
     eps = rng.uniform(size=(4, 1))
     return params, real, fake, eps
@@ -49,10 +53,12 @@ def test_wgan_gp_example_on_every_backend(backend):
     params, real, fake, eps = _data()
     p = [backend.leaf(w, "float64") for w in params]
     loss, grads = ex["critic_step"](
-        p, backend.tensor(real, "float64"), backend.tensor(fake, "float64"),
+        p,
+        backend.tensor(real, "float64"),
+        backend.tensor(fake, "float64"),
         backend.tensor(eps, "float64"),
     )
     ref_loss, ref_grads = _reference()
     backend.close(loss, ref_loss, rtol=1e-8, atol=1e-10)
-    for g, r in zip(grads, ref_grads):
+    for g, r in zip(grads, ref_grads, strict=True):
         backend.close(g, r, rtol=1e-7, atol=1e-9)

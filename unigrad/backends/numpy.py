@@ -39,4 +39,3 @@ class NumpyBackend(TapeBackend):
 
 
 BACKEND = NumpyBackend()
-
