@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-
 from conftest import ROOT
 
 from unigrad.conformance import CASES, render, run

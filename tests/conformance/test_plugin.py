@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import subprocess
-import pytest
 
+import pytest
 from conftest import PLUGIN_ARGS, PYTHON, ROOT, subprocess_env
 
 pytest_plugins = ["pytester"]

@@ -92,7 +92,6 @@ def pytest_collection_modifyitems(
     if not names:
         return
     from ._runner import load_xfails
-    from .cases import CASES
 
     xfails: list[XfailEntry] = []
     for path in config.getoption(_XFAILS_DEST) or []:
@@ -197,7 +196,8 @@ class CaseItem(pytest.Item):
             pytest.skip(result.reason)
         if result.status is not Status.PASS:
             detail = f"\n\n{result.detail}" if result.detail else ""
-            raise CaseFailure(f"{result.reason}{detail}")
+            msg = f"{result.reason}{detail}"
+            raise CaseFailure(msg)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, CaseFailure):
