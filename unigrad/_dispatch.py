@@ -47,6 +47,13 @@ def _subclass_of(module: str, qualname: str) -> Callable[[type], bool]:
     return test
 
 
+def _any_of(*tests: Callable[[type], bool]) -> Callable[[type], bool]:
+    def test(cls: type) -> bool:
+        return any(t(cls) for t in tests)
+
+    return test
+
+
 class _Entry:
     """A registered backend: how to recognise its types, and where its module lives."""
 
@@ -105,14 +112,15 @@ _REGISTRY: dict[str, _Entry] = {
     "jax": _Entry(
         "jax",
         framework="jax",
-        test=_subclass_of("jax", "Array"),
+        # tracers (under jax.jit / vmap) are jax.Array instances but not subclasses
+        test=_any_of(_subclass_of("jax", "Array"), _subclass_of("jax.core", "Tracer")),
         loader=_module_loader("unigrad.backends.jax"),
         requires=("jax",),
     ),
     "numpy": _Entry(
         "numpy",
         framework="numpy",
-        test=_subclass_of("numpy", "ndarray"),
+        test=_any_of(_subclass_of("numpy", "ndarray"), _subclass_of("numpy", "generic")),
         loader=_module_loader("unigrad.backends.numpy"),
         requires=("numpy", "autograd"),
     ),

@@ -81,11 +81,11 @@ def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
     return paddle.transpose(x, list(axes))
 
 
-def pow(x1: Any, x2: Any, /) -> Any:  # noqa: A001
+def pow(x1: Any, x2: Any, /) -> Any:
     return paddle.pow(x1, x2)
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
     return paddle.clip(x, min, max)
 
 

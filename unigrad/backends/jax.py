@@ -35,7 +35,7 @@ class JaxBackend(TapeBackend):
     )
 
     def _array_types(self) -> tuple[type, ...]:
-        return (jax.Array,)
+        return (jax.Array, jax.core.Tracer)
 
     def versions(self) -> dict[str, str]:
         import jaxlib

@@ -30,7 +30,7 @@ class NumpyBackend(TapeBackend):
     )
 
     def _array_types(self) -> tuple[type, ...]:
-        return (np.ndarray,)
+        return (np.ndarray, np.generic)
 
     def versions(self) -> dict[str, str]:
         from importlib.metadata import version
@@ -39,4 +39,3 @@ class NumpyBackend(TapeBackend):
 
 
 BACKEND = NumpyBackend()
-

@@ -206,7 +206,7 @@ def _unflatten(treedef: Any, it: Any) -> Any:
     if treedef is _LEAF:
         return next(it)
     if treedef[0] is dict:
-        return {k: _unflatten(d, it) for k, d in zip(treedef[1], treedef[2])}
+        return {k: _unflatten(d, it) for k, d in zip(treedef[1], treedef[2], strict=True)}
     return treedef[0](_unflatten(d, it) for d in treedef[1])
 
 

@@ -17,9 +17,7 @@ from ._tensor import Tensor, record_call
 __all__ = ["RecordingNamespace", "namespace_for"]
 
 
-def _np_vector_norm(
-    x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2  # noqa: A002
-) -> Any:
+def _np_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
     import autograd.numpy as anp
 
     if axis is None and not keepdims:
@@ -39,7 +37,7 @@ def _np_vector_norm(
     return anp.sum(a**ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
 
 
-def _np_clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+def _np_clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
     import autograd.numpy as anp
 
     return anp.clip(x, min, max)
@@ -69,8 +67,13 @@ _NUMPY_ALIASES: dict[str, Any] = {
     "permute_dims": _np_permute_dims,
     "clip": _np_clip,
     "astype": _np_astype,
-    "acos": "arccos", "asin": "arcsin", "atan": "arctan", "atan2": "arctan2",
-    "acosh": "arccosh", "asinh": "arcsinh", "atanh": "arctanh",
+    "acos": "arccos",
+    "asin": "arcsin",
+    "atan": "arctan",
+    "atan2": "arctan2",
+    "acosh": "arccosh",
+    "asinh": "arcsinh",
+    "atanh": "arctanh",
 }
 _NUMPY_LINALG: dict[str, Any] = {"vector_norm": _np_vector_norm}
 
@@ -143,5 +146,3 @@ def namespace_for(cls: type[Tensor]) -> RecordingNamespace:
             ns = RecordingNamespace(cls, module)
         _NAMESPACES[cls] = ns
     return ns
-
-

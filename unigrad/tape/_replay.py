@@ -53,7 +53,7 @@ class _Ref:
 def _parents(node: Node) -> tuple[Any, ...]:
     if not node.consumed:
         return node.parents
-    out = []
+    out: list[Any] = []
     for p in node.parents:
         if isinstance(p, _Ref):
             t = p.ref()
@@ -164,8 +164,15 @@ class Plan:
     __slots__ = ("consts", "deltas", "key", "n_slots", "out_srcs", "steps")
 
     def __init__(self) -> None:
-        self.steps: list[tuple[Callable[..., Any], tuple[tuple[int, int], ...], int, int,
-                               tuple[tuple[int, int], ...]]] = []
+        self.steps: list[
+            tuple[
+                Callable[..., Any],
+                tuple[tuple[int, int], ...],
+                int,
+                int,
+                tuple[tuple[int, int], ...],
+            ]
+        ] = []
         self.consts: list[Any] = []
         self.out_srcs: tuple[tuple[int, int], ...] = ()
         self.deltas: frozenset[int] = frozenset()
@@ -256,9 +263,7 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
     xnp = engine.np
 
     def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> tuple[Any, ...]:
-        primals = tuple(
-            xnp.zeros_like(x) if i in deltas else x for i, x in enumerate(ins)
-        )
+        primals = tuple(xnp.zeros_like(x) if i in deltas else x for i, x in enumerate(ins))
 
         def f(*p: Any) -> tuple[Any, ...]:
             return forward(p, consts)
@@ -266,11 +271,11 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
         outs, pull = engine.vjp(f, primals)
         cts = tuple(
             xnp.ones_like(o) if none else (xnp.conj(s) if _is_complex(s) else s)
-            for o, s, none in zip(outs, seeds, seed_none)
+            for o, s, none in zip(outs, seeds, seed_none, strict=True)
         )
         gs = pull(cts)
         result = []
-        for x, g in zip(primals, gs):
+        for x, g in zip(primals, gs, strict=True):
             if _is_complex(g):
                 g = xnp.conj(g)
             if g.dtype != x.dtype:
@@ -289,7 +294,7 @@ def compiled_run(
     engine: Any, plan: Plan, seed_none: tuple[bool, ...], batched: bool
 ) -> tuple[Callable[..., Any], Any]:
     """The (cached, on jax compiled) run function for this plan, and its cache key."""
-    key = (plan.key, seed_none, batched)
+    key: Any = (plan.key, seed_none, batched)
     if engine.compiles:
         try:
             fn = _CACHE.get(key)
@@ -381,8 +386,7 @@ def _differentiable(
     values = fn(*[p._value if isinstance(p, Tensor) else p for p in parents])
     engine = cls._engine
     return [
-        cls._make(engine.canon(v), node, i) if reached[i] else None
-        for i, v in enumerate(values)
+        cls._make(engine.canon(v), node, i) if reached[i] else None for i, v in enumerate(values)
     ]
 
 
@@ -403,10 +407,15 @@ def backward(
             _consume(analyse(outputs, (), set()).order)
         return
     grads = grad(
-        cls, outputs, targets, seeds,
-        retain_graph=retain_graph, create_graph=create_graph, batched=False,
+        cls,
+        outputs,
+        targets,
+        seeds,
+        retain_graph=retain_graph,
+        create_graph=create_graph,
+        batched=False,
     )
-    for t, g in zip(targets, grads):
+    for t, g in zip(targets, grads, strict=True):
         if g is None:
             continue
         t.grad = g if t.grad is None else t.grad + g

@@ -92,7 +92,10 @@ def _wrong_engine(cls: type[Tensor], v: Tensor) -> BackendError:
 
 
 def _wrap_outputs(
-    cls: type[Tensor], node_fn: Callable[..., Any], key: Any, parents: tuple[Any, ...],
+    cls: type[Tensor],
+    node_fn: Callable[..., Any],
+    key: Any,
+    parents: tuple[Any, ...],
     out: Any,
 ) -> Any:
     engine = cls._engine
@@ -156,7 +159,7 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
 
         def fn(*pv: Any) -> Any:
             full = template.copy()
-            for i, v in zip(slots_t, pv):
+            for i, v in zip(slots_t, pv, strict=True):
                 full[i] = v
             return op(*full)
 
@@ -200,7 +203,7 @@ def record_call(
 
     def fn(*pv: Any) -> Any:
         full = template.copy()
-        for i, v in zip(slots_t, pv):
+        for i, v in zip(slots_t, pv, strict=True):
             full[i] = v
         a, k = engine.unflatten(treedef, full)
         return op(*a, **k)
@@ -232,11 +235,11 @@ def _getitem(x: Any, idx: Any) -> Any:
     return x[idx]
 
 
-def _transpose_T(x: Any) -> Any:  # noqa: N802
+def _transpose_T(x: Any) -> Any:
     return x.T
 
 
-def _mT(x: Any) -> Any:  # noqa: N802
+def _mT(x: Any) -> Any:
     return x.swapaxes(-1, -2)
 
 
@@ -440,11 +443,11 @@ class Tensor:
         return record_call(cls, _getitem, (self, idx), {})
 
     @property
-    def T(self) -> Any:  # noqa: N802
+    def T(self) -> Any:
         return record(type(self), _transpose_T, self)
 
     @property
-    def mT(self) -> Any:  # noqa: N802
+    def mT(self) -> Any:
         return record(type(self), _mT, self)
 
     @property
@@ -522,8 +525,8 @@ class Tensor:
     __le__ = _cmp(operator.le)
     __gt__ = _cmp(operator.gt)
     __ge__ = _cmp(operator.ge)
-    __eq__ = _cmp(operator.eq)  # type: ignore[assignment]
-    __ne__ = _cmp(operator.ne)  # type: ignore[assignment]
+    __eq__ = _cmp(operator.eq)
+    __ne__ = _cmp(operator.ne)
 
 
 class JaxTensor(Tensor):
