@@ -35,7 +35,7 @@ _MD_CELL = {
     Status.ERROR: "⛔ error",
     Status.XFAIL: "⚠️ xfail",
     Status.XPASS: "❗ xpass",
-    Status.SKIP: "➖ skip",
+    Status.SKIP: "skip",
 }
 
 
@@ -81,10 +81,14 @@ def _table(report: Report) -> str:
         what = ", ".join(f"{k} {v}" for k, v in b.versions.items()) or b.error
         lines.append(f"{b.name}: {what}")
     lines.append("")
-    lines.append("  ".join(["case".ljust(width), *(n.ljust(w) for n, w in zip(names, cols))]))
+    header = (n.ljust(w) for n, w in zip(names, cols, strict=True))
+    lines.append("  ".join(["case".ljust(width), *header]))
     lines.append("  ".join(["-" * width, *("-" * w for w in cols)]))
     for case in report.cases:
-        cells = [_CELL[report.result(case.id, n).status].ljust(w) for n, w in zip(names, cols)]
+        cells = [
+            _CELL[report.result(case.id, n).status].ljust(w)
+            for n, w in zip(names, cols, strict=True)
+        ]
         lines.append("  ".join([case.id.ljust(width), *cells]).rstrip())
     problems = report.problems
     xfailed = [r for r in report.results.values() if r.status is Status.XFAIL]
@@ -158,16 +162,15 @@ def _junit(report: Report) -> str:
             "errors": sum(r.status is Status.ERROR for r in results),
             "skipped": sum(r.status in (Status.SKIP, Status.XFAIL) for r in results),
         }
-        suite = ET.SubElement(
-            root, "testsuite", name=f"unigrad-conformance[{b.name}]",
-            time=f"{sum(r.seconds for r in results):.6f}",
-            **{k: str(v) for k, v in counts.items()},
-        )
+        attrs = {"name": f"unigrad-conformance[{b.name}]",
+                 "time": f"{sum(r.seconds for r in results):.6f}",
+                 **{k: str(v) for k, v in counts.items()}}
+        suite = ET.SubElement(root, "testsuite", attrs)
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="backend", value=b.name)
         for k, v in b.versions.items():
             ET.SubElement(props, "property", name=k, value=v)
-        for case, r in zip(report.cases, results):
+        for case, r in zip(report.cases, results, strict=True):
             tc = ET.SubElement(suite, "testcase", classname=f"unigrad.conformance.{b.name}",
                                name=case.id, time=f"{r.seconds:.6f}")
             if r.status in (Status.FAIL, Status.XPASS):
@@ -177,22 +180,22 @@ def _junit(report: Report) -> str:
                 ET.SubElement(tc, "error", message=r.reason, type="error").text = r.reason
             elif r.status in (Status.SKIP, Status.XFAIL):
                 ET.SubElement(tc, "skipped", message=f"{r.status.value}: {r.reason}")
-        for k, v in counts.items():
-            total[k] += v
+        for key, n in counts.items():
+            total[key] += n
     if report.unmatched_xfails:
-        suite = ET.SubElement(root, "testsuite", name="unigrad-conformance[xfails]",
+        stale = ET.SubElement(root, "testsuite", name="unigrad-conformance[xfails]",
                               tests=str(len(report.unmatched_xfails)),
                               failures=str(len(report.unmatched_xfails)), errors="0",
                               skipped="0", time="0")
         for e in report.unmatched_xfails:
-            tc = ET.SubElement(suite, "testcase", classname="unigrad.conformance.xfails",
+            tc = ET.SubElement(stale, "testcase", classname="unigrad.conformance.xfails",
                                name=e.origin, time="0")
             ET.SubElement(tc, "failure", message=f"xfail line {e.pattern!r} matches no case",
                           type="unmatched-xfail")
         total["tests"] += len(report.unmatched_xfails)
         total["failures"] += len(report.unmatched_xfails)
-    for k, v in total.items():
-        root.set(k, str(v))
+    for key, n in total.items():
+        root.set(key, str(n))
     ET.indent(root)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, "unicode") + "\n"
 

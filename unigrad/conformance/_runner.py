@@ -261,7 +261,7 @@ def check(value: Any, expected: Any, kit: Kit, *, rtol: float, atol: float,
             return f"{where}: expected a sequence of {len(expected)}, got {_describe(value, kit)}"
         if len(value) != len(expected):
             return f"{where}: expected {len(expected)} entries, got {len(value)}"
-        for i, (v, e) in enumerate(zip(value, expected)):
+        for i, (v, e) in enumerate(zip(value, expected, strict=True)):
             problem = check(v, e, kit, rtol=rtol, atol=atol, where=f"{where}[{i}]")
             if problem:
                 return problem

@@ -29,6 +29,7 @@ XFAILS_OPTION = "--unigrad-xfails"
 GROUP = "unigrad"
 
 _BACKENDS_DEST = "unigrad_backends"
+_XFAILS_KEY = pytest.StashKey["list[XfailEntry]"]()
 _XFAILS_DEST = "unigrad_xfails"
 
 
@@ -54,6 +55,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not names:
         return
     config.addinivalue_line("markers", "unigrad_conformance: a unigrad conformance case")
+    config.pluginmanager.register(_UnmatchedXfails(), "unigrad-unmatched-xfails")
     from .._dispatch import backends
 
     unknown = [n for n in names if n not in backends()]
@@ -90,7 +92,6 @@ def pytest_collection_modifyitems(
     if not names:
         return
     from ._runner import load_xfails
-    from .cases import CASES
 
     xfails: list[XfailEntry] = []
     for path in config.getoption(_XFAILS_DEST) or []:
@@ -106,7 +107,27 @@ def pytest_collection_modifyitems(
         suite.backend_name = name
         suite.xfails = xfails
         items.extend(suite.collect())
-    for entry in xfails:
+    config.stash[_XFAILS_KEY] = xfails
+
+
+class _UnmatchedXfails:
+    """Registered while the suite runs: adds an item per stale xfails line, last."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_collection_modifyitems(
+        self, session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+    ) -> None:
+        # trylast: after -k/-m deselection, so a stale xfails line is never deselected.
+        _add_unmatched_xfails(session, config, items)
+
+
+def _add_unmatched_xfails(
+    session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
+) -> None:
+    names = _backends(config)
+    from .cases import CASES
+
+    for entry in config.stash.get(_XFAILS_KEY, []):
         if (entry.backend is None or entry.backend in names) and not any(
             entry.matches(c.id, b) for c in CASES for b in names
         ):
@@ -175,7 +196,8 @@ class CaseItem(pytest.Item):
             pytest.skip(result.reason)
         if result.status is not Status.PASS:
             detail = f"\n\n{result.detail}" if result.detail else ""
-            raise CaseFailure(f"{result.reason}{detail}")
+            msg = f"{result.reason}{detail}"
+            raise CaseFailure(msg)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, CaseFailure):

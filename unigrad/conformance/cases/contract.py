@@ -343,7 +343,8 @@ def _unknown_type(k: Kit) -> Any:
 
 def _flag_not_bool(k: Kit) -> Any:
     x, y = _x2(k)
-    return k.grad(y, x, create_graph="yes")
+    flag: Any = "yes"
+    return k.grad(y, x, create_graph=flag)
 
 
 # ---- backward ------------------------------------------------------------------------------

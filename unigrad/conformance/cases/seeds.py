@@ -46,8 +46,8 @@ _W = 0.5
 
 
 def _interpolates() -> list[list[float]]:
-    return [[a * r + (1 - a) * f for r, f in zip(real, fake)]
-            for a, real, fake in zip(_ALPHA, _REAL, _FAKE)]
+    return [[a * r + (1 - a) * f for r, f in zip(real, fake, strict=True)]
+            for a, real, fake in zip(_ALPHA, _REAL, _FAKE, strict=True)]
 
 
 def _wgan_expected(scale: float = 1.0) -> tuple[Any, float, float]:
@@ -55,8 +55,8 @@ def _wgan_expected(scale: float = 1.0) -> tuple[Any, float, float]:
     norms = [math.sqrt(sum(v * v for v in row)) for row in xh]
     gp = sum((scale * _W * n - 1) ** 2 for n in norms) / len(norms)
     dgp_dw = sum(2 * (scale * _W * n - 1) * scale * n for n in norms) / len(norms)
-    grads = [[[[scale * _W * row[0], scale * _W * row[1]], [scale * _W * row[2], scale * _W * row[3]]]]
-             for row in xh]
+    s = scale * _W
+    grads = [[[[s * row[0], s * row[1]], [s * row[2], s * row[3]]]] for row in xh]
     return grads, gp, dgp_dw
 
 

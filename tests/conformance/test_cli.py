@@ -1,0 +1,100 @@
+"""The CLI: options, exit codes, report formats (in-process on torch, plus one ``-m`` run)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from xml.etree import ElementTree as ET
+
+import pytest
+
+pytest.importorskip("torch")
+
+from conftest import PYTHON, ROOT, subprocess_env
+
+from unigrad.conformance import CASES
+from unigrad.conformance._report import MARKDOWN_BEGIN, MARKDOWN_END
+from unigrad.conformance.cli import ExitCode, main
+
+K = "paddle.grad/grad_outputs"  # four quick cases
+
+
+def test_list(capsys):
+    assert main(["--list"]) == ExitCode.OK
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(CASES)
+    assert lines[0].startswith("torch.tutorial/Q=3a^3-b^2  https://")
+
+
+def test_table_with_progress(capsys):
+    assert main(["--backend", "torch", "-k", K]) == ExitCode.OK
+    out, err = capsys.readouterr()
+    assert "paddle.grad/grad_outputs=[3,4]     pass" in out
+    assert out.rstrip().endswith("4 cases: torch 4 pass")
+    assert "torch ....  [4/4]" in err
+
+
+def test_usage_errors(capsys, tmp_path):
+    assert main(["-k", "no such case"]) == ExitCode.NO_CASES
+    assert main(["--backend", "nonesuch"]) == ExitCode.USAGE
+    assert main(["--backend", "torch", "--xfails", str(tmp_path / "missing.txt")]) == (
+        ExitCode.USAGE
+    )
+    with pytest.raises(SystemExit) as exc:
+        main(["--format", "yaml"])
+    assert exc.value.code == ExitCode.USAGE
+    err = capsys.readouterr().err
+    assert "unknown backend(s) ['nonesuch']" in err
+
+
+def test_json(capsys):
+    assert main(["-q", "-b", "torch", "-k", K, "--format", "json"]) == ExitCode.OK
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True
+    assert data["summary"]["torch"]["pass"] == 4
+    assert [b["name"] for b in data["backends"]] == ["torch"]
+    case = data["cases"][0]
+    assert case["results"]["torch"]["status"] == "pass"
+    assert case["source"].startswith("https://www.paddlepaddle.org.cn/")
+
+
+def test_xfails_and_junit(tmp_path, capsys):
+    xf = tmp_path / "torch.txt"
+    xf.write_text("paddle.grad/grad_outputs=None  # pretend\nno/such-case  # stale\n")
+    out = tmp_path / "report.xml"
+    code = main(["-q", "-b", "torch", "-k", K, "--xfails", str(xf), "-f", "junit", "-o", str(out)])
+    assert code == ExitCode.FAILED  # the XPASS and the stale line
+    table = capsys.readouterr().out
+    assert f"UNMATCHED xfail line {xf}:2: no/such-case matches no case" in table
+    assert "XPASS paddle.grad/grad_outputs=None [torch]" in table
+    root = ET.parse(out).getroot()
+    assert root.tag == "testsuites"
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("5", "2", "0")
+    suites = {s.get("name"): s for s in root.iter("testsuite")}
+    assert set(suites) == {"unigrad-conformance[torch]", "unigrad-conformance[xfails]"}
+    props = {p.get("name"): p.get("value") for p in root.iter("property")}
+    assert props["backend"] == "torch"
+    assert props["torch"]
+    cases = {c.get("name"): c for c in suites["unigrad-conformance[torch]"].iter("testcase")}
+    assert cases["paddle.grad/grad_outputs=None"].find("failure") is not None
+    assert cases["paddle.grad/grad_outputs=[3,4]"].find("failure") is None
+
+
+def test_markdown_output_replaces_between_markers(tmp_path, capsys):
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"# Title\n\n{MARKDOWN_BEGIN}\nold\n{MARKDOWN_END}\n\nafter\n")
+    assert main(["-q", "-b", "torch", "-k", "tinygrad", "-f", "markdown", "-o", str(doc)]) == 0
+    text = doc.read_text()
+    assert text.startswith(f"# Title\n\n{MARKDOWN_BEGIN}\n| case | source | torch |")
+    assert "| `tinygrad/gradient-of-matmul` | [github.com](" in text
+    assert text.endswith(f"1 case. **torch**: 1 pass.\n{MARKDOWN_END}\n\nafter\n")
+    assert "old" not in text
+
+
+def test_python_dash_m():
+    proc = subprocess.run(
+        [PYTHON, "-m", "unigrad.conformance", "-q", "-b", "torch", "-k", "tf.GradientTape/x*x"],
+        capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "1 case: torch 1 pass" in proc.stdout
