@@ -185,6 +185,10 @@ def load_backend(name: str) -> tuple[Any, BackendInfo]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # frameworks' import-time noise is not ours
             backend = get_backend(name)
+            if name == "jax":  # float64 cases need it, as the jax docs recommend for tests
+                import jax
+
+                jax.config.update("jax_enable_x64", True)
             versions = dict(backend.versions())
     except Exception as err:  # a backend that does not load is a column of errors
         return None, BackendInfo(name, error=f"backend unavailable: {type(err).__name__}: {err}")
