@@ -42,15 +42,15 @@ def _loaded_after(body: str) -> list[str]:
     return loaded
 
 
-def test_import_unigrad_imports_no_framework():
+def test_import_unigrad_imports_no_framework() -> None:
     assert _loaded_after("import unigrad") == []
 
 
-def test_public_names_import_no_framework():
+def test_public_names_import_no_framework() -> None:
     body = "import unigrad\nfor name in unigrad.__all__: getattr(unigrad, name)\nunigrad.backends()"
     assert _loaded_after(body) == []
 
 
 @pytest.mark.parametrize("module", ["unigrad.backends", "unigrad._grad", "unigrad._api"])
-def test_core_modules_import_no_framework(module):
+def test_core_modules_import_no_framework(module: str) -> None:
     assert _loaded_after(f"import {module}") == []

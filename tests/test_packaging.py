@@ -57,7 +57,7 @@ def _one(dist: Path, pattern: str) -> Path:
     return found[0]
 
 
-def test_build_gives_sdist_and_wheel(dist: Path):
+def test_build_gives_sdist_and_wheel(dist: Path) -> None:
     sdist = _one(dist, "unigrad-*.tar.gz")
     wheel = _one(dist, "unigrad-*-py3-none-any.whl")
 
@@ -77,7 +77,7 @@ def test_build_gives_sdist_and_wheel(dist: Path):
     assert any(m.startswith("tests/") for m in members)
 
 
-def test_wheel_installs_and_imports_without_frameworks(dist: Path, tmp_path: Path):
+def test_wheel_installs_and_imports_without_frameworks(dist: Path, tmp_path: Path) -> None:
     wheel = _one(dist, "unigrad-*-py3-none-any.whl")
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True, system_site_packages=False, clear=True).create(env_dir)
