@@ -40,7 +40,8 @@ def _install(session: nox.Session, extras: str, backend: str | None = None) -> N
 def tests(session: nox.Session, backend: str) -> None:
     """The test suite with one framework installed."""
     _install(session, f"{backend},test", backend)
-    session.run("python", "-m", "pytest", *session.posargs)
+    report = f"--junitxml=reports/pytest-{backend}-py{session.python}.xml"
+    session.run("python", "-m", "pytest", report, *session.posargs)
 
 
 @nox.session(python=PYTHONS)
