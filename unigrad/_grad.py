@@ -155,7 +155,7 @@ def _check_seeds(
 ) -> tuple[Any, ...]:
     checked = list(seeds)
     batch: int | None = None
-    for i, (y, s) in enumerate(zip(outs, seeds)):
+    for i, (y, s) in enumerate(zip(outs, seeds, strict=True)):
         y_kind = be.kind(y)
         if s is None:
             if batched:
@@ -251,7 +251,7 @@ def _merge_outputs(
         return outs, seeds
     merged: list[Any] = [None] * len(distinct)
     seen = [False] * len(distinct)
-    for j, s in zip(where, seeds):
+    for j, s in zip(where, seeds, strict=True):
         if not seen[j]:
             seen[j], merged[j] = True, s
             continue
@@ -361,8 +361,9 @@ def grad(
     ins = _as_tuple(inputs, "inputs")
     seeds = _seeds(grad_outputs, len(outs))
     ngv = () if no_grad_vars is None else _as_tuple(no_grad_vars, "no_grad_vars", allow_set=True)
-    be = backend_for((("outputs", outs), ("inputs", ins), ("grad_outputs", seeds),
-                      ("no_grad_vars", ngv)))
+    be = backend_for(
+        (("outputs", outs), ("inputs", ins), ("grad_outputs", seeds), ("no_grad_vars", ngv))
+    )
 
     create = _flag(create_graph, "create_graph")
     retain = create if retain_graph is None else _flag(retain_graph, "retain_graph")
@@ -459,4 +460,3 @@ def backward(
     if leaves is not None:
         leaves, _, _ = _inputs(be, leaves)
     be.backward(BackwardRequest(outs, seeds, bool(retain), bool(create), leaves))
-

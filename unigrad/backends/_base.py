@@ -19,9 +19,10 @@ unigrad's.
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 __all__ = ["Backend", "BackwardRequest", "Capabilities", "GradRequest", "Kind"]
 

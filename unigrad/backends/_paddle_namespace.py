@@ -12,9 +12,30 @@ from typing import Any
 import paddle
 
 __all__ = [
-    "abs", "asarray", "concat", "cos", "exp", "linalg", "log", "matmul", "max", "maximum",
-    "mean", "min", "minimum", "ones_like", "prod", "reshape", "sin", "sqrt", "square",
-    "stack", "sum", "tanh", "where", "zeros_like",
+    "abs",
+    "asarray",
+    "concat",
+    "cos",
+    "exp",
+    "linalg",
+    "log",
+    "matmul",
+    "max",
+    "maximum",
+    "mean",
+    "min",
+    "minimum",
+    "ones_like",
+    "prod",
+    "reshape",
+    "sin",
+    "sqrt",
+    "square",
+    "stack",
+    "sum",
+    "tanh",
+    "where",
+    "zeros_like",
 ]
 
 _builtin_abs = abs

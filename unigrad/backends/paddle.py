@@ -67,7 +67,6 @@ def _is_leaf_node(node: Any) -> bool:
     return bool(node.name() == "GradNodeAccumulation")
 
 
-
 def _mark(node: Any) -> None:
     # Post-hooks survive as long as the C++ node; the remove-helper is dropped at once.
     node._register_post_hook(_freed_hook)
@@ -184,9 +183,7 @@ class PaddleBackend(Backend):
             grads = self._call(request, seeds, request.retain_graph)
         else:
             batch = next(s.shape[0] for s in seeds if s is not None)
-            rows = [
-                self._call(request, [s[b] for s in seeds], True) for b in range(batch)
-            ]
+            rows = [self._call(request, [s[b] for s in seeds], True) for b in range(batch)]
             grads = [
                 None if rows[0][i] is None else paddle.stack([r[i] for r in rows])
                 for i in range(len(request.inputs))
@@ -207,13 +204,18 @@ class PaddleBackend(Backend):
         if request.inputs is not None:
             grads = self._call(
                 GradRequest(
-                    request.outputs, request.inputs, tuple(seeds), request.retain_graph,
-                    request.create_graph, False, (),
+                    request.outputs,
+                    request.inputs,
+                    tuple(seeds),
+                    request.retain_graph,
+                    request.create_graph,
+                    False,
+                    (),
                 ),
                 seeds,
                 request.retain_graph,
             )
-            for x, g in zip(request.inputs, grads):
+            for x, g in zip(request.inputs, grads, strict=True):
                 if g is not None:
                     x.grad = g if x.grad is None else x.grad + g
         else:

@@ -173,9 +173,11 @@ class TorchBackend(Backend):
 
     def _seeds(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> tuple[Any, ...]:
         # torch fills ones itself only for one-element outputs
-        if all(s is not None or y.numel() == 1 for y, s in zip(outputs, seeds)):
+        if all(s is not None or y.numel() == 1 for y, s in zip(outputs, seeds, strict=True)):
             return seeds
-        return tuple(torch.ones_like(y) if s is None else s for y, s in zip(outputs, seeds))
+        return tuple(
+            torch.ones_like(y) if s is None else s for y, s in zip(outputs, seeds, strict=True)
+        )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
@@ -218,10 +220,7 @@ class TorchBackend(Backend):
 
     def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
         roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
-        if inputs is None:
-            targets = None
-        else:
-            targets = {_edge(x)[0] for x in inputs}
+        targets = None if inputs is None else {_edge(x)[0] for x in inputs}
         for node in _graph.executed(roots, _children, targets, _is_leaf_node):
             _mark(node)
 
