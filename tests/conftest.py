@@ -116,6 +116,8 @@ def backend(request: pytest.FixtureRequest) -> B:
                 request.applymarker(pytest.mark.xfail(reason=marker.kwargs["reason"], strict=True))
     if not _installed(name):
         pytest.skip(f"{name} is not installed")
+    if importlib.util.find_spec(f"unigrad.backends.{name}") is None:  # until the tape lands
+        pytest.skip(f"the {name} backend is not in this source tree yet")
     mod = _module(name)
     b = B(name, mod)
     for marker in request.node.iter_markers("needs"):

@@ -4,6 +4,8 @@ Modules here import their framework at the top; :mod:`unigrad._dispatch` imports
 only when a value of that framework is seen.
 """
 
+from __future__ import annotations
+
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["Backend", "BackwardRequest", "Capabilities", "GradRequest", "Kind"]
