@@ -61,6 +61,7 @@ def test_errors_survive_python_dash_O():
         "    print('raised')\n"
     )
     pytest.importorskip("torch")
-    out = subprocess.run([sys.executable, "-O", "-c", code], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, "-O", "-c", code], capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "raised"

@@ -164,8 +164,12 @@ def test_hessian_jax_doc(backend):
     h = F.hessian(lambda a: a[0] ** 3 - 2 * a[0] * a[1] - a[1] ** 6, x)
     backend.close(h, [[6.0, -2.0], [-2.0, -480.0]])
     xp = ns(backend, x)
-    h = F.hessian(lambda a: xp.reshape(xp.sum(a**3), (1,)), x,
-                  vectorize=True, outer_jacobian_strategy="forward-mode")
+    h = F.hessian(
+        lambda a: xp.reshape(xp.sum(a**3), (1,)),
+        x,
+        vectorize=True,
+        outer_jacobian_strategy="forward-mode",
+    )
     backend.close(h, np.diag([6.0, 12.0]))
 
 
@@ -290,8 +294,9 @@ def test_create_graph(backend):
     else:
         import autograd
 
-        h = autograd.grad(lambda a: F.vjp(lambda b: (b**3).sum(), a, create_graph=True)[1]
-                          .sum())(np.array([1.0, 2.0]))
+        h = autograd.grad(lambda a: F.vjp(lambda b: (b**3).sum(), a, create_graph=True)[1].sum())(
+            np.array([1.0, 2.0])
+        )
         np.testing.assert_allclose(h, [6.0, 12.0])
 
 

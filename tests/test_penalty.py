@@ -39,8 +39,12 @@ def test_given_alpha_nonlinear_critic(backend, alpha_shape):
     def critic(x):  # sum_i w_i x_i^2: gradient 2 w x
         return xp.sum(x * x * w, axis=1)
 
-    p = gradient_penalty(critic, backend.tensor(real_v), backend.tensor(fake_v),
-                         alpha=backend.tensor(a.reshape(alpha_shape)))
+    p = gradient_penalty(
+        critic,
+        backend.tensor(real_v),
+        backend.tensor(fake_v),
+        alpha=backend.tensor(a.reshape(alpha_shape)),
+    )
     x = a[:, None] * real_v + (1 - a[:, None]) * fake_v
     norms = np.linalg.norm(2 * w_v * x, axis=1)
     backend.close(p, np.mean((norms - 1.0) ** 2), rtol=1e-4)
@@ -68,8 +72,9 @@ def test_errors(backend):
     with pytest.raises(unigrad.GradArgumentError, match="do not match"):
         gradient_penalty(critic, backend.ones((4, 3)), backend.zeros((5, 3)))
     with pytest.raises(unigrad.GradArgumentError, match="alpha"):
-        gradient_penalty(critic, backend.ones((4, 3)), backend.zeros((4, 3)),
-                         alpha=backend.ones((3,)))
+        gradient_penalty(
+            critic, backend.ones((4, 3)), backend.zeros((4, 3)), alpha=backend.ones((3,))
+        )
 
 
 def test_framework_models(backend):
@@ -92,8 +97,9 @@ def test_framework_models(backend):
         jnp = importlib.import_module("jax.numpy")
         params = unigrad.watch(jnp.array([[2.0], [0.0], [0.0]], jnp.float32))
         apply = unigrad.lift(lambda prm, x: jnp.tanh(x @ prm) * 0 + x @ prm)
-        p = gradient_penalty(lambda x: apply(params, x), jnp.asarray(real_v),
-                             jnp.zeros((4, 3), jnp.float32))
+        p = gradient_penalty(
+            lambda x: apply(params, x), jnp.asarray(real_v), jnp.zeros((4, 3), jnp.float32)
+        )
         (gw,) = unigrad.grad(p, params)
     else:
         anp = importlib.import_module("autograd.numpy")

@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _test_names(path: Path) -> set[str]:
     tree = ast.parse(path.read_text())
-    return {n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")}
+    return {
+        n.name for n in tree.body if isinstance(n, ast.FunctionDef) and n.name.startswith("test_")
+    }
 
 
 def test_every_test_named_in_semantics_md_exists():

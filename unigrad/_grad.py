@@ -155,7 +155,7 @@ def _check_seeds(
 ) -> tuple[Any, ...]:
     checked = list(seeds)
     batch: int | None = None
-    for i, (y, s) in enumerate(zip(outs, seeds)):
+    for i, (y, s) in enumerate(zip(outs, seeds, strict=True)):
         y_kind = be.kind(y)
         if s is None:
             if batched:
@@ -251,7 +251,7 @@ def _merge_outputs(
         return outs, seeds
     merged: list[Any] = [None] * len(distinct)
     seen = [False] * len(distinct)
-    for j, s in zip(where, seeds):
+    for j, s in zip(where, seeds, strict=True):
         if not seen[j]:
             seen[j], merged[j] = True, s
             continue
@@ -467,4 +467,3 @@ def backward(
     if leaves is not None:
         leaves, _, _ = _inputs(be, leaves)
     be.backward(BackwardRequest(outs, seeds, bool(retain), bool(create), leaves))
-

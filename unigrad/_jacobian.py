@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ._api import namespace
 from ._dispatch import backend_for, owner
 from ._errors import GradArgumentError, NotDifferentiableError, message
-from ._grad import grad
+from ._grad import _flag, grad
 
 __all__ = ["hessian", "jacobian"]
 
@@ -23,15 +21,21 @@ __all__ = ["hessian", "jacobian"]
 def _seq(value: Any, name: str) -> tuple[bool, tuple[Any, ...]]:
     if isinstance(value, (list, tuple)):
         if not value:
-            msg = message(f"`{name}` is empty", expected="a tensor or a non-empty sequence",
-                          got=f"an empty {type(value).__name__}",
-                          fix=f"Pass the tensor(s) as `{name}`.")
+            msg = message(
+                f"`{name}` is empty",
+                expected="a tensor or a non-empty sequence",
+                got=f"an empty {type(value).__name__}",
+                fix=f"Pass the tensor(s) as `{name}`.",
+            )
             raise GradArgumentError(msg)
         return True, tuple(value)
     if value is None or owner(value) is None:
-        msg = message(f"`{name}` has the wrong type",
-                      expected="a tensor or a list/tuple of tensors",
-                      got=f"a {type(value).__name__}", fix=f"Pass tensors as `{name}`.")
+        msg = message(
+            f"`{name}` has the wrong type",
+            expected="a tensor or a list/tuple of tensors",
+            got=f"a {type(value).__name__}",
+            fix=f"Pass tensors as `{name}`.",
+        )
         raise GradArgumentError(msg)
     return False, (value,)
 
@@ -41,8 +45,12 @@ def _batch_axis(batch_axis: Any) -> bool:
         return False
     if batch_axis == 0 and not isinstance(batch_axis, bool):
         return True
-    msg = message("unsupported `batch_axis`", expected="None or 0 (paddle's rule)",
-                  got=repr(batch_axis), fix="Move the batch to dim 0 and pass batch_axis=0.")
+    msg = message(
+        "unsupported `batch_axis`",
+        expected="None or 0 (paddle's rule)",
+        got=repr(batch_axis),
+        fix="Move the batch to dim 0 and pass batch_axis=0.",
+    )
     raise GradArgumentError(msg)
 
 
@@ -67,6 +75,8 @@ def _swap01(xp: Any, x: Any, ndim: int) -> Any:
 
 def _basis(be: Any, y: Any, m: int, batch: int | None) -> Any:
     """Identity seeds: ``(m, *y.shape)``, or ``(m, B, *y.shape[1:])`` for a batch."""
+    import numpy as np  # lazily: `import unigrad` imports no array library
+
     shape = be.shape(y)
     if batch is None:
         eye = np.eye(m).reshape((m, *shape))
@@ -84,15 +94,22 @@ def _check_batch(be: Any, tensors: tuple[Any, ...], what: str, batch: int | None
     for i, t in enumerate(tensors):
         shape = be.shape(t)
         if not shape:
-            msg = message(f"{what}[{i}] has no batch dim", expected="dim 0 as the batch "
-                          "with batch_axis=0", got="a 0-d tensor",
-                          fix="Pass batch_axis=None for unbatched tensors.")
+            msg = message(
+                f"{what}[{i}] has no batch dim",
+                expected="dim 0 as the batch with batch_axis=0",
+                got="a 0-d tensor",
+                fix="Pass batch_axis=None for unbatched tensors.",
+            )
             raise GradArgumentError(msg)
         if batch is None:
             batch = shape[0]
         elif shape[0] != batch:
-            msg = message(f"{what}[{i}] has another batch size", expected=f"dim 0 = {batch}",
-                          got=f"shape {shape}", fix="Give ys and xs the same batch size.")
+            msg = message(
+                f"{what}[{i}] has another batch size",
+                expected=f"dim 0 = {batch}",
+                got=f"shape {shape}",
+                fix="Give ys and xs the same batch size.",
+            )
             raise GradArgumentError(msg)
     if batch is None:  # pragma: no cover - tensors is never empty
         msg = "no tensor"
@@ -100,8 +117,9 @@ def _check_batch(be: Any, tensors: tuple[Any, ...], what: str, batch: int | None
     return batch
 
 
-def _rows(be: Any, xp: Any, y: Any, xs: tuple[Any, ...], batch: int | None,
-          create_graph: bool) -> list[Any]:
+def _rows(
+    be: Any, xp: Any, y: Any, xs: tuple[Any, ...], batch: int | None, create_graph: bool
+) -> list[Any]:
     """The Jacobian blocks of one output ``y`` with respect to each of ``xs``."""
     yshape = be.shape(y)
     per = yshape if batch is None else yshape[1:]
@@ -109,13 +127,24 @@ def _rows(be: Any, xp: Any, y: Any, xs: tuple[Any, ...], batch: int | None,
     blocks: list[Any] = []
     differentiable = be.kind(y) in "fc" and be.requires_grad(y)
     if be.kind(y) not in "fc":
-        msg = message("an output is not differentiable", expected="floating-point ys",
-                      got=f"dtype {be.dtype_name(y)}", fix="Compute ys in floating point.")
+        msg = message(
+            "an output is not differentiable",
+            expected="floating-point ys",
+            got=f"dtype {be.dtype_name(y)}",
+            fix="Compute ys in floating point.",
+        )
         raise NotDifferentiableError(msg)
     if m and differentiable:
         seeds = _basis(be, y, m, batch)
-        grads = grad(y, list(xs), seeds, retain_graph=True, create_graph=create_graph,
-                     is_grads_batched=True, materialize_grads=True)
+        grads = grad(
+            y,
+            list(xs),
+            seeds,
+            retain_graph=True,
+            create_graph=create_graph,
+            is_grads_batched=True,
+            materialize_grads=True,
+        )
     else:
         grads = tuple(be.zeros_like(x, m) for x in xs)
     for x, g in zip(xs, grads, strict=False):
@@ -128,8 +157,7 @@ def _rows(be: Any, xp: Any, y: Any, xs: tuple[Any, ...], batch: int | None,
     return blocks
 
 
-def jacobian(ys: Any, xs: Any, *, batch_axis: int | None = None,
-             create_graph: bool = False) -> Any:
+def jacobian(ys: Any, xs: Any, *, batch_axis: int | None = None, create_graph: bool = False) -> Any:
     """The Jacobian of ``ys`` with respect to ``xs``, as tensors.
 
     Like ``paddle.autograd.jacobian``, but the result is computed (tensors, not lazy
@@ -162,10 +190,7 @@ def jacobian(ys: Any, xs: Any, *, batch_axis: int | None = None,
     ys_seq, ys_t = _seq(ys, "ys")
     xs_seq, xs_t = _seq(xs, "xs")
     batched = _batch_axis(batch_axis)
-    if create_graph is not True and create_graph is not False:
-        msg = message("`create_graph` must be a bool", expected="True or False",
-                      got=repr(create_graph), fix="Pass create_graph=True or False.")
-        raise GradArgumentError(msg)
+    _flag(create_graph, "create_graph")
     be = backend_for((("ys", ys_t), ("xs", xs_t)))
     batch = None
     if batched:
@@ -181,8 +206,7 @@ def jacobian(ys: Any, xs: Any, *, batch_axis: int | None = None,
     return res if ys_seq else res[0]
 
 
-def hessian(y: Any, xs: Any, *, batch_axis: int | None = None,
-            create_graph: bool = False) -> Any:
+def hessian(y: Any, xs: Any, *, batch_axis: int | None = None, create_graph: bool = False) -> Any:
     """The Hessian of the scalar ``y`` with respect to ``xs``, as tensors.
 
     Like ``paddle.autograd.hessian``: the Jacobian of the gradient, computed with
@@ -208,28 +232,41 @@ def hessian(y: Any, xs: Any, *, batch_axis: int | None = None,
                 [ 0., 12.]])
     """
     if isinstance(y, (list, tuple)) or y is None or owner(y) is None:
-        msg = message("`y` must be one tensor", expected="a tensor with one element",
-                      got=f"a {type(y).__name__}", fix="Pass the scalar loss as `y`.")
+        msg = message(
+            "`y` must be one tensor",
+            expected="a tensor with one element",
+            got=f"a {type(y).__name__}",
+            fix="Pass the scalar loss as `y`.",
+        )
         raise GradArgumentError(msg)
     xs_seq, xs_t = _seq(xs, "xs")
     batched = _batch_axis(batch_axis)
     be = backend_for((("y", (y,)), ("xs", xs_t)))
     shape = be.shape(y)
-    ok = (_prod(shape) == 1) if not batched else (len(shape) == 1 or
-                                                   (len(shape) == 2 and shape[1] == 1))
+    ok = (
+        (_prod(shape) == 1)
+        if not batched
+        else (len(shape) == 1 or (len(shape) == 2 and shape[1] == 1))
+    )
     if not ok:
         expected = "one element" if not batched else "shape (B,) or (B, 1)"
-        msg = message("`y` is not a scalar", expected=expected, got=f"shape {shape}",
-                      fix="Reduce y (e.g. .sum()) before the Hessian.")
+        msg = message(
+            "`y` is not a scalar",
+            expected=expected,
+            got=f"shape {shape}",
+            fix="Reduce y (e.g. .sum()) before the Hessian.",
+        )
         raise GradArgumentError(msg)
     if be.kind(y) not in "fc" or be.kind(y) == "c":
-        msg = message("`y` is not a real floating-point tensor",
-                      expected="a real floating-point y", got=f"dtype {be.dtype_name(y)}",
-                      fix="Take the real part, or compute in floating point.")
+        msg = message(
+            "`y` is not a real floating-point tensor",
+            expected="a real floating-point y",
+            got=f"dtype {be.dtype_name(y)}",
+            fix="Take the real part, or compute in floating point.",
+        )
         raise NotDifferentiableError(msg)
     if be.requires_grad(y):
-        gs = grad(y, list(xs_t), retain_graph=True, create_graph=True,
-                  materialize_grads=True)
+        gs = grad(y, list(xs_t), retain_graph=True, create_graph=True, materialize_grads=True)
     else:
         gs = tuple(be.zeros_like(x) for x in xs_t)
     h = jacobian(list(gs), list(xs_t), batch_axis=batch_axis, create_graph=create_graph)

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from ._api import namespace, watch
 from ._dispatch import backend_for
 from ._errors import GradArgumentError, message
@@ -28,11 +26,14 @@ def _random_alpha(be: Any, real: Any, batch: int) -> Any:
         import paddle
 
         return paddle.rand([batch], dtype=real.dtype)
+    import numpy as np  # lazily: `import unigrad` imports no array library
+
     return be.cast(be.asarray(np.random.default_rng().random(batch), "float64"), real)
 
 
-def gradient_penalty(critic: Callable[[Any], Any], real: Any, fake: Any, *,
-                     alpha: Any = None, target: float = 1.0) -> Any:
+def gradient_penalty(
+    critic: Callable[[Any], Any], real: Any, fake: Any, *, alpha: Any = None, target: float = 1.0
+) -> Any:
     """The WGAN-GP gradient penalty ``mean_b (||grad critic(x_b)||_2 - target)^2``.
 
     ``x = alpha * real + (1 - alpha) * fake`` per sample (Gulrajani et al., 2017); the
@@ -70,9 +71,12 @@ def gradient_penalty(critic: Callable[[Any], Any], real: Any, fake: Any, *,
     be = backend_for((("real", (real,)), ("fake", (fake,)), ("alpha", (alpha,))))
     shape = be.shape(real)
     if be.shape(fake) != shape or not shape:
-        msg = message("`real` and `fake` do not match", expected="two batches (B, ...) of "
-                      "one shape", got=f"{shape} and {be.shape(fake)}",
-                      fix="Pass batches of the same shape, batch first.")
+        msg = message(
+            "`real` and `fake` do not match",
+            expected="two batches (B, ...) of one shape",
+            got=f"{shape} and {be.shape(fake)}",
+            fix="Pass batches of the same shape, batch first.",
+        )
         raise GradArgumentError(msg)
     batch, ndim = shape[0], len(shape)
     if alpha is None:
@@ -81,12 +85,17 @@ def gradient_penalty(critic: Callable[[Any], Any], real: Any, fake: Any, *,
     xp = namespace(real, fake, alpha)
     if a_shape == (batch,):
         alpha = xp.reshape(alpha, (batch,) + (1,) * (ndim - 1))
-    elif len(a_shape) != ndim or a_shape[0] not in (1, batch) or any(
-        d not in (1, s) for d, s in zip(a_shape[1:], shape[1:], strict=False)
+    elif (
+        len(a_shape) != ndim
+        or a_shape[0] not in (1, batch)
+        or any(d not in (1, s) for d, s in zip(a_shape[1:], shape[1:], strict=False))
     ):
-        msg = message("`alpha` has the wrong shape",
-                      expected=f"({batch},) or broadcastable to {shape}",
-                      got=f"{a_shape}", fix="Pass one weight per sample.")
+        msg = message(
+            "`alpha` has the wrong shape",
+            expected=f"({batch},) or broadcastable to {shape}",
+            got=f"{a_shape}",
+            fix="Pass one weight per sample.",
+        )
         raise GradArgumentError(msg)
     x = alpha * real + (1 - alpha) * fake
     if not be.requires_grad(x):

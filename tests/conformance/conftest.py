@@ -43,6 +43,8 @@ PYTHON = sys.executable
 
 # Installed (pip install -e .), pytest loads the plugin through its pytest11 entry point;
 # from a bare checkout the tests load it by name.
-PLUGIN_ARGS: list[str] = [] if entry_points(group="pytest11", name="unigrad") else [
-    "-p", "unigrad.conformance.pytest_plugin"
-]
+PLUGIN_ARGS: list[str] = (
+    []
+    if entry_points(group="pytest11", name="unigrad")
+    else ["-p", "unigrad.conformance.pytest_plugin"]
+)

@@ -94,7 +94,11 @@ def test_markdown_output_replaces_between_markers(tmp_path, capsys):
 def test_python_dash_m():
     proc = subprocess.run(
         [PYTHON, "-m", "unigrad.conformance", "-q", "-b", "torch", "-k", "tf.GradientTape/x*x"],
-        capture_output=True, text=True, env=subprocess_env(), cwd=ROOT, timeout=300,
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        cwd=ROOT,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stderr
     assert "1 case: torch 1 pass" in proc.stdout

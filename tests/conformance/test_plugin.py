@@ -18,8 +18,14 @@ def test_import_is_cheap():
         "heavy = {'torch', 'paddle', 'jax', 'numpy', 'autograd'} & set(sys.modules)\n"
         "assert not heavy, heavy\n"
     )
-    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True,
-                          env=subprocess_env(), cwd=ROOT, timeout=120)
+    proc = subprocess.run(
+        [PYTHON, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(),
+        cwd=ROOT,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -34,26 +40,40 @@ def test_runs_the_suite(pytester):
     pytest.importorskip("torch")
     result = pytester.runpytest(*_LOAD, "--unigrad-backend", "torch", "-k", "paddle.grad", "-v")
     result.assert_outcomes(passed=6)
-    result.stdout.fnmatch_lines([
-        "unigrad * conformance suite",
-        "  backend torch: torch *",
-        "*unigrad-conformance?torch?::paddle.grad/grad_outputs=?3,4? PASSED*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "unigrad * conformance suite",
+            "  backend torch: torch *",
+            "*unigrad-conformance?torch?::paddle.grad/grad_outputs=?3,4? PASSED*",
+        ]
+    )
 
 
 def test_xfails_option(pytester):
     pytest.importorskip("torch")
-    xf = pytester.makefile(".txt", xfails=(
-        "torch::contract/flag-not-a-bool  # pretend it fails\n"
-        "contract/never-was  # a stale line\n"
-    ))
-    result = pytester.runpytest(*_LOAD, "--unigrad-backend", "torch", "--unigrad-xfails",
-                                str(xf), "-k", "flag-not-a-bool or tinygrad")
+    xf = pytester.makefile(
+        ".txt",
+        xfails=(
+            "torch::contract/flag-not-a-bool  # pretend it fails\n"
+            "contract/never-was  # a stale line\n"
+        ),
+    )
+    result = pytester.runpytest(
+        *_LOAD,
+        "--unigrad-backend",
+        "torch",
+        "--unigrad-xfails",
+        str(xf),
+        "-k",
+        "flag-not-a-bool or tinygrad",
+    )
     result.assert_outcomes(passed=1, failed=2)
-    result.stdout.fnmatch_lines([
-        "*XPASS(strict)*pretend it fails*",
-        "*xfails line *xfails.txt:2: contract/never-was matches no case*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*XPASS(strict)*pretend it fails*",
+            "*xfails line *xfails.txt:2: contract/never-was matches no case*",
+        ]
+    )
 
 
 def test_unknown_backend_is_a_usage_error(pytester):
@@ -64,8 +84,10 @@ def test_unknown_backend_is_a_usage_error(pytester):
 
 def test_help_has_one_group(pytester):
     result = pytester.runpytest(*_LOAD, "--help")
-    result.stdout.fnmatch_lines([
-        "unigrad conformance suite:",
-        "  --unigrad-backend=NAME*",
-        "  --unigrad-xfails=FILE*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "unigrad conformance suite:",
+            "  --unigrad-backend=NAME*",
+            "  --unigrad-xfails=FILE*",
+        ]
+    )

@@ -21,10 +21,12 @@ def _square(k: Kit):
 
 GOOD = Case("t/good", "test", _square, expected=([2.0, 4.0],))
 WRONG = Case("t/wrong", "test", _square, expected=([2.0, 5.0],))
-RAISES = Case("t/raises", "test", lambda k: k.grad(None, k.leaf(1.0)),
-              raises=unigrad.GradArgumentError)
-WRONG_ERROR = Case("t/wrong-error", "test", lambda k: k.grad(None, k.leaf(1.0)),
-                   raises=unigrad.UnusedInputError)
+RAISES = Case(
+    "t/raises", "test", lambda k: k.grad(None, k.leaf(1.0)), raises=unigrad.GradArgumentError
+)
+WRONG_ERROR = Case(
+    "t/wrong-error", "test", lambda k: k.grad(None, k.leaf(1.0)), raises=unigrad.UnusedInputError
+)
 NO_ERROR = Case("t/no-error", "test", _square, raises=unigrad.UnusedInputError)
 NEEDS = Case("t/needs", "test", _square, expected=([2.0, 4.0],), needs="float16_cpu")
 NEEDS_OFF = dataclasses.replace(NEEDS, id="t/needs-off", needs="not_a_flag")

@@ -17,14 +17,34 @@ from unigrad.conformance import CASES
 
 def test_suite_on_an_entry_point_backend(boxed_path):
     proc = subprocess.run(
-        [PYTHON, "-m", "unigrad.conformance", "-q", "--backend", "boxed", "--format", "json",
-         "--xfails", str(HERE / "boxed-xfails.txt")],
-        capture_output=True, text=True, env=subprocess_env(boxed_path), cwd=ROOT, timeout=300,
+        [
+            PYTHON,
+            "-m",
+            "unigrad.conformance",
+            "-q",
+            "--backend",
+            "boxed",
+            "--format",
+            "json",
+            "--xfails",
+            str(HERE / "boxed-xfails.txt"),
+        ],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(boxed_path),
+        cwd=ROOT,
+        timeout=300,
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     data = json.loads(proc.stdout)
-    assert data["backends"] == [{"name": "boxed", "versions": data["backends"][0]["versions"],
-                                 "available": True, "error": ""}]
+    assert data["backends"] == [
+        {
+            "name": "boxed",
+            "versions": data["backends"][0]["versions"],
+            "available": True,
+            "error": "",
+        }
+    ]
     assert data["backends"][0]["versions"]["boxed"] == "0.1"
     statuses = {c["id"]: c["results"]["boxed"]["status"] for c in data["cases"]}
     assert len(statuses) == len(CASES)
@@ -43,8 +63,14 @@ def test_backend_is_listed_and_dispatched(boxed_path):
         "assert type(g) is Boxed and unigrad.backend_of(g) == 'boxed'\n"
         "print(unigrad.to_numpy(g).tolist())\n"
     )
-    proc = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True,
-                          env=subprocess_env(boxed_path), cwd=ROOT, timeout=300)
+    proc = subprocess.run(
+        [PYTHON, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(boxed_path),
+        cwd=ROOT,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[2.0, 4.0]"
 
@@ -52,10 +78,27 @@ def test_backend_is_listed_and_dispatched(boxed_path):
 def test_pytest_plugin_on_an_entry_point_backend(boxed_path):
     (boxed_path / "pytest.ini").write_text("[pytest]\n")
     proc = subprocess.run(
-        [PYTHON, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--unigrad-backend", "boxed",
-         "--unigrad-xfails", str(HERE / "boxed-xfails.txt"), "-k", "paddle.grad or no_grad_vars",
-         *PLUGIN_ARGS, "-c", str(boxed_path / "pytest.ini")],
-        capture_output=True, text=True, env=subprocess_env(boxed_path), cwd=boxed_path,
+        [
+            PYTHON,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "--unigrad-backend",
+            "boxed",
+            "--unigrad-xfails",
+            str(HERE / "boxed-xfails.txt"),
+            "-k",
+            "paddle.grad or no_grad_vars",
+            *PLUGIN_ARGS,
+            "-c",
+            str(boxed_path / "pytest.ini"),
+        ],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(boxed_path),
+        cwd=boxed_path,
         timeout=300,
     )
     assert proc.returncode == 0, proc.stdout[-3000:]

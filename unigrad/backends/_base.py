@@ -19,9 +19,10 @@ unigrad's.
 from __future__ import annotations
 
 import abc
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, ClassVar, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 __all__ = ["Backend", "BackwardRequest", "Capabilities", "GradRequest", "Kind"]
 

@@ -14,10 +14,10 @@ paddle.grad differs from the contract in ways this adapter closes:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import paddle
-from paddle.base import core as _core
 
 from .._errors import (
     GraphFreedError,
@@ -32,6 +32,8 @@ from . import _graph
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "PaddleBackend"]
+
+_core: Any = paddle.base.core
 
 _SENTINEL = "unigrad: graph consumed"
 _FREED_MESSAGE = message(
@@ -77,8 +79,8 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     return seen
 
 
-_has_grad = _core._has_grad
-_set_has_grad = _core._set_has_grad
+_has_grad: Callable[[], bool] = _core._has_grad
+_set_has_grad: Callable[[bool], None] = _core._set_has_grad
 
 
 def _freed_hook(*_: Any) -> None:
@@ -91,7 +93,6 @@ def _children(node: Any) -> list[Any]:
 
 def _is_leaf_node(node: Any) -> bool:
     return bool(node.name() == "GradNodeAccumulation")
-
 
 
 def _mark(node: Any) -> None:
@@ -189,8 +190,12 @@ class PaddleBackend(Backend):
         return a + b
 
     def _call(
-        self, outputs: tuple[Any, ...], inputs: tuple[Any, ...], seeds: list[Any],
-        retain: bool, create: bool,
+        self,
+        outputs: tuple[Any, ...],
+        inputs: tuple[Any, ...],
+        seeds: list[Any],
+        retain: bool,
+        create: bool,
     ) -> list[Any]:
         grad_mode = _has_grad()
         try:
@@ -214,7 +219,7 @@ class PaddleBackend(Backend):
     def grad(self, request: GradRequest) -> list[Any | None]:
         inputs = request.inputs
         grads: list[Any | None] = [None] * len(inputs)
-        keep = range(len(inputs))
+        keep: Sequence[int] = range(len(inputs))
         handles: list[Any] = []
         if request.no_grad_vars:
             # paddle's own no_grad_vars segfaults when a cut feeds a scale op, and when
@@ -223,15 +228,13 @@ class PaddleBackend(Backend):
             cut_ids = {id(v) for v in request.no_grad_vars}
             reached = _reachable(request.outputs, {v.grad_fn for v in cuts})
             keep = [
-                i for i, x in enumerate(inputs)
-                if id(x) not in cut_ids and x.grad_fn in reached
+                i for i, x in enumerate(inputs) if id(x) not in cut_ids and x.grad_fn in reached
             ]
-            handles = [v.register_hook(_zero_grad) for v in cuts
-                       if not _is_leaf_node(v.grad_fn)]
+            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(v.grad_fn)]
         used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
         try:
             if used:
-                for i, g in zip(keep, self._grads(request, used)):
+                for i, g in zip(keep, self._grads(request, used), strict=True):
                     grads[i] = g
         finally:
             for h in handles:
@@ -243,12 +246,12 @@ class PaddleBackend(Backend):
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
         seeds = list(request.seeds)
         if not request.batched:
-            return self._call(request.outputs, inputs, seeds, request.retain_graph,
-                              request.create_graph)
+            return self._call(
+                request.outputs, inputs, seeds, request.retain_graph, request.create_graph
+            )
         batch = next(s.shape[0] for s in seeds if s is not None)
         rows = [
-            self._call(request.outputs, inputs, [s[b] for s in seeds], True,
-                       request.create_graph)
+            self._call(request.outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
             for b in range(batch)
         ]
         return [
@@ -258,6 +261,7 @@ class PaddleBackend(Backend):
 
     def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
         roots = [r for r in (y.grad_fn for y in outputs) if r is not None]
+        is_target: Callable[[Any], bool]
         if inputs is None:
             is_target = _is_leaf_node
         else:
@@ -270,10 +274,13 @@ class PaddleBackend(Backend):
         seeds = list(request.seeds)
         if request.inputs is not None:
             grads = self._call(
-                request.outputs, request.inputs, seeds, request.retain_graph,
+                request.outputs,
+                request.inputs,
+                seeds,
+                request.retain_graph,
                 request.create_graph,
             )
-            for x, g in zip(request.inputs, grads):
+            for x, g in zip(request.inputs, grads, strict=True):
                 if g is not None:
                     x.grad = g if x.grad is None else x.grad + g
         else:

@@ -199,9 +199,11 @@ class TorchBackend(Backend):
 
     def _seeds(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> tuple[Any, ...]:
         # torch fills ones itself only for one-element outputs
-        if all(s is not None or y.numel() == 1 for y, s in zip(outputs, seeds)):
+        if all(s is not None or y.numel() == 1 for y, s in zip(outputs, seeds, strict=True)):
             return seeds
-        return tuple(torch.ones_like(y) if s is None else s for y, s in zip(outputs, seeds))
+        return tuple(
+            torch.ones_like(y) if s is None else s for y, s in zip(outputs, seeds, strict=True)
+        )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
@@ -211,21 +213,22 @@ class TorchBackend(Backend):
         unreached: list[int] = []
         if request.no_grad_vars:
             cut_ids = {id(v) for v in request.no_grad_vars}
-            cuts = {(v.grad_fn, v.output_nr) for v in request.no_grad_vars
-                    if v.grad_fn is not None}
+            cuts = {(v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None}
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
-                i for i, x in enumerate(inputs)
+                i
+                for i, x in enumerate(inputs)
                 if id(x) in cut_ids
                 or (x.grad_fn is None and id(x) not in leaves)
                 or (x.grad_fn is not None and (x.grad_fn, x.output_nr) not in edges)
             ]
-            handles = [v.register_hook(_zero_grad) for v in request.no_grad_vars
-                       if v.grad_fn is not None and v.requires_grad]
+            handles = [
+                v.register_hook(_zero_grad)
+                for v in request.no_grad_vars
+                if v.grad_fn is not None and v.requires_grad
+            ]
         try:
-            if _run_backward is None or request.batched or _has_torch_function(
-                outputs + inputs
-            ):
+            if _run_backward is None or request.batched or _has_torch_function(outputs + inputs):
                 result = torch.autograd.grad(
                     outputs,
                     inputs,
@@ -239,9 +242,8 @@ class TorchBackend(Backend):
                 result = _run_backward(
                     outputs,
                     tuple(
-                        torch.ones_like(y, memory_format=torch.preserve_format)
-                        if s is None else s
-                        for y, s in zip(outputs, seeds)
+                        torch.ones_like(y, memory_format=torch.preserve_format) if s is None else s
+                        for y, s in zip(outputs, seeds, strict=True)
                     ),
                     request.retain_graph,
                     request.create_graph,

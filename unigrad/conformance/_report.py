@@ -118,8 +118,7 @@ def _as_dict(report: Report) -> dict[str, Any]:
         "unigrad": __version__,
         "ok": report.ok,
         "summary": {
-            b.name: {s.value: n for s, n in report.counts(b.name).items()}
-            for b in report.backends
+            b.name: {s.value: n for s, n in report.counts(b.name).items()} for b in report.backends
         },
         "backends": [
             {"name": b.name, "versions": b.versions, "available": not b.error, "error": b.error}
@@ -162,17 +161,24 @@ def _junit(report: Report) -> str:
             "errors": sum(r.status is Status.ERROR for r in results),
             "skipped": sum(r.status in (Status.SKIP, Status.XFAIL) for r in results),
         }
-        attrs = {"name": f"unigrad-conformance[{b.name}]",
-                 "time": f"{sum(r.seconds for r in results):.6f}",
-                 **{k: str(v) for k, v in counts.items()}}
+        attrs = {
+            "name": f"unigrad-conformance[{b.name}]",
+            "time": f"{sum(r.seconds for r in results):.6f}",
+            **{k: str(v) for k, v in counts.items()},
+        }
         suite = ET.SubElement(root, "testsuite", attrs)
         props = ET.SubElement(suite, "properties")
         ET.SubElement(props, "property", name="backend", value=b.name)
         for k, v in b.versions.items():
             ET.SubElement(props, "property", name=k, value=v)
         for case, r in zip(report.cases, results, strict=True):
-            tc = ET.SubElement(suite, "testcase", classname=f"unigrad.conformance.{b.name}",
-                               name=case.id, time=f"{r.seconds:.6f}")
+            tc = ET.SubElement(
+                suite,
+                "testcase",
+                classname=f"unigrad.conformance.{b.name}",
+                name=case.id,
+                time=f"{r.seconds:.6f}",
+            )
             if r.status in (Status.FAIL, Status.XPASS):
                 el = ET.SubElement(tc, "failure", message=r.reason, type=r.status.value)
                 el.text = r.detail or r.reason
@@ -183,15 +189,26 @@ def _junit(report: Report) -> str:
         for key, n in counts.items():
             total[key] += n
     if report.unmatched_xfails:
-        stale = ET.SubElement(root, "testsuite", name="unigrad-conformance[xfails]",
-                              tests=str(len(report.unmatched_xfails)),
-                              failures=str(len(report.unmatched_xfails)), errors="0",
-                              skipped="0", time="0")
+        stale = ET.SubElement(
+            root,
+            "testsuite",
+            name="unigrad-conformance[xfails]",
+            tests=str(len(report.unmatched_xfails)),
+            failures=str(len(report.unmatched_xfails)),
+            errors="0",
+            skipped="0",
+            time="0",
+        )
         for e in report.unmatched_xfails:
-            tc = ET.SubElement(stale, "testcase", classname="unigrad.conformance.xfails",
-                               name=e.origin, time="0")
-            ET.SubElement(tc, "failure", message=f"xfail line {e.pattern!r} matches no case",
-                          type="unmatched-xfail")
+            tc = ET.SubElement(
+                stale, "testcase", classname="unigrad.conformance.xfails", name=e.origin, time="0"
+            )
+            ET.SubElement(
+                tc,
+                "failure",
+                message=f"xfail line {e.pattern!r} matches no case",
+                type="unmatched-xfail",
+            )
         total["tests"] += len(report.unmatched_xfails)
         total["failures"] += len(report.unmatched_xfails)
     for key, n in total.items():

@@ -173,8 +173,14 @@ def load_xfails(path: str | Path) -> list[XfailEntry]:
         backend, sep, pattern = text.partition("::")
         if not sep:
             backend, pattern = "", text
-        entries.append(XfailEntry(pattern.strip(), backend.strip() or None,
-                                  comment.strip() or "listed in xfails", f"{p}:{n}"))
+        entries.append(
+            XfailEntry(
+                pattern.strip(),
+                backend.strip() or None,
+                comment.strip() or "listed in xfails",
+                f"{p}:{n}",
+            )
+        )
     return entries
 
 
@@ -212,21 +218,33 @@ def run_case(case: Case, kit: Kit) -> Result:
             return Result(case.id, name, Status.PASS, seconds=seconds)
         want = f"{case.raises.__name__}" if case.raises is not None else "a result"
         return Result(
-            case.id, name, Status.FAIL,
+            case.id,
+            name,
+            Status.FAIL,
             f"expected {want}, got {type(err).__name__}: {_first_line(err)}",
             "".join(traceback.format_exception(type(err), err, err.__traceback__)),
             seconds,
         )
     seconds = time.perf_counter() - start
     if case.raises is not None:
-        return Result(case.id, name, Status.FAIL,
-                      f"expected {case.raises.__name__}, got no error", repr(value), seconds)
-    if case.warns is not None and not any(
-        issubclass(w.category, case.warns) for w in caught
-    ):
+        return Result(
+            case.id,
+            name,
+            Status.FAIL,
+            f"expected {case.raises.__name__}, got no error",
+            repr(value),
+            seconds,
+        )
+    if case.warns is not None and not any(issubclass(w.category, case.warns) for w in caught):
         got = ", ".join(sorted({w.category.__name__ for w in caught})) or "none"
-        return Result(case.id, name, Status.FAIL,
-                      f"expected a {case.warns.__name__}, got warnings: {got}", "", seconds)
+        return Result(
+            case.id,
+            name,
+            Status.FAIL,
+            f"expected a {case.warns.__name__}, got warnings: {got}",
+            "",
+            seconds,
+        )
     problem = check(value, case.expected, kit, rtol=case.rtol, atol=case.atol)
     if problem:
         return Result(case.id, name, Status.FAIL, problem, "", seconds)
@@ -238,8 +256,9 @@ def _first_line(err: BaseException) -> str:
     return text[0][:300] if text else ""
 
 
-def check(value: Any, expected: Any, kit: Kit, *, rtol: float, atol: float,
-          where: str = "result") -> str:
+def check(
+    value: Any, expected: Any, kit: Kit, *, rtol: float, atol: float, where: str = "result"
+) -> str:
     """An empty string when ``value`` matches ``expected``, else what differs.
 
     Examples:
@@ -279,8 +298,10 @@ def check(value: Any, expected: Any, kit: Kit, *, rtol: float, atol: float,
     if np.iscomplexobj(want) != np.iscomplexobj(actual) and np.iscomplexobj(want):
         return f"{where}: expected complex numbers, got dtype {actual.dtype}"
     if not np.allclose(actual, want, rtol=rtol, atol=atol, equal_nan=False):
-        return (f"{where}: expected {np.array2string(want, precision=8)}, got "
-                f"{np.array2string(actual, precision=8)} (rtol={rtol}, atol={atol})")
+        return (
+            f"{where}: expected {np.array2string(want, precision=8)}, got "
+            f"{np.array2string(actual, precision=8)} (rtol={rtol}, atol={atol})"
+        )
     return ""
 
 
@@ -355,7 +376,8 @@ def run(
                 progress(result, done, total)
     universe = [c.id for c in (all_cases if all_cases is not None else cases)]
     report.unmatched_xfails = [
-        e for e in xfails
+        e
+        for e in xfails
         if (e.backend is None or e.backend in names)
         and not any(e.matches(cid, b) for cid in universe for b in names)
     ]
@@ -367,9 +389,18 @@ def _apply_xfails(result: Result, xfails: Sequence[XfailEntry]) -> Result:
     if entry is None or result.status is Status.SKIP:
         return result
     if result.status is Status.PASS:
-        return Result(result.case, result.backend, Status.XPASS,
-                      f"passed, but listed as an expected failure ({entry.origin})",
-                      seconds=result.seconds)
-    return Result(result.case, result.backend, Status.XFAIL,
-                  f"{entry.reason} ({entry.origin}); {result.reason}", result.detail,
-                  result.seconds)
+        return Result(
+            result.case,
+            result.backend,
+            Status.XPASS,
+            f"passed, but listed as an expected failure ({entry.origin})",
+            seconds=result.seconds,
+        )
+    return Result(
+        result.case,
+        result.backend,
+        Status.XFAIL,
+        f"{entry.reason} ({entry.origin}); {result.reason}",
+        result.detail,
+        result.seconds,
+    )

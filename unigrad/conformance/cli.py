@@ -45,18 +45,37 @@ def _parser() -> argparse.ArgumentParser:
         description="Replay documented gradient examples on unigrad backends and print "
         "a cases x backends matrix.",
     )
-    p.add_argument("--backend", "-b", action="append", metavar="NAME",
-                   help="backend to run (repeatable); default: every installed backend")
-    p.add_argument("-k", dest="keyword", metavar="EXPR",
-                   help="only cases whose id contains EXPR (words combined with and/or/not)")
-    p.add_argument("--format", "-f", choices=FORMATS, default="table",
-                   help="report format (default: table)")
-    p.add_argument("--output", "-o", metavar="FILE",
-                   help="write the report to FILE (the table still goes to the terminal); "
-                   "a Markdown FILE with the matrix markers gets only that part replaced")
-    p.add_argument("--xfails", action="append", metavar="FILE", default=[],
-                   help="expected failures: one [backend::]case-id (or glob) per line, "
-                   "'#' comments (repeatable)")
+    p.add_argument(
+        "--backend",
+        "-b",
+        action="append",
+        metavar="NAME",
+        help="backend to run (repeatable); default: every installed backend",
+    )
+    p.add_argument(
+        "-k",
+        dest="keyword",
+        metavar="EXPR",
+        help="only cases whose id contains EXPR (words combined with and/or/not)",
+    )
+    p.add_argument(
+        "--format", "-f", choices=FORMATS, default="table", help="report format (default: table)"
+    )
+    p.add_argument(
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="write the report to FILE (the table still goes to the terminal); "
+        "a Markdown FILE with the matrix markers gets only that part replaced",
+    )
+    p.add_argument(
+        "--xfails",
+        action="append",
+        metavar="FILE",
+        default=[],
+        help="expected failures: one [backend::]case-id (or glob) per line, "
+        "'#' comments (repeatable)",
+    )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     return p
@@ -122,9 +141,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = list(dict.fromkeys(args.backend)) if args.backend else list(known)
     unknown = [n for n in names if n not in known]
     if unknown:
-        print(f"unigrad-conformance: unknown backend(s) {unknown}: expected one of "
-              f"{list(known)} (install the framework, or register a third-party backend "
-              f"under the entry-point group 'unigrad.backends')", file=sys.stderr)
+        print(
+            f"unigrad-conformance: unknown backend(s) {unknown}: expected one of "
+            f"{list(known)} (install the framework, or register a third-party backend "
+            f"under the entry-point group 'unigrad.backends')",
+            file=sys.stderr,
+        )
         return ExitCode.USAGE
     xfails = []
     for f in args.xfails:

@@ -36,11 +36,19 @@ _XFAILS_DEST = "unigrad_xfails"
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup(GROUP, "unigrad conformance suite")
     group.addoption(
-        BACKEND_OPTION, action="append", dest=_BACKENDS_DEST, default=[], metavar="NAME",
+        BACKEND_OPTION,
+        action="append",
+        dest=_BACKENDS_DEST,
+        default=[],
+        metavar="NAME",
         help="run unigrad's conformance suite on this backend (repeatable)",
     )
     group.addoption(
-        XFAILS_OPTION, action="append", dest=_XFAILS_DEST, default=[], metavar="FILE",
+        XFAILS_OPTION,
+        action="append",
+        dest=_XFAILS_DEST,
+        default=[],
+        metavar="FILE",
         help="expected failures of the conformance suite: [backend::]case-id per line",
     )
 
@@ -131,9 +139,14 @@ def _add_unmatched_xfails(
         if (entry.backend is None or entry.backend in names) and not any(
             entry.matches(c.id, b) for c in CASES for b in names
         ):
-            items.append(UnmatchedXfail.from_parent(session, name=f"xfails:{entry.origin}",
-                                                    nodeid=f"unigrad-xfails::{entry.origin}",
-                                                    entry=entry))
+            items.append(
+                UnmatchedXfail.from_parent(
+                    session,
+                    name=f"xfails:{entry.origin}",
+                    nodeid=f"unigrad-xfails::{entry.origin}",
+                    entry=entry,
+                )
+            )
 
 
 class ConformanceSuite(pytest.Collector):
@@ -167,8 +180,9 @@ class ConformanceSuite(pytest.Collector):
             item.add_marker("unigrad_conformance")
             entry = next((e for e in self.xfails if e.matches(case.id, self.backend_name)), None)
             if entry is not None:
-                item.add_marker(pytest.mark.xfail(reason=f"{entry.reason} ({entry.origin})",
-                                                  strict=True))
+                item.add_marker(
+                    pytest.mark.xfail(reason=f"{entry.reason} ({entry.origin})", strict=True)
+                )
             out.append(item)
         return out
 

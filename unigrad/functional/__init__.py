@@ -141,15 +141,23 @@ def _one_framework(groups: list[tuple[str, tuple[Any, ...]]]) -> str:
 def _flag(value: Any, name: str) -> bool:
     if value is True or value is False:
         return value
-    msg = message(f"`{name}` must be a bool", expected="True or False", got=repr(value),
-                  fix=f"Pass `{name}=True` or `{name}=False`.")
+    msg = message(
+        f"`{name}` must be a bool",
+        expected="True or False",
+        got=repr(value),
+        fix=f"Pass `{name}=True` or `{name}=False`.",
+    )
     raise GradArgumentError(msg)
 
 
 def _callable(func: Any, fn: str) -> None:
     if not callable(func):
-        msg = message(f"`func` given to {fn} is not callable", expected="a function",
-                      got=f"a {type(func).__name__}", fix="Pass the function to differentiate.")
+        msg = message(
+            f"`func` given to {fn} is not callable",
+            expected="a function",
+            got=f"a {type(func).__name__}",
+            fix="Pass the function to differentiate.",
+        )
         raise GradArgumentError(msg)
 
 
@@ -173,14 +181,22 @@ def _check_v(v: tuple[Any, ...], refs: tuple[Any, ...], is_tuple: bool, what: st
     """torch's ``_validate_v``: one entry per reference, each of exactly its shape."""
     if len(v) != len(refs):
         expected = f"{len(refs)} tensor(s), one per {what}" if is_tuple else "a single tensor"
-        msg = message("v has the wrong length", expected=expected, got=f"{len(v)}",
-                      fix=f"Pass one tensor of the {what}'s shape per {what}.")
+        msg = message(
+            "v has the wrong length",
+            expected=expected,
+            got=f"{len(v)}",
+            fix=f"Pass one tensor of the {what}'s shape per {what}.",
+        )
         raise GradOutputsError(msg)
     for i, (a, b) in enumerate(zip(v, refs, strict=False)):
         if _shape(a) != _shape(b):
             prefix = f"entry {i} in " if is_tuple else ""
-            msg = message(f"{prefix}v has the wrong shape", expected=f"{_shape(b)}",
-                          got=f"{_shape(a)}", fix=f"Pass v with the {what}'s exact shape.")
+            msg = message(
+                f"{prefix}v has the wrong shape",
+                expected=f"{_shape(b)}",
+                got=f"{_shape(a)}",
+                fix=f"Pass v with the {what}'s exact shape.",
+            )
             raise GradOutputsError(msg)
 
 
@@ -193,8 +209,9 @@ class _Outputs:
     ``real=True``: complex outputs are refused (see the module docstring).
     """
 
-    def __init__(self, func: Callable[..., Any], fn: str, *, single: bool, real: bool,
-                 framework: str) -> None:
+    def __init__(
+        self, func: Callable[..., Any], fn: str, *, single: bool, real: bool, framework: str
+    ) -> None:
         self.func, self.fn, self.single, self.real = func, fn, single, real
         self.framework = framework
         self.is_tuple = False
@@ -203,17 +220,22 @@ class _Outputs:
         fn = self.fn
         if self.single:
             if isinstance(out, (tuple, list)) or _framework(out) is None:
-                msg = message(f"the function given to {fn} should return a single tensor",
-                              expected="one tensor with one element",
-                              got=f"a {type(out).__name__}",
-                              fix="Return the scalar loss itself, not a tuple.")
+                msg = message(
+                    f"the function given to {fn} should return a single tensor",
+                    expected="one tensor with one element",
+                    got=f"a {type(out).__name__}",
+                    fix="Return the scalar loss itself, not a tuple.",
+                )
                 raise GradArgumentError(msg)
             outs: tuple[Any, ...] = (out,)
             if _size(out) != 1:
                 msg = message(
                     f"the tensor returned by the function given to {fn} should contain "
-                    "a single element", expected="one element",
-                    got=f"shape {_shape(out)}", fix="Reduce the output, e.g. .sum().")
+                    "a single element",
+                    expected="one element",
+                    got=f"shape {_shape(out)}",
+                    fix="Reduce the output, e.g. .sum().",
+                )
                 raise GradArgumentError(msg)
         else:
             self.is_tuple, outs = _as_tuple(out, "outputs of the user-provided function", fn)
@@ -221,9 +243,11 @@ class _Outputs:
             if _framework(o) != self.framework:
                 msg = message(
                     f"output {i} of the function given to {fn} is not a tensor of the "
-                    "inputs' framework", expected=f"a {self.framework} tensor",
+                    "inputs' framework",
+                    expected=f"a {self.framework} tensor",
                     got=f"a {type(o).__module__}.{type(o).__qualname__}",
-                    fix="Compute the outputs with the inputs' framework.")
+                    fix="Compute the outputs with the inputs' framework.",
+                )
                 raise BackendError(msg)
             if self.real and _is_complex(o):
                 msg = message(
@@ -232,12 +256,16 @@ class _Outputs:
                     "outputs here)",
                     got=f"dtype {getattr(o, 'dtype', '?')}",
                     fix="Split the output into real and imaginary parts, or use vjp with "
-                    "an explicit v.")
+                    "an explicit v.",
+                )
                 raise UnsupportedDtypeError(msg)
             if "int" in str(getattr(o, "dtype", "")) or "bool" in str(getattr(o, "dtype", "")):
-                msg = message(f"output {i} of the function given to {fn} is not "
-                              "differentiable", expected="a floating-point output",
-                              got=f"dtype {o.dtype}", fix="Compute it in floating point.")
+                msg = message(
+                    f"output {i} of the function given to {fn} is not differentiable",
+                    expected="a floating-point output",
+                    got=f"dtype {o.dtype}",
+                    fix="Compute it in floating point.",
+                )
                 raise NotDifferentiableError(msg)
         return outs
 
@@ -257,8 +285,9 @@ def _post2(res: Any, outer: bool, inner: bool) -> Any:
     return res if outer else res[0]
 
 
-def _front(func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any, fn: str
-           ) -> tuple[str, bool, tuple[Any, ...], tuple[Any, ...] | None]:
+def _front(
+    func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any, fn: str
+) -> tuple[str, bool, tuple[Any, ...], tuple[Any, ...] | None]:
     _callable(func, fn)
     is_in_tuple, ins = _as_tuple(inputs, "inputs", fn)
     vs: tuple[Any, ...] | None = None
@@ -270,29 +299,40 @@ def _front(func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any, fn: s
     for i, x in enumerate(ins):
         dt = str(getattr(x, "dtype", ""))
         if "int" in dt or "bool" in dt:
-            msg = message(f"inputs[{i}] given to {fn} is not differentiable",
-                          expected="floating-point or complex inputs", got=f"dtype {dt}",
-                          fix="Cast the input to a floating-point dtype.")
+            msg = message(
+                f"inputs[{i}] given to {fn} is not differentiable",
+                expected="floating-point or complex inputs",
+                got=f"dtype {dt}",
+                fix="Cast the input to a floating-point dtype.",
+            )
             raise NotDifferentiableError(msg)
     return name, is_in_tuple, ins, vs
 
 
-def _v_for_inputs(vs: tuple[Any, ...] | None, ins: tuple[Any, ...], is_in_tuple: bool,
-                  fn: str) -> tuple[Any, ...] | None:
+def _v_for_inputs(
+    vs: tuple[Any, ...] | None, ins: tuple[Any, ...], is_in_tuple: bool, fn: str
+) -> tuple[Any, ...] | None:
     if vs is None:
         if len(ins) != 1 or _size(ins[0]) != 1:
             msg = message(
-                f"v is None in {fn}", expected="v given, unless the input is a single "
-                "tensor with a single element", got=f"{len(ins)} input(s) of shape(s) "
-                f"{[_shape(x) for x in ins]}", fix="Pass v with the inputs' shapes.")
+                f"v is None in {fn}",
+                expected="v given, unless the input is a single tensor with a single element",
+                got=f"{len(ins)} input(s) of shape(s) {[_shape(x) for x in ins]}",
+                fix="Pass v with the inputs' shapes.",
+            )
             raise GradOutputsError(msg)
         return None
     _check_v(vs, ins, is_in_tuple, "input")
     return vs
 
 
-def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
-        strict: bool = False) -> tuple[Any, Any]:
+def vjp(
+    func: Callable[..., Any],
+    inputs: Any,
+    v: Any = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Any, Any]:
     """The vector-Jacobian product ``v^T J`` of ``func`` at ``inputs``.
 
     Args:
@@ -324,14 +364,19 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
         if vs is None:
             if len(outs) != 1 or _size(outs[0]) != 1:
                 msg = message(
-                    "v is None in vjp", expected="v given, unless func returns a single "
-                    "tensor with a single element", got=f"{len(outs)} output(s) of "
-                    f"shape(s) {[_shape(o) for o in outs]}",
-                    fix="Pass v with the outputs' shapes.")
+                    "v is None in vjp",
+                    expected="v given, unless func returns a single tensor with a single element",
+                    got=f"{len(outs)} output(s) of shape(s) {[_shape(o) for o in outs]}",
+                    fix="Pass v with the outputs' shapes.",
+                )
                 raise GradOutputsError(msg)
             if _is_complex(outs[0]):
-                msg = message("v is None for a complex output", expected="an explicit v",
-                              got="None", fix="Pass v (e.g. ones) explicitly.")
+                msg = message(
+                    "v is None for a complex output",
+                    expected="an explicit v",
+                    got="None",
+                    fix="Pass v (e.g. ones) explicitly.",
+                )
                 raise GradOutputsError(msg)
             return
         _check_v(vs, outs, wrapped.is_tuple, "output")
@@ -340,8 +385,13 @@ def vjp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     return _post(outs, wrapped.is_tuple), _post(res, is_in)
 
 
-def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
-        strict: bool = False) -> tuple[Any, Any]:
+def jvp(
+    func: Callable[..., Any],
+    inputs: Any,
+    v: Any = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Any, Any]:
     """The Jacobian-vector product ``J v`` of ``func`` at ``inputs``.
 
     Args:
@@ -374,34 +424,51 @@ def jvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
 _STRATEGIES = ("reverse-mode", "forward-mode")
 
 
-def _strategy(strategy: Any, vectorize: Any, create_graph: bool, strict: bool,
-              name: str) -> None:
+def _strategy(strategy: Any, vectorize: Any, create_graph: bool, strict: bool, name: str) -> None:
     _flag(vectorize, "vectorize")
     if strategy not in _STRATEGIES:
-        msg = message(f"unknown `{name}`", expected=" or ".join(map(repr, _STRATEGIES)),
-                      got=repr(strategy), fix=f"Pass {name}='reverse-mode'.")
+        msg = message(
+            f"unknown `{name}`",
+            expected=" or ".join(map(repr, _STRATEGIES)),
+            got=repr(strategy),
+            fix=f"Pass {name}='reverse-mode'.",
+        )
         raise GradArgumentError(msg)
     if strict and vectorize:
-        msg = message("strict=True and vectorize=True are not supported together",
-                      expected="one of them", got="both",
-                      fix="Pass vectorize=False to use strict=True (torch's rule).")
+        msg = message(
+            "strict=True and vectorize=True are not supported together",
+            expected="one of them",
+            got="both",
+            fix="Pass vectorize=False to use strict=True (torch's rule).",
+        )
         raise GradArgumentError(msg)
     if strategy == "forward-mode":
         if not vectorize:
-            msg = message(f"{name}='forward-mode' needs vectorize=True",
-                          expected="vectorize=True", got="vectorize=False",
-                          fix="Pass vectorize=True (torch's rule).")
+            msg = message(
+                f"{name}='forward-mode' needs vectorize=True",
+                expected="vectorize=True",
+                got="vectorize=False",
+                fix="Pass vectorize=True (torch's rule).",
+            )
             raise GradArgumentError(msg)
         if create_graph:
-            msg = message(f"{name}='forward-mode' does not support create_graph=True",
-                          expected="create_graph=False", got="create_graph=True",
-                          fix="Use the reverse mode (torch's rule).")
+            msg = message(
+                f"{name}='forward-mode' does not support create_graph=True",
+                expected="create_graph=False",
+                got="create_graph=True",
+                fix="Use the reverse mode (torch's rule).",
+            )
             raise GradArgumentError(msg)
 
 
-def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
-             strict: bool = False, vectorize: bool = False,
-             strategy: str = "reverse-mode") -> Any:
+def jacobian(
+    func: Callable[..., Any],
+    inputs: Any,
+    create_graph: bool = False,
+    strict: bool = False,
+    vectorize: bool = False,
+    strategy: str = "reverse-mode",
+) -> Any:
     """The Jacobian of ``func`` at ``inputs``.
 
     Args:
@@ -429,14 +496,20 @@ def jacobian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
     name, is_in, ins, _ = _front(func, inputs, None, create_graph, strict, "jacobian")
     _strategy(strategy, vectorize, bool(create_graph), bool(strict), "strategy")
     wrapped = _Outputs(func, "jacobian", single=False, real=True, framework=name)
-    res = _impl(name).jacobian(wrapped, ins, bool(create_graph), bool(strict),
-                               bool(vectorize), strategy)
+    res = _impl(name).jacobian(
+        wrapped, ins, bool(create_graph), bool(strict), bool(vectorize), strategy
+    )
     return _post2(res, wrapped.is_tuple, is_in)
 
 
-def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
-            strict: bool = False, vectorize: bool = False,
-            outer_jacobian_strategy: str = "reverse-mode") -> Any:
+def hessian(
+    func: Callable[..., Any],
+    inputs: Any,
+    create_graph: bool = False,
+    strict: bool = False,
+    vectorize: bool = False,
+    outer_jacobian_strategy: str = "reverse-mode",
+) -> Any:
     """The Hessian of the scalar function ``func`` at ``inputs``.
 
     Args:
@@ -461,16 +534,23 @@ def hessian(func: Callable[..., Any], inputs: Any, create_graph: bool = False,
                 [ 0., 12.]])
     """
     name, is_in, ins, _ = _front(func, inputs, None, create_graph, strict, "hessian")
-    _strategy(outer_jacobian_strategy, vectorize, bool(create_graph), bool(strict),
-              "outer_jacobian_strategy")
+    _strategy(
+        outer_jacobian_strategy,
+        vectorize,
+        bool(create_graph),
+        bool(strict),
+        "outer_jacobian_strategy",
+    )
     wrapped = _Outputs(func, "hessian", single=True, real=True, framework=name)
-    res = _impl(name).hessian(wrapped, ins, bool(create_graph), bool(strict),
-                              bool(vectorize), outer_jacobian_strategy)
+    res = _impl(name).hessian(
+        wrapped, ins, bool(create_graph), bool(strict), bool(vectorize), outer_jacobian_strategy
+    )
     return _post2(res, is_in, is_in)
 
 
-def _hv(kind: str, func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any
-        ) -> tuple[Any, Any]:
+def _hv(
+    kind: str, func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any
+) -> tuple[Any, Any]:
     name, is_in, ins, vs = _front(func, inputs, v, create_graph, strict, kind)
     vs = _v_for_inputs(vs, ins, is_in, kind)
     wrapped = _Outputs(func, kind, single=True, real=True, framework=name)
@@ -478,8 +558,13 @@ def _hv(kind: str, func: Any, inputs: Any, v: Any, create_graph: Any, strict: An
     return out, _post(res, is_in)
 
 
-def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
-        strict: bool = False) -> tuple[Any, Any]:
+def vhp(
+    func: Callable[..., Any],
+    inputs: Any,
+    v: Any = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Any, Any]:
     """The vector-Hessian product ``v^T H`` of the scalar function ``func``.
 
     Args:
@@ -504,8 +589,13 @@ def vhp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool
     return _hv("vhp", func, inputs, v, create_graph, strict)
 
 
-def hvp(func: Callable[..., Any], inputs: Any, v: Any = None, create_graph: bool = False,
-        strict: bool = False) -> tuple[Any, Any]:
+def hvp(
+    func: Callable[..., Any],
+    inputs: Any,
+    v: Any = None,
+    create_graph: bool = False,
+    strict: bool = False,
+) -> tuple[Any, Any]:
     """The Hessian-vector product ``H v`` of the scalar function ``func``.
 
     Equal to :func:`vhp` for twice continuously differentiable functions (the Hessian

@@ -57,9 +57,14 @@ def _deps(func: Callable[..., Any], ins: tuple[Any, ...]) -> list[set[int]]:
     return [read(v) for v in jaxpr.outvars]
 
 
-def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        check_v: Callable[[tuple[Any, ...]], None], create_graph: bool, strict: bool
-        ) -> tuple[Any, Any]:
+def vjp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    check_v: Callable[[tuple[Any, ...]], None],
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     outs, pullback = jax.vjp(func, *ins)
     check_v(outs)
     if strict:
@@ -68,8 +73,13 @@ def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
     return outs, _conj(pullback(_conj(v)))
 
 
-def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def jvp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     v = (jnp.ones_like(ins[0]),) if vs is None else _like(vs, ins)
     outs, tangents = jax.jvp(func, ins, v)
     if strict:
@@ -77,8 +87,14 @@ def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
     return outs, tangents
 
 
-def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-             vectorize: bool, strategy: str) -> Any:
+def jacobian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     argnums = tuple(range(len(ins)))
     if strict:
         _strict.check_deps(_deps(func, ins), len(ins))
@@ -90,11 +106,13 @@ def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool,
     for k, o in enumerate(outs):
         m = o.size
         eye = jnp.eye(m, dtype=o.dtype).reshape((m, *o.shape))
-        cts = tuple(eye if j == k else jnp.zeros((m, *p.shape), p.dtype)
-                    for j, p in enumerate(outs))
+        cts = tuple(
+            eye if j == k else jnp.zeros((m, *p.shape), p.dtype) for j, p in enumerate(outs)
+        )
         blocks = _conj(jax.vmap(pullback)(cts))
-        rows.append(tuple(jnp.reshape(b, (*o.shape, *x.shape))
-                          for b, x in zip(blocks, ins, strict=False)))
+        rows.append(
+            tuple(jnp.reshape(b, (*o.shape, *x.shape)) for b, x in zip(blocks, ins, strict=False))
+        )
     return tuple(rows)
 
 
@@ -112,8 +130,14 @@ def _check_hessian(func: Callable[..., Any], ins: tuple[Any, ...]) -> None:
     _strict.check_hessian_deps(out_deps, grad_deps, len(ins))
 
 
-def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-            vectorize: bool, strategy: str) -> Any:
+def hessian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     if strict:
         _check_hessian(func, ins)
     argnums = tuple(range(len(ins)))
@@ -125,8 +149,13 @@ def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, 
     return outer(jax.jacrev(loss, argnums=argnums), argnums=argnums)(*ins)
 
 
-def vhp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def vhp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     if strict:
         _check_hessian(func, ins)
     v = (jnp.ones_like(ins[0]),) if vs is None else _like(vs, ins)
@@ -134,8 +163,13 @@ def vhp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
     return out, pullback(v)
 
 
-def hvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def hvp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     if strict:
         _check_hessian(func, ins)
     v = (jnp.ones_like(ins[0]),) if vs is None else _like(vs, ins)

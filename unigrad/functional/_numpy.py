@@ -41,8 +41,13 @@ def _like(vs: tuple[Any, ...], refs: Any) -> tuple[Any, ...]:
     out = []
     for v, r in zip(vs, refs, strict=False):
         dt = anp.result_type(r)
-        out.append(v if anp.result_type(v) == dt else anp.astype(v, dt)
-                   if isbox(v) else anp.asarray(v, dtype=dt))
+        out.append(
+            v
+            if anp.result_type(v) == dt
+            else anp.astype(v, dt)
+            if isbox(v)
+            else anp.asarray(v, dtype=dt)
+        )
     return tuple(out)
 
 
@@ -94,9 +99,14 @@ def _deps(func: Callable[..., Any], ins: tuple[Any, ...]) -> list[set[int]]:
     return deps
 
 
-def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        check_v: Callable[[tuple[Any, ...]], None], create_graph: bool, strict: bool
-        ) -> tuple[Any, Any]:
+def vjp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    check_v: Callable[[tuple[Any, ...]], None],
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     pullback, outs = _make_vjp(func, ins)
     outs = _plain(outs)
     check_v(outs)
@@ -106,8 +116,13 @@ def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
     return outs, _dtype_of(_conj(pullback(ag_tuple(_conj(v)))), ins)
 
 
-def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def jvp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     pullback, outs = _make_vjp(func, ins)
     outs = _plain(outs)
     if strict:
@@ -129,19 +144,32 @@ def _rows(pullback: Any, outs: tuple[Any, ...], ins: tuple[Any, ...]) -> tuple[A
         for e in range(m):
             basis = anp.zeros(m, dtype=anp.result_type(o))
             basis[e] = 1
-            cts = tuple(anp.reshape(basis, shape) if j == k else anp.zeros_like(p)
-                        for j, p in enumerate(outs))
+            cts = tuple(
+                anp.reshape(basis, shape) if j == k else anp.zeros_like(p)
+                for j, p in enumerate(outs)
+            )
             for j, g in enumerate(_dtype_of(_conj(pullback(ag_tuple(cts))), ins)):
                 blocks[j].append(g)
-        rows.append(tuple(
-            anp.reshape(anp.stack(b) if b else anp.zeros((0, *anp.shape(x)), anp.result_type(x)),
-                        (*shape, *anp.shape(x)))
-            for b, x in zip(blocks, ins, strict=False)))
+        rows.append(
+            tuple(
+                anp.reshape(
+                    anp.stack(b) if b else anp.zeros((0, *anp.shape(x)), anp.result_type(x)),
+                    (*shape, *anp.shape(x)),
+                )
+                for b, x in zip(blocks, ins, strict=False)
+            )
+        )
     return tuple(rows)
 
 
-def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-             vectorize: bool, strategy: str) -> Any:
+def jacobian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     if strict:
         _strict.check_deps(_deps(func, ins), len(ins))
     pullback, outs = _make_vjp(func, ins)
@@ -160,12 +188,17 @@ def _grad_fn(func: Callable[..., Any], n: int) -> Callable[..., Any]:
 
 
 def _check_hessian(func: Callable[..., Any], ins: tuple[Any, ...]) -> None:
-    _strict.check_hessian_deps(_deps(func, ins)[0], _deps(_grad_fn(func, len(ins)), ins),
-                               len(ins))
+    _strict.check_hessian_deps(_deps(func, ins)[0], _deps(_grad_fn(func, len(ins)), ins), len(ins))
 
 
-def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-            vectorize: bool, strategy: str) -> Any:
+def hessian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     if strict:
         _check_hessian(func, ins)
     gfun = _grad_fn(func, len(ins))
@@ -173,8 +206,13 @@ def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, 
     return _rows(pullback, tuple(gs), ins)
 
 
-def vhp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def vhp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     if strict:
         _check_hessian(func, ins)
     v = (anp.ones_like(ins[0]),) if vs is None else _like(vs, ins)

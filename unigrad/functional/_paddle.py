@@ -39,19 +39,33 @@ def _post(xs: Any, create_graph: bool) -> Any:
     return xs if create_graph else xs.detach()
 
 
-def _grad(outs: tuple[Any, ...], ins: tuple[Any, ...], seeds: tuple[Any, ...] | None,
-          create_graph: bool, retain: bool | None = None) -> list[Any]:
+def _grad(
+    outs: tuple[Any, ...],
+    ins: tuple[Any, ...],
+    seeds: tuple[Any, ...] | None,
+    create_graph: bool,
+    retain: bool | None = None,
+) -> list[Any]:
     """torch's ``_autograd_grad``: outputs that do not require grad are skipped."""
     keep = [k for k, o in enumerate(outs) if o is not None and not o.stop_gradient]
     if not keep:
         return [None] * len(ins)
     s = None if seeds is None else [seeds[k] for k in keep]
-    return list(grad([outs[k] for k in keep], list(ins), s, retain_graph=retain,
-                     create_graph=create_graph, allow_unused=True))
+    return list(
+        grad(
+            [outs[k] for k in keep],
+            list(ins),
+            s,
+            retain_graph=retain,
+            create_graph=create_graph,
+            allow_unused=True,
+        )
+    )
 
 
-def _fill(gs: list[Any], refs: tuple[Any, ...], strict: bool, kind: str = "back"
-          ) -> tuple[Any, ...]:
+def _fill(
+    gs: list[Any], refs: tuple[Any, ...], strict: bool, kind: str = "back"
+) -> tuple[Any, ...]:
     res = []
     for i, (g, r) in enumerate(zip(gs, refs, strict=False)):
         if g is None:
@@ -69,9 +83,14 @@ def _check_outputs(outs: tuple[Any, ...], strict: bool) -> None:
                 raise _strict.output_constant(k)
 
 
-def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        check_v: Callable[[tuple[Any, ...]], None], create_graph: bool, strict: bool
-        ) -> tuple[Any, Any]:
+def vjp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    check_v: Callable[[tuple[Any, ...]], None],
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     xs = _prep(ins, create_graph)
     outs = func(*xs)
     check_v(outs)
@@ -80,8 +99,13 @@ def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
     return _post(tuple(outs), create_graph), _post(res, create_graph)
 
 
-def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def jvp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     xs = _prep(ins, create_graph)
     outs = func(*xs)
     _check_outputs(outs, strict)
@@ -102,8 +126,14 @@ def _reached(outs: tuple[Any, ...], xs: tuple[Any, ...]) -> None:
     _fill(_grad(outs, xs, None, False, retain=True), xs, True)
 
 
-def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-             vectorize: bool, strategy: str) -> Any:
+def jacobian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     xs = _prep(ins, create_graph)
     outs = func(*xs)
     _check_outputs(outs, strict)
@@ -113,23 +143,28 @@ def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool,
     return _post(jac, create_graph)
 
 
-def _jac_of_grad(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool,
-                 strict: bool) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
+def _jac_of_grad(
+    func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool
+) -> tuple[Any, tuple[Any, ...], tuple[Any, ...]]:
     xs = _prep(ins, create_graph)
     out = func(*xs)
     _check_outputs((out,), strict)
     gs = _fill(_grad((out,), xs, None, True, retain=True), xs, strict)
     if strict:
         for i, g in enumerate(gs):
-            if g.stop_gradient or all(
-                h is None for h in _grad((g,), xs, None, False, retain=True)
-            ):
+            if g.stop_gradient or all(h is None for h in _grad((g,), xs, None, False, retain=True)):
                 raise _strict.jacobian_independent(i)
     return out, xs, gs
 
 
-def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-            vectorize: bool, strategy: str) -> Any:
+def hessian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     if strict:
         _jac_of_grad(func, ins, create_graph, strict)
     xs = _prep(ins, create_graph)
@@ -137,8 +172,13 @@ def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, 
     return _post(_hessian(out, list(xs), create_graph=create_graph), create_graph)
 
 
-def vhp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def vhp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     out, xs, gs = _jac_of_grad(func, ins, create_graph, strict)
     res = _fill(_grad(gs, xs, vs, create_graph), xs, strict)
     return _post(out, create_graph), _post(res, create_graph)

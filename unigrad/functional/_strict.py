@@ -15,13 +15,15 @@ def output_constant(k: int) -> UnusedInputError:
     return UnusedInputError(
         f"Output {k} of the user-provided function does not require gradients. The "
         "outputs must be computed in a differentiable manner from the input when running "
-        "in strict mode." + _FIX)
+        "in strict mode." + _FIX
+    )
 
 
 def independent(i: int) -> UnusedInputError:
     return UnusedInputError(
         f"The output of the user-provided function is independent of input {i}. This is "
-        "not allowed in strict mode." + _FIX)
+        "not allowed in strict mode." + _FIX
+    )
 
 
 def jacobian_independent(i: int) -> UnusedInputError:
@@ -30,7 +32,8 @@ def jacobian_independent(i: int) -> UnusedInputError:
         f"function with respect to input {i} is independent of the input. This is not "
         "allowed in strict mode. You should ensure that your function is twice "
         "differentiable and that the jacobian depends on the inputs (this would be "
-        "violated by a linear function for example)." + _FIX)
+        "violated by a linear function for example)." + _FIX
+    )
 
 
 def check_deps(deps: Sequence[set[int]], n_inputs: int) -> None:
@@ -44,8 +47,7 @@ def check_deps(deps: Sequence[set[int]], n_inputs: int) -> None:
             raise independent(i)
 
 
-def check_hessian_deps(out_deps: set[int], grad_deps: Sequence[set[int]],
-                       n_inputs: int) -> None:
+def check_hessian_deps(out_deps: set[int], grad_deps: Sequence[set[int]], n_inputs: int) -> None:
     """The scalar output depends on ``out_deps``; gradient ``i`` on ``grad_deps[i]``."""
     if not out_deps:
         raise output_constant(0)

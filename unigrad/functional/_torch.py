@@ -37,13 +37,20 @@ def _errors() -> Iterator[None]:
 def _cast(vs: tuple[Any, ...] | None, refs: tuple[Any, ...]) -> tuple[Any, ...] | None:
     if vs is None:
         return None
-    return tuple(v if v.dtype == r.dtype or v.is_complex() else v.to(r.dtype)
-                 for v, r in zip(vs, refs, strict=False))
+    return tuple(
+        v if v.dtype == r.dtype or v.is_complex() else v.to(r.dtype)
+        for v, r in zip(vs, refs, strict=False)
+    )
 
 
-def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        check_v: Callable[[tuple[Any, ...]], None], create_graph: bool, strict: bool
-        ) -> tuple[Any, Any]:
+def vjp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    check_v: Callable[[tuple[Any, ...]], None],
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
 
     def f(*xs: Any) -> Any:
         outs = func(*xs)
@@ -54,39 +61,77 @@ def vjp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | No
         return F.vjp(f, ins, vs, create_graph=create_graph, strict=strict)  # type: ignore[no-any-return]
 
 
-def jvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def jvp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     with _errors():
         return F.jvp(func, ins, _cast(vs, ins), create_graph=create_graph, strict=strict)  # type: ignore[no-any-return]
 
 
-def jacobian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-             vectorize: bool, strategy: str) -> Any:
+def jacobian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     with _errors(), warnings.catch_warnings():
         # torch's vmap prototype uses torch.jit.script internally, which now warns
         warnings.filterwarnings("ignore", ".*torch.jit.script.*", DeprecationWarning)
-        return F.jacobian(func, ins, create_graph=create_graph, strict=strict,
-                          vectorize=vectorize, strategy=strategy)
+        return F.jacobian(
+            func,
+            ins,
+            create_graph=create_graph,
+            strict=strict,
+            vectorize=vectorize,
+            strategy=strategy,
+        )
 
 
-def hessian(func: Callable[..., Any], ins: tuple[Any, ...], create_graph: bool, strict: bool,
-            vectorize: bool, strategy: str) -> Any:
+def hessian(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    create_graph: bool,
+    strict: bool,
+    vectorize: bool,
+    strategy: str,
+) -> Any:
     with _errors(), warnings.catch_warnings():
         warnings.filterwarnings("ignore", ".*torch.jit.script.*", DeprecationWarning)
-        return F.hessian(func, ins, create_graph=create_graph, strict=strict,
-                         vectorize=vectorize, outer_jacobian_strategy=strategy)
+        return F.hessian(
+            func,
+            ins,
+            create_graph=create_graph,
+            strict=strict,
+            vectorize=vectorize,
+            outer_jacobian_strategy=strategy,
+        )
 
 
-def vhp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def vhp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     with _errors():
         out, res = F.vhp(func, ins, _cast(vs, ins), create_graph=create_graph, strict=strict)
     return out, res
 
 
-def hvp(func: Callable[..., Any], ins: tuple[Any, ...], vs: tuple[Any, ...] | None,
-        create_graph: bool, strict: bool) -> tuple[Any, Any]:
+def hvp(
+    func: Callable[..., Any],
+    ins: tuple[Any, ...],
+    vs: tuple[Any, ...] | None,
+    create_graph: bool,
+    strict: bool,
+) -> tuple[Any, Any]:
     with _errors():
         out, res = F.hvp(func, ins, _cast(vs, ins), create_graph=create_graph, strict=strict)
     return out, res
-

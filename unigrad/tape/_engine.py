@@ -111,17 +111,17 @@ class _JaxEngine(Engine):
         import numpy as np
 
         arr = np.asarray(data, dtype=dtype)
-        if arr.dtype.itemsize == 8 and arr.dtype.kind in "fiu" or arr.dtype == np.complex128:
-            if not self._jax.config.jax_enable_x64:
-                from .._errors import UnsupportedDtypeError, message
+        wide = (arr.dtype.itemsize == 8 and arr.dtype.kind in "fiu") or arr.dtype.itemsize == 16
+        if wide and not self._jax.config.jax_enable_x64:
+            from .._errors import UnsupportedDtypeError, message
 
-                msg = message(
-                    f"jax would silently turn {dtype} into its 32-bit dtype",
-                    expected="jax_enable_x64 on for 64-bit dtypes",
-                    got="jax_enable_x64 off",
-                    fix='Call jax.config.update("jax_enable_x64", True) first.',
-                )
-                raise UnsupportedDtypeError(msg)
+            msg = message(
+                f"jax would silently turn {dtype} into its 32-bit dtype",
+                expected="jax_enable_x64 on for 64-bit dtypes",
+                got="jax_enable_x64 off",
+                fix='Call jax.config.update("jax_enable_x64", True) first.',
+            )
+            raise UnsupportedDtypeError(msg)
         return self.np.asarray(arr)
 
     def cast(self, x: Any, dtype: Any) -> Any:

@@ -21,9 +21,12 @@ __all__ = ["CASES"]
 
 T_FUNCTIONAL = "https://pytorch.org/docs/stable/generated/torch.autograd.functional.jacobian.html"
 T_FUNC_VJP = "https://docs.pytorch.org/docs/stable/generated/torch.func.vjp.html"
-P_VJP = "https://paddlepaddle.org.cn/documentation/docs/en/2.5/api/paddle/incubate/autograd/vjp_en.html"
-P_JACOBIAN = ("https://www.paddlepaddle.org.cn/documentation/api/paddle/incubate/autograd/"
-              "Jacobian_cn.html")
+P_VJP = (
+    "https://paddlepaddle.org.cn/documentation/docs/en/2.5/api/paddle/incubate/autograd/vjp_en.html"
+)
+P_JACOBIAN = (
+    "https://www.paddlepaddle.org.cn/documentation/api/paddle/incubate/autograd/Jacobian_cn.html"
+)
 J_API = "https://docs.jax.dev/en/latest/_autosummary/jax.hessian.html"
 J_JACFWD = "https://docs.jax.dev/en/latest/_autosummary/jax.jacfwd.html"
 TF_TAPE = "https://www.tensorflow.org/api_docs/python/tf/GradientTape"
@@ -38,8 +41,9 @@ def _adder_vjp(k: Kit) -> Any:
 
 
 def _adder_jvp(k: Kit) -> Any:
-    _, res = F.jvp(lambda x, y: 2 * x + 3 * y, (k.tensor(_X), k.tensor(_Y)),
-                   v=(k.ones(2), k.ones(2)))
+    _, res = F.jvp(
+        lambda x, y: 2 * x + 3 * y, (k.tensor(_X), k.tensor(_Y)), v=(k.ones(2), k.ones(2))
+    )
     return res
 
 
@@ -72,8 +76,7 @@ def _pow_adder_hv(kind: str) -> Any:
 
 def _func_vjp_sin_cos(k: Kit) -> Any:
     xp = k.xp
-    _, g = F.vjp(lambda x: (xp.sin(x), xp.cos(x)), k.tensor([0.5, 1.0]),
-                 v=(k.ones(2), k.ones(2)))
+    _, g = F.vjp(lambda x: (xp.sin(x), xp.cos(x)), k.tensor([0.5, 1.0]), v=(k.ones(2), k.ones(2)))
     return g
 
 
@@ -115,40 +118,97 @@ def _tf_jacobian(k: Kit) -> Any:
 
 
 CASES: list[Case] = [
-    Case("torch.autograd.functional.vjp/adder", T_FUNCTIONAL, _adder_vjp,
-         expected=([2.0, 2.0], [3.0, 3.0])),
-    Case("torch.autograd.functional.jvp/adder", T_FUNCTIONAL, _adder_jvp,
-         expected=[5.0, 5.0]),
-    Case("torch.autograd.functional.jacobian/exp_adder[1]", T_FUNCTIONAL, _exp_adder_jacobian,
-         expected=[[3.0, 0.0], [0.0, 3.0]]),
-    Case("torch.autograd.functional.jacobian/exp_adder[0]", T_FUNCTIONAL,
-         _exp_adder_jacobian_first, expected=np.diag(2 * np.exp(_X)).tolist(), rtol=1e-5,
-         note="the documented block is diag(2 exp(x)), at the case's fixed x"),
-    Case("torch.autograd.functional.hessian/pow_adder", T_FUNCTIONAL, _pow_adder_hessian,
-         expected=(([[4.0, 0.0], [0.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]]),
-                   ([[0.0, 0.0], [0.0, 0.0]], [[6.0, 0.0], [0.0, 6.0]]))),
-    Case("torch.autograd.functional.hvp/pow_adder", T_FUNCTIONAL, _pow_adder_hv("hvp"),
-         expected=([0.0, 0.0], [6.0, 6.0])),
-    Case("torch.autograd.functional.vhp/pow_adder", T_FUNCTIONAL, _pow_adder_hv("vhp"),
-         expected=([0.0, 0.0], [6.0, 6.0])),
-    Case("torch.func.vjp/sin_cos", T_FUNC_VJP, _func_vjp_sin_cos,
-         expected=(np.cos([0.5, 1.0]) - np.sin([0.5, 1.0])).tolist(), rtol=1e-5,
-         note="the doc asserts the relation cos(x) - sin(x); numbers at x = [0.5, 1]"),
-    Case("paddle.incubate.autograd.vjp/matmul", P_VJP, _paddle_vjp(None),
-         expected=[[4.0, 4.0], [4.0, 4.0]],
-         note="paddle's v=None means ones; torch's signature needs v for a (2, 2) output"),
-    Case("paddle.incubate.autograd.vjp/matmul,v=[[1,0],[0,0]]", P_VJP,
-         _paddle_vjp([[1.0, 0.0], [0.0, 0.0]]), expected=[[2.0, 1.0], [1.0, 0.0]]),
-    Case("paddle.incubate.autograd.Jacobian/matmul", P_JACOBIAN, _paddle_jacobian_rows,
-         expected=((4, 8), [[1, 3, 0, 0, 1, 0, 2, 0], [2, 4, 0, 0, 0, 1, 0, 2]]),
-         note="paddle flattens to [4, 8]; unigrad returns the blocks, flattened here"),
+    Case(
+        "torch.autograd.functional.vjp/adder",
+        T_FUNCTIONAL,
+        _adder_vjp,
+        expected=([2.0, 2.0], [3.0, 3.0]),
+    ),
+    Case("torch.autograd.functional.jvp/adder", T_FUNCTIONAL, _adder_jvp, expected=[5.0, 5.0]),
+    Case(
+        "torch.autograd.functional.jacobian/exp_adder[1]",
+        T_FUNCTIONAL,
+        _exp_adder_jacobian,
+        expected=[[3.0, 0.0], [0.0, 3.0]],
+    ),
+    Case(
+        "torch.autograd.functional.jacobian/exp_adder[0]",
+        T_FUNCTIONAL,
+        _exp_adder_jacobian_first,
+        expected=np.diag(2 * np.exp(_X)).tolist(),
+        rtol=1e-5,
+        note="the documented block is diag(2 exp(x)), at the case's fixed x",
+    ),
+    Case(
+        "torch.autograd.functional.hessian/pow_adder",
+        T_FUNCTIONAL,
+        _pow_adder_hessian,
+        expected=(
+            ([[4.0, 0.0], [0.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]]),
+            ([[0.0, 0.0], [0.0, 0.0]], [[6.0, 0.0], [0.0, 6.0]]),
+        ),
+    ),
+    Case(
+        "torch.autograd.functional.hvp/pow_adder",
+        T_FUNCTIONAL,
+        _pow_adder_hv("hvp"),
+        expected=([0.0, 0.0], [6.0, 6.0]),
+    ),
+    Case(
+        "torch.autograd.functional.vhp/pow_adder",
+        T_FUNCTIONAL,
+        _pow_adder_hv("vhp"),
+        expected=([0.0, 0.0], [6.0, 6.0]),
+    ),
+    Case(
+        "torch.func.vjp/sin_cos",
+        T_FUNC_VJP,
+        _func_vjp_sin_cos,
+        expected=(np.cos([0.5, 1.0]) - np.sin([0.5, 1.0])).tolist(),
+        rtol=1e-5,
+        note="the doc asserts the relation cos(x) - sin(x); numbers at x = [0.5, 1]",
+    ),
+    Case(
+        "paddle.incubate.autograd.vjp/matmul",
+        P_VJP,
+        _paddle_vjp(None),
+        expected=[[4.0, 4.0], [4.0, 4.0]],
+        note="paddle's v=None means ones; torch's signature needs v for a (2, 2) output",
+    ),
+    Case(
+        "paddle.incubate.autograd.vjp/matmul,v=[[1,0],[0,0]]",
+        P_VJP,
+        _paddle_vjp([[1.0, 0.0], [0.0, 0.0]]),
+        expected=[[2.0, 1.0], [1.0, 0.0]],
+    ),
+    Case(
+        "paddle.incubate.autograd.Jacobian/matmul",
+        P_JACOBIAN,
+        _paddle_jacobian_rows,
+        expected=((4, 8), [[1, 3, 0, 0, 1, 0, 2, 0], [2, 4, 0, 0, 0, 1, 0, 2]]),
+        note="paddle flattens to [4, 8]; unigrad returns the blocks, flattened here",
+    ),
     Case("jax.hessian/cubic", J_API, _jax_hessian, expected=[[6.0, -2.0], [-2.0, -480.0]]),
-    Case("jax.jacfwd/f", J_JACFWD, _jax_jac("forward-mode"),
-         expected=[[1, 0, 0], [0, 0, 5], [0, 16, -2], [1.6209, 0, 0.84147]],
-         rtol=1e-4, atol=1e-4),
-    Case("jax.jacrev/f", J_JACFWD, _jax_jac("reverse-mode"),
-         expected=[[1, 0, 0], [0, 0, 5], [0, 16, -2], [1.6209, 0, 0.84147]],
-         rtol=1e-4, atol=1e-4),
-    Case("tf.GradientTape.jacobian/functional", TF_TAPE, _tf_jacobian,
-         expected=[[2.0, 0.0], [0.0, 4.0]]),
+    Case(
+        "jax.jacfwd/f",
+        J_JACFWD,
+        _jax_jac("forward-mode"),
+        expected=[[1, 0, 0], [0, 0, 5], [0, 16, -2], [1.6209, 0, 0.84147]],
+        rtol=1e-4,
+        atol=1e-4,
+    ),
+    Case(
+        "jax.jacrev/f",
+        J_JACFWD,
+        _jax_jac("reverse-mode"),
+        expected=[[1, 0, 0], [0, 0, 5], [0, 16, -2], [1.6209, 0, 0.84147]],
+        rtol=1e-4,
+        atol=1e-4,
+    ),
+    Case(
+        "tf.GradientTape.jacobian/functional",
+        TF_TAPE,
+        _tf_jacobian,
+        expected=[[2.0, 0.0], [0.0, 4.0]],
+    ),
 ]

@@ -46,8 +46,10 @@ _W = 0.5
 
 
 def _interpolates() -> list[list[float]]:
-    return [[a * r + (1 - a) * f for r, f in zip(real, fake, strict=True)]
-            for a, real, fake in zip(_ALPHA, _REAL, _FAKE, strict=True)]
+    return [
+        [a * r + (1 - a) * f for r, f in zip(real, fake, strict=True)]
+        for a, real, fake in zip(_ALPHA, _REAL, _FAKE, strict=True)
+    ]
 
 
 def _wgan_expected(scale: float = 1.0) -> tuple[Any, float, float]:
@@ -79,8 +81,9 @@ def _wgan_penalty(seed: float) -> Any:
         xp = k.xp
         interpolates, w = _wgan_inputs(k)
         d = _critic(k, interpolates, w)
-        (gradients,) = k.grad(d, interpolates, grad_outputs=k.full([2, 1], seed),
-                              create_graph=True, retain_graph=True)
+        (gradients,) = k.grad(
+            d, interpolates, grad_outputs=k.full([2, 1], seed), create_graph=True, retain_graph=True
+        )
         flat = xp.reshape(gradients, (2, 4))
         penalty = xp.mean((xp.linalg.vector_norm(flat, axis=1) - 1) ** 2)
         (dpenalty_dw,) = k.grad(penalty, w)
@@ -111,8 +114,9 @@ def _rl_penalty(k: Kit) -> Any:
     weights = k.leaf(_WEIGHTS)
     output = xp.matmul(state, weights)
     musk = k.ones([1, 2])
-    (gradients,) = k.grad(output, state, grad_outputs=musk, retain_graph=True,
-                          create_graph=True, allow_unused=True)
+    (gradients,) = k.grad(
+        output, state, grad_outputs=musk, retain_graph=True, create_graph=True, allow_unused=True
+    )
     gradients = xp.reshape(gradients, (-1, 1))
     penalty = xp.mean((xp.linalg.vector_norm(gradients, axis=1) - 1) ** 2)
     (dweights,) = k.grad(penalty, weights)
@@ -124,8 +128,14 @@ def _rl_unused_head(k: Kit) -> Any:
     state, goal = k.leaf(_STATE), k.leaf([[1.0, 1.0]])
     weights = k.leaf(_WEIGHTS)
     output = xp.matmul(state, weights)  # the goal head is not used by this network
-    return k.grad(output, [state, goal], grad_outputs=k.ones([1, 2]), retain_graph=True,
-                  create_graph=True, allow_unused=True)
+    return k.grad(
+        output,
+        [state, goal],
+        grad_outputs=k.ones([1, 2]),
+        retain_graph=True,
+        create_graph=True,
+        allow_unused=True,
+    )
 
 
 def _not_accumulated(k: Kit) -> Any:
@@ -142,24 +152,53 @@ def _unused_is_error(k: Kit) -> Any:
 _WGAN_GRADS, _WGAN_GP, _WGAN_DGP = _wgan_expected()
 
 CASES: list[Case] = [
-    Case("seed/x^2-grid-first-derivative", SEED_X_SQUARED, _grid_first,
-         expected=([[2 * v for v in row] for row in _GRID],)),
-    Case("seed/x^2-grid-second-derivative", SEED_X_SQUARED, _grid_second,
-         expected=([[2.0] * 4] * 3,)),
-    Case("seed/wgan-gp-penalty", SEED_GRAD_OF_GRAD, _wgan_penalty(1.0),
-         expected=(_WGAN_GRADS, _WGAN_GP, _WGAN_DGP),
-         note="interpolates, critic, seed of ones, create_graph, (|g| - 1)^2, and the "
-         "penalty's gradient w.r.t. the critic's weight (only right with create_graph)"),
-    Case("seed/wgan-gp-seed-of-twos", SEED_WGAN, _twice,
-         expected=(_wgan_expected(2.0)[0], _wgan_expected(2.0)[0]),
-         note="a seed of twos gives twice the gradient of a seed of ones"),
-    Case("seed/returned-not-accumulated", SEED_GP_NOTES, _not_accumulated,
-         expected=([2.0, 4.0], None),
-         note="inputs: the gradient is returned and not accumulated into .grad"),
-    Case("seed/allow_unused=False-unused-input", SEED_GP_NOTES, _unused_is_error,
-         raises=UnusedInputError),
-    Case("seed/rl-network-gp-allow_unused", SEED_GRAD_OF_GRAD, _rl_penalty,
-         expected=(4.0 / 3.0, [[0.0, 0.0], [0.0, 0.0], [4.0 / 3.0, 4.0 / 3.0]])),
-    Case("seed/rl-network-unused-input", SEED_GRAD_OF_GRAD, _rl_unused_head,
-         expected=([[1.0, 1.0, 3.0]], None)),
+    Case(
+        "seed/x^2-grid-first-derivative",
+        SEED_X_SQUARED,
+        _grid_first,
+        expected=([[2 * v for v in row] for row in _GRID],),
+    ),
+    Case(
+        "seed/x^2-grid-second-derivative", SEED_X_SQUARED, _grid_second, expected=([[2.0] * 4] * 3,)
+    ),
+    Case(
+        "seed/wgan-gp-penalty",
+        SEED_GRAD_OF_GRAD,
+        _wgan_penalty(1.0),
+        expected=(_WGAN_GRADS, _WGAN_GP, _WGAN_DGP),
+        note="interpolates, critic, seed of ones, create_graph, (|g| - 1)^2, and the "
+        "penalty's gradient w.r.t. the critic's weight (only right with create_graph)",
+    ),
+    Case(
+        "seed/wgan-gp-seed-of-twos",
+        SEED_WGAN,
+        _twice,
+        expected=(_wgan_expected(2.0)[0], _wgan_expected(2.0)[0]),
+        note="a seed of twos gives twice the gradient of a seed of ones",
+    ),
+    Case(
+        "seed/returned-not-accumulated",
+        SEED_GP_NOTES,
+        _not_accumulated,
+        expected=([2.0, 4.0], None),
+        note="inputs: the gradient is returned and not accumulated into .grad",
+    ),
+    Case(
+        "seed/allow_unused=False-unused-input",
+        SEED_GP_NOTES,
+        _unused_is_error,
+        raises=UnusedInputError,
+    ),
+    Case(
+        "seed/rl-network-gp-allow_unused",
+        SEED_GRAD_OF_GRAD,
+        _rl_penalty,
+        expected=(4.0 / 3.0, [[0.0, 0.0], [0.0, 0.0], [4.0 / 3.0, 4.0 / 3.0]]),
+    ),
+    Case(
+        "seed/rl-network-unused-input",
+        SEED_GRAD_OF_GRAD,
+        _rl_unused_head,
+        expected=([[1.0, 1.0, 3.0]], None),
+    ),
 ]
