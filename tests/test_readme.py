@@ -26,7 +26,7 @@ def test_quickstart_runs_and_prints_its_comments():
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(README), "exec"), {"__name__": "__readme__"})
     printed = out.getvalue().splitlines()
-    expected = [line[2:] for line in code.splitlines() if line.startswith("# ")]
+    expected = [m.group(1) for m in re.finditer(r"^# (\w+ [\d.]+)$", code, re.M)]
     inline = [m.group(1) for m in re.finditer(r"print\(g\)  # (.*)", code)]
     assert printed == inline + expected
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import time
 import weakref
 
 import numpy as np
@@ -380,7 +379,6 @@ def test_live_nodes_do_not_grow(name):
     mk = np.asarray if name == "numpy" else jnp.asarray
     n_iter = 10_000 if name == "numpy" else 2_000
     refs: list[weakref.ref] = []
-    t0 = time.perf_counter()
     for i in range(n_iter):
         x = unigrad.watch(mk(np.array([1.0, 2.0])))
         y = (x * x).sum()
@@ -394,4 +392,3 @@ def test_live_nodes_do_not_grow(name):
     gc.collect()
     assert sum(r() is not None for r in refs) == 0
     assert sum(type(o) is Node for o in gc.get_objects()) <= base
-    assert time.perf_counter() - t0 < 20

@@ -83,7 +83,7 @@ def _basis(be: Any, y: Any, m: int, batch: int | None) -> Any:
     else:
         eye = np.eye(m).reshape((m, 1, *shape[1:]))
         eye = np.broadcast_to(eye, (m, batch, *shape[1:])).copy()
-    seed = be.cast(be.asarray(eye, "float64"), y)
+    seed = be.cast(be.asarray(eye, "float32"), y)
     device = getattr(y, "device", None)
     if be.name == "torch" and device is not None:
         seed = seed.to(device)

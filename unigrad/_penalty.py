@@ -28,7 +28,7 @@ def _random_alpha(be: Any, real: Any, batch: int) -> Any:
         return paddle.rand([batch], dtype=real.dtype)
     import numpy as np  # lazily: `import unigrad` imports no array library
 
-    return be.cast(be.asarray(np.random.default_rng().random(batch), "float64"), real)
+    return be.cast(be.asarray(np.random.default_rng().random(batch), "float32"), real)
 
 
 def gradient_penalty(

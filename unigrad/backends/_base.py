@@ -41,6 +41,9 @@ class Capabilities:
         backward_create_graph: ``backward(create_graph=True)`` without ``inputs``.
         leaf_hooks_in_grad: Tensor hooks on leaf inputs fire inside ``grad``.
         float16_cpu: float16 gradients run on CPU.
+        functional: :mod:`unigrad.functional` (vjp, jvp, jacobian, hessian, hvp, vhp)
+            has an implementation for this backend's tensors. Off by default: a
+            third-party backend offers ``grad`` and the tape-style ``unigrad.jacobian``.
     """
 
     max_order: int | None = None
@@ -48,6 +51,7 @@ class Capabilities:
     backward_create_graph: bool = True
     leaf_hooks_in_grad: bool = False
     float16_cpu: bool = True
+    functional: bool = False
 
 
 class GradRequest(NamedTuple):

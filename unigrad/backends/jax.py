@@ -32,6 +32,7 @@ class JaxBackend(TapeBackend):
         backward_create_graph=True,
         leaf_hooks_in_grad=False,
         float16_cpu=True,
+        functional=True,
     )
 
     def _array_types(self) -> tuple[type, ...]:

@@ -147,6 +147,7 @@ class PaddleBackend(Backend):
         backward_create_graph=False,
         leaf_hooks_in_grad=False,
         float16_cpu=False,
+        functional=True,
     )
 
     def owns(self, cls: type) -> bool:

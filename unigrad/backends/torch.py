@@ -155,6 +155,7 @@ class TorchBackend(Backend):
         backward_create_graph=True,
         leaf_hooks_in_grad=True,
         float16_cpu=True,
+        functional=True,
     )
 
     def owns(self, cls: type) -> bool:
