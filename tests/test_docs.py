@@ -28,6 +28,8 @@ import importlib
 import importlib.util
 import io
 import re
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +105,25 @@ class _Runner(doctest.DocTestRunner):
         if self.first_error is None:
             self.first_error = exc_info[1]
         super().report_unexpected_exception(out, test, example, exc_info)
+
+
+@pytest.fixture(autouse=True)
+def _jax_defaults() -> Iterator[None]:
+    """Examples show what a user sees: jax with its default config (32-bit).
+
+    Other tests (the conformance runner, the ``backend`` fixture) turn on
+    ``jax_enable_x64`` process-wide; it is switched off here and restored afterwards.
+    """
+    jax = sys.modules.get("jax")
+    if jax is None:
+        yield
+        return
+    previous = bool(jax.config.jax_enable_x64)
+    jax.config.update("jax_enable_x64", False)
+    try:
+        yield
+    finally:
+        jax.config.update("jax_enable_x64", previous)
 
 
 def _run_doctest(test: doctest.DocTest) -> None:
