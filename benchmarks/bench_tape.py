@@ -23,10 +23,13 @@ from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if os.path.isdir(os.path.join(_ROOT, "unigrad")) and _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)  # run from a checkout: benchmark the checkout's unigrad
 
-import numpy as np
+import numpy as np  # noqa: E402 (after the sys.path setup above)
 
-import unigrad
+import unigrad  # noqa: E402
 
 B, D_IN, H, LAM, SLOPE = 64, 784, 256, 10.0, 0.2
 
