@@ -8,6 +8,7 @@ unigrad.conformance``) and the pytest plugin (``pytest --unigrad-backend NAME``)
 Importing this package imports no framework (and not pytest or NumPy).
 
 Examples:
+    >>> import torch  # the backend the example runs on
     >>> from unigrad.conformance import CASES, run, select
     >>> report = run(select(CASES, "tf.GradientTape/x*x"), ["torch"])
     >>> report.result("tf.GradientTape/x*x", "torch").status.value

@@ -353,6 +353,7 @@ def run(
     reported in :attr:`Report.unmatched_xfails`.
 
     Examples:
+        >>> import torch  # the backend the example runs on
         >>> from unigrad.conformance.cases import CASES
         >>> report = run(select(CASES, "paddle.grad/grad_outputs"), ["torch"])
         >>> report.ok, len(report.results)
