@@ -603,6 +603,13 @@ def test_r13_backward_with_inputs_accumulates_only_there(backend):
     assert getattr(w, "grad", None) is None
 
 
+def test_r13_backward_inputs_must_require_grad(backend):
+    x, c = backend.leaf([1.0, 2.0]), backend.tensor([3.0, 4.0])
+    with pytest.raises(UnusedInputError, match=r"inputs\[1\].*does not require grad"):
+        unigrad.backward((x * c).sum(), inputs=[x, c])
+    assert getattr(x, "grad", None) is None  # nothing was accumulated
+
+
 def test_r13_gradient_of_an_intermediate_and_a_leaf(backend):
     x = backend.leaf(2.0)
     h = x * x

@@ -465,5 +465,15 @@ def backward(
     seeds = _check_seeds(be, outs, seeds, batched=False)
     outs, seeds = _merge_outputs(be, outs, seeds)
     if leaves is not None:
-        leaves, _, _ = _inputs(be, leaves)
+        given = leaves
+        leaves, where, reasons = _inputs(be, given)
+        if -1 in where:
+            i = where.index(-1)
+            msg = message(
+                f"inputs[{i}] is unused: it {reasons[i]}",
+                expected="every tensor in `inputs` to require grad",
+                got=f"inputs[{i}] of dtype {be.dtype_name(given[i])} without autograd history",
+                fix="Watch it with unigrad.watch before the forward pass, or leave it out.",
+            )
+            raise UnusedInputError(msg)
     be.backward(BackwardRequest(outs, seeds, bool(retain), bool(create), leaves))
