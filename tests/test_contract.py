@@ -100,15 +100,36 @@ def test_r2_seed_entries_must_be_tensors(backend, seed):
 
 def test_r2_a_numpy_scalar_seed_is_a_numpy_value(backend):
     # NumPy reductions return scalars, so they are the numpy backend's 0-d values;
-    # on any other backend they are a second framework.
+    # on any other backend they are a second framework (or, without autograd, values of
+    # a backend that is not installed).
     x = backend.leaf(2.0)
     seed = np.float32(3.0)
     if backend.name == "numpy":
         (g,) = unigrad.grad([x * x], x, [seed])
         backend.close(g, 12.0)
     else:
-        with pytest.raises(BackendError, match="mixes two frameworks"):
+        with pytest.raises(BackendError, match=r"mixes two frameworks|needs autograd"):
             unigrad.grad([x * x], x, [seed])
+
+
+def test_values_of_a_backend_that_is_not_installed_say_what_to_install(monkeypatch):
+    import importlib.util
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "autograd" else find_spec(name, *a),
+    )
+    from unigrad import _dispatch
+
+    monkeypatch.setattr(_dispatch, "_TYPE_CACHE", {})
+
+    class Fake(np.ndarray):
+        pass
+
+    with pytest.raises(BackendError, match=r"needs autograd.*unigrad\[numpy\]"):
+        unigrad.backend_of(np.zeros(2).view(Fake))
 
 
 def test_r2_the_paddle_doc_seeds(backend):

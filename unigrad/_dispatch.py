@@ -211,6 +211,15 @@ def _lookup(cls: type) -> Backend | None:
     else:
         for entry in _REGISTRY.values():
             if entry.test is not None and entry.test(cls):
+                if entry.name in _BUILTIN and not entry.installed():
+                    missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
+                    msg = (
+                        f"{cls.__module__}.{cls.__qualname__} values belong to the "
+                        f"{entry.name!r} backend, which needs {', '.join(missing)}: expected "
+                        f"it installed, got it missing. Install it with "
+                        f"pip install 'unigrad[{entry.name}]'"
+                    )
+                    raise BackendError(msg)
                 backend = entry.load()
                 break
         else:
