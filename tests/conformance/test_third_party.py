@@ -76,6 +76,27 @@ def test_backend_is_listed_and_dispatched(boxed_path):
     assert proc.stdout.strip() == "[2.0, 4.0]"
 
 
+def test_functional_api_says_the_plug_in_lacks_it(boxed_path):
+    code = (
+        "import unigrad, unigrad.functional as F\n"
+        "from boxed_backend import boxed\n"
+        "try:\n"
+        "    F.vjp(lambda t: t * t, boxed([1.0, 2.0]))\n"
+        "except unigrad.UnsupportedFeatureError as err:\n"
+        "    print('capability' in str(err) and 'boxed' in str(err))\n"
+    )
+    proc = subprocess.run(
+        [PYTHON, "-c", code],
+        capture_output=True,
+        text=True,
+        env=subprocess_env(boxed_path),
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "True"
+
+
 def test_pytest_plugin_on_an_entry_point_backend(boxed_path):
     (boxed_path / "pytest.ini").write_text("[pytest]\n")
     proc = subprocess.run(

@@ -32,10 +32,10 @@ recorded graph (jax: the jaxpr; numpy: autograd's trace), as torch does.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import Any
 
+from .._dispatch import get_backend, owner
 from .._errors import (
     BackendError,
     GradArgumentError,
@@ -43,32 +43,26 @@ from .._errors import (
     NotDifferentiableError,
     TapeError,
     UnsupportedDtypeError,
+    UnsupportedFeatureError,
     message,
 )
+from .._grad import _flag
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
-# (framework name, module to look for in sys.modules, attribute path of tensor types)
-_TYPES: tuple[tuple[str, str, str], ...] = (
-    ("torch", "torch", "Tensor"),
-    ("paddle", "paddle", "Tensor"),
-    ("jax", "jax", "Array"),
-    ("numpy", "numpy", "ndarray"),
-    ("numpy", "numpy", "generic"),
-    ("numpy", "autograd.tracer", "Box"),
-)
+_TAPE_BACKENDS = ("jax", "numpy")
 
 
 def _framework(x: Any) -> str | None:
-    """The framework of a plain tensor (torch, paddle, jax, numpy), or None."""
-    for name, modname, attr in _TYPES:
-        mod = sys.modules.get(modname)
-        if mod is not None:
-            target = getattr(mod, attr, None)
-            # isinstance, not issubclass: jax tracers are virtual instances of jax.Array
-            if isinstance(target, type) and isinstance(x, target):
-                return name
-    return None
+    """The backend that owns plain tensor ``x`` (the dispatch registry's answer), or None.
+
+    autograd's tracing boxes count as numpy values, so these functions compose with
+    ``autograd.grad`` as jax's compose with ``jax.grad``.
+    """
+    if type(x).__module__.startswith("autograd."):
+        return "numpy"
+    backend = owner(x)
+    return None if backend is None else backend.name
 
 
 def _impl(name: str) -> Any:
@@ -93,7 +87,7 @@ def _as_tuple(value: Any, what: str, fn: str) -> tuple[bool, tuple[Any, ...]]:
         )
         raise GradArgumentError(msg)
     for i, el in enumerate(items):
-        if getattr(type(el), "__unigrad_backend__", None) is not None:
+        if getattr(type(el), "__unigrad_backend__", None) in _TAPE_BACKENDS:
             msg = message(
                 f"the {what} given to {fn} holds a unigrad tape tensor",
                 expected="plain arrays (unigrad.functional transforms functions of arrays)",
@@ -136,18 +130,6 @@ def _one_framework(groups: list[tuple[str, tuple[Any, ...]]]) -> str:
         msg = "no tensor given: expected at least one tensor, got none"
         raise BackendError(msg)
     return found
-
-
-def _flag(value: Any, name: str) -> bool:
-    if value is True or value is False:
-        return value
-    msg = message(
-        f"`{name}` must be a bool",
-        expected="True or False",
-        got=repr(value),
-        fix=f"Pass `{name}=True` or `{name}=False`.",
-    )
-    raise GradArgumentError(msg)
 
 
 def _callable(func: Any, fn: str) -> None:
@@ -294,6 +276,15 @@ def _front(
     if v is not None:
         _, vs = _as_tuple(v, "v", fn)
     name = _one_framework([("inputs", ins), ("v", vs or ())])
+    if not get_backend(name).capabilities.functional:
+        msg = message(
+            f"backend {name!r} has no implementation of unigrad.functional.{fn}",
+            expected="a backend with the capability `functional` (torch, paddle, jax, numpy)",
+            got=f"tensors of {name!r}",
+            fix="Use unigrad.grad, unigrad.jacobian or unigrad.hessian, which every "
+            "backend offers.",
+        )
+        raise UnsupportedFeatureError(msg)
     _flag(create_graph, "create_graph")
     _flag(strict, "strict")
     for i, x in enumerate(ins):
