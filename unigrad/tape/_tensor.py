@@ -11,7 +11,7 @@ plain references that dies with its last tensor.
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._errors import BackendError, TapeError, message
@@ -126,14 +126,16 @@ def _wrap_outputs(
     return engine.unflatten(treedef, wrapped)
 
 
-def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
-    """Record ``op(*args)`` for flat positional arguments (the operators' fast path)."""
-    engine = cls._engine
+def _classify(
+    cls: type[Tensor], engine: Engine, items: Sequence[Any]
+) -> tuple[list[Any], list[int], list[Any], bool]:
+    """Split a call's arguments: array parents (tape tensors and plain arrays) with their
+    positions, static values with their cache keys, and whether any tape tensor is there."""
     parents: list[Any] = []
     slots: list[int] = []
     statics: list[Any] = []
     tracked = False
-    for i, a in enumerate(args):
+    for i, a in enumerate(items):
         if isinstance(a, Tensor):
             if not isinstance(a, cls):
                 raise _wrong_engine(cls, a)
@@ -145,6 +147,13 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
             slots.append(i)
         else:
             statics.append((i, _skey(a)))
+    return parents, slots, statics, tracked
+
+
+def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
+    """Record ``op(*args)`` for flat positional arguments (the operators' fast path)."""
+    engine = cls._engine
+    parents, slots, statics, tracked = _classify(cls, engine, args)
     if not tracked:
         return op(*args)
     vals = [p._value if isinstance(p, Tensor) else p for p in parents]
@@ -178,22 +187,7 @@ def record_call(
     """Record ``op(*args, **kwargs)``, where tape tensors may sit anywhere in pytrees."""
     engine = cls._engine
     leaves, treedef = engine.flatten((args, kwargs), _is_tensor)
-    parents: list[Any] = []
-    slots: list[int] = []
-    statics: list[Any] = []
-    tracked = False
-    for i, a in enumerate(leaves):
-        if isinstance(a, Tensor):
-            if not isinstance(a, cls):
-                raise _wrong_engine(cls, a)
-            tracked = True
-            parents.append(a)
-            slots.append(i)
-        elif engine.is_array(a):
-            parents.append(a)
-            slots.append(i)
-        else:
-            statics.append((i, _skey(a)))
+    parents, slots, statics, tracked = _classify(cls, engine, leaves)
     if not tracked:
         return op(*args, **kwargs)
     template = list(leaves)
