@@ -12,7 +12,6 @@ installed is skipped. Markers, validated at collection:
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import importlib.util
 from typing import Any
@@ -21,6 +20,7 @@ import numpy as np
 import pytest
 
 import unigrad
+from unigrad.conformance import Kit
 
 BACKENDS = ("torch", "paddle", "jax", "numpy")
 _MODULES = {"torch": ("torch",), "paddle": ("paddle",), "jax": ("jax",), "numpy": ("autograd",)}
@@ -41,35 +41,17 @@ def _installed(name: str) -> bool:
     return all(importlib.util.find_spec(m) is not None for m in _MODULES[name])
 
 
-@dataclasses.dataclass
-class B:
-    """A neutral toolkit for one backend."""
+class B(Kit):
+    """The conformance suite's neutral kit, plus what the tests compare with.
 
-    name: str
-    mod: Any  # the framework module (torch, paddle, jax.numpy, numpy)
+    ``tensor``, ``leaf``, ``ones``, ``zeros``, ``xp``, ``caps`` and ``requires_grad`` come
+    from :class:`unigrad.conformance.Kit`; ``np``, ``shape`` and ``dtype`` look at a host
+    copy, so they also accept plain NumPy results.
+    """
 
-    @property
-    def caps(self) -> unigrad.Capabilities:
-        return unigrad.get_backend(self.name).capabilities
-
-    def tensor(self, data: Any, dtype: str = "float32") -> Any:
-        """A plain (unwatched) tensor of this backend."""
-        return unigrad.get_backend(self.name).asarray(data, dtype)
-
-    def leaf(self, data: Any, dtype: str = "float32") -> Any:
-        """A tensor that requires grad."""
-        return unigrad.watch(self.tensor(data, dtype))
-
-    def ones(self, shape: Any, dtype: str = "float32") -> Any:
-        return self.tensor(np.ones(shape), dtype)
-
-    def zeros(self, shape: Any, dtype: str = "float32") -> Any:
-        return self.tensor(np.zeros(shape), dtype)
-
-    @property
-    def xp(self) -> Any:
-        """The array namespace for this backend's (watched) tensors."""
-        return unigrad.namespace(self.leaf(0.0))
+    def __init__(self, name: str, mod: Any) -> None:
+        super().__init__(unigrad.get_backend(name))
+        self.mod = mod  # the framework module (torch, paddle, jax.numpy, numpy)
 
     def np(self, x: Any) -> np.ndarray:
         if isinstance(x, (np.ndarray, np.generic)):
@@ -85,9 +67,6 @@ class B:
 
     def dtype(self, x: Any) -> str:
         return str(self.np(x).dtype)
-
-    def requires_grad(self, x: Any) -> bool:
-        return unigrad.get_backend(self.name).requires_grad(x)
 
 
 def _module(name: str) -> Any:
