@@ -58,11 +58,6 @@ def _is_tensor(v: Any) -> bool:
     return isinstance(v, Tensor)
 
 
-def _kind_ok(engine: Engine, v: Any) -> bool:
-    dtype = getattr(v, "dtype", None)
-    return dtype is not None and _inexact(dtype)
-
-
 _INEXACT: dict[Any, bool] = {}
 
 
