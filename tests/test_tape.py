@@ -349,6 +349,46 @@ def test_jax_loop_traces_once():
     assert len(traces) == n_traces  # later iterations reuse the compiled functions
 
 
+def test_a_mutated_unhashable_static_is_never_served_from_a_cache(eng):
+    # Compiled functions are cached by graph structure, and the caches outlive the
+    # arguments: an opaque unhashable static must never be keyed by identity, or a
+    # mutated (or, after garbage collection, a new) object would reuse stale code.
+    _, mk = eng
+
+    class Scale:
+        __hash__ = None  # unhashable, mutable configuration
+
+        def __init__(self, k):
+            self.k = k
+
+    f = unigrad.lift(lambda x, s: x * s.k)
+    s = Scale(2.0)
+    for k in (2.0, 3.0, 5.0):
+        s.k = k
+        x = unigrad.watch(mk([1.0, 2.0]))
+        y = f(x, s)
+        (g,) = unigrad.grad(y.sum(), x)
+        np.testing.assert_allclose(arr(y), [k, 2 * k])
+        np.testing.assert_allclose(arr(g), [k, k])
+
+
+def test_equal_list_statics_share_the_compiled_function():
+    traces = []
+
+    def body(x, shape):
+        traces.append(1)  # runs only while tracing
+        return jnp.reshape(x, shape).sum()
+
+    f = unigrad.lift(body)
+    for _ in range(3):
+        x = unigrad.watch(jnp.arange(6.0))
+        unigrad.grad(f(x, [2, 3]), x)  # a new list each time, equal contents
+    n_traces = len(traces)
+    x = unigrad.watch(jnp.arange(6.0))
+    unigrad.grad(f(x, [2, 3]), x)
+    assert len(traces) == n_traces
+
+
 def test_grad_under_caller_jit():
     @jax.jit
     def step(W, x):

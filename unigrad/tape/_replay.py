@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._errors import GraphFreedError, message
-from ._tensor import Node, Tensor
+from ._tensor import Node, Tensor, fresh_token
 
 __all__ = ["analyse", "grad", "leaves_of"]
 
@@ -381,7 +381,7 @@ def _differentiable(
         return tuple(run(vals[:n_in], vals[n_in : n_in + n_c], tuple(full)))
 
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
-    node_key = ("vjp", key) if key is not None else ("vjp-uncached", id(fn))
+    node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
     node = Node(fn, node_key, parents, n_in)
     values = fn(*[p._value if isinstance(p, Tensor) else p for p in parents])
     engine = cls._engine

@@ -10,6 +10,7 @@ plain references that dies with its last tensor.
 
 from __future__ import annotations
 
+import itertools
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -43,14 +44,27 @@ class Node:
         return f"<unigrad tape node {name}{state}>"
 
 
+#: Tokens for keys that must never match another: never reused, unlike id().
+fresh_token = itertools.count().__next__
+
+
 def _skey(v: Any) -> Any:
-    """A hashable key for a static argument (type included: 1 == 1.0 == True)."""
+    """A hashable key for a static argument (type included: 1 == 1.0 == True).
+
+    Keys select compiled functions from caches that outlive the argument, so equal keys
+    must mean equal values. Containers are keyed by content; an opaque unhashable object
+    (which may be mutated between calls) gets a fresh token: never a cache hit.
+    """
     if isinstance(v, slice):
         return (slice, _skey(v.start), _skey(v.stop), _skey(v.step))
+    if isinstance(v, (tuple, list)):
+        return (type(v), tuple(_skey(e) for e in v))
+    if isinstance(v, dict):
+        return (dict, tuple((_skey(k), _skey(e)) for k, e in v.items()))
     try:
         hash(v)
     except TypeError:
-        return ("id", id(v))  # kept alive by the node's function, so the id stays unique
+        return ("unhashable", fresh_token())
     return (type(v), v)
 
 
