@@ -11,11 +11,11 @@ plain references that dies with its last tensor.
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._errors import BackendError, TapeError, message
+from ._array_object import ArrayObject
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -111,7 +111,7 @@ def _wrap_outputs(
     if engine.is_array(out):
         value = engine.canon(out)
         if not _inexact(value.dtype):
-            return value
+            return cls._constant(value)
 
         def fn1(*vals: Any) -> tuple[Any, ...]:
             return (node_fn(*vals),)
@@ -128,9 +128,8 @@ def _wrap_outputs(
     for i, v in enumerate(leaves):
         if engine.is_array(v):
             v = engine.canon(v)
-            if _inexact(v.dtype):
-                wrapped.append(cls._make(v, node, i))
-                continue
+            wrapped.append(cls._make(v, node, i) if _inexact(v.dtype) else cls._constant(v))
+            continue
         wrapped.append(v)
     return engine.unflatten(treedef, wrapped)
 
@@ -299,13 +298,6 @@ def _unop(name: str) -> Callable[[Tensor], Any]:
     return method
 
 
-def _cmp(op: Callable[[Any, Any], Any]) -> Callable[[Tensor, Any], Any]:
-    def method(self: Tensor, other: Any) -> Any:
-        return op(self._value, _value_of(other))
-
-    return method
-
-
 def _value_of(v: Any) -> Any:
     return v._value if isinstance(v, Tensor) else v
 
@@ -322,7 +314,7 @@ _NO_CONVERSION = message(
 _METHOD_ALIASES = {"flatten": "ravel"}
 
 
-class Tensor:
+class Tensor(ArrayObject):
     """A value of jax or numpy with the tape history that made it.
 
     Created by :func:`unigrad.watch` (a leaf) and by every recorded operation on tape
@@ -342,7 +334,6 @@ class Tensor:
     __slots__ = ("__weakref__", "_index", "_node", "_value", "grad")
     __unigrad_backend__: ClassVar[str] = "?"
     _engine: ClassVar[Engine]
-    __array_ufunc__ = None  # numpy defers binary operators to ours
     __array_priority__ = 1_000_000
 
     def __init__(self, value: Any) -> None:
@@ -361,6 +352,11 @@ class Tensor:
         t.grad = None
         return t
 
+    @classmethod
+    def _constant(cls, value: Any) -> Tensor:
+        """A tensor without history that does not require grad (index -1 marks it)."""
+        return cls._make(value, None, -1)
+
     # ---- explicit conversion --------------------------------------------------
     @property
     def value(self) -> Any:
@@ -372,13 +368,23 @@ class Tensor:
         return self._value
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:
-        raise TapeError(_NO_CONVERSION)
+        if self.requires_grad:
+            raise TapeError(_NO_CONVERSION)
+        import numpy as np
+
+        return np.asarray(self._value, *args, **kwargs)
 
     # ---- autograd attributes --------------------------------------------------
     @property
     def requires_grad(self) -> bool:
-        """Always True: a tape tensor is a watched leaf or was computed from one."""
-        return True
+        """Whether gradients flow to this tensor: False only for constants.
+
+        A watched leaf and every floating or complex result computed from one require
+        grad. Integer and bool results, and the arrays that the namespace creates from
+        plain data (``xp.asarray``, ``xp.zeros``, ...), are constants: no history, no
+        gradient, and they convert to plain arrays freely.
+        """
+        return self._index >= 0
 
     @property
     def is_leaf(self) -> bool:
@@ -422,7 +428,7 @@ class Tensor:
             yield self[i]
 
     def __repr__(self) -> str:
-        kind = "leaf" if self._node is None else "tape"
+        kind = "const" if not self.requires_grad else "leaf" if self._node is None else "tape"
         return f"{type(self).__name__}({self._value!r}, {kind})"
 
     # scalar conversions are explicit calls: they drop the history knowingly
@@ -523,13 +529,25 @@ class Tensor:
     __pos__ = _unop("positive")
     __abs__ = _unop("abs")
 
-    # comparisons are not differentiable: plain arrays
-    __lt__ = _cmp(operator.lt)
-    __le__ = _cmp(operator.le)
-    __gt__ = _cmp(operator.gt)
-    __ge__ = _cmp(operator.ge)
-    __eq__ = _cmp(operator.eq)
-    __ne__ = _cmp(operator.ne)
+    __and__ = _binop("bitwise_and")
+    __rand__ = _rbinop("bitwise_and")
+    __or__ = _binop("bitwise_or")
+    __ror__ = _rbinop("bitwise_or")
+    __xor__ = _binop("bitwise_xor")
+    __rxor__ = _rbinop("bitwise_xor")
+    __lshift__ = _binop("left_shift")
+    __rlshift__ = _rbinop("left_shift")
+    __rshift__ = _binop("right_shift")
+    __rrshift__ = _rbinop("right_shift")
+    __invert__ = _unop("invert")
+
+    # comparisons: bool tensors without history (nothing to differentiate)
+    __lt__ = _binop("less")
+    __le__ = _binop("less_equal")
+    __gt__ = _binop("greater")
+    __ge__ = _binop("greater_equal")
+    __eq__ = _binop("equal")  # type: ignore[assignment]
+    __ne__ = _binop("not_equal")  # type: ignore[assignment]
 
 
 class JaxTensor(Tensor):
