@@ -67,20 +67,24 @@ class _Module(types.ModuleType):
         return sorted(set(dir(self._fallback)) | set(self.__dict__))
 
 
-def _freq(fn: Any) -> Any:
-    @functools.wraps(fn)
-    def freq(n: int, /, d: float = 1.0, *, device: Any = None) -> Any:
+def _freq(fn: Any, name: str) -> Any:
+    def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
         if device not in (None, "cpu"):
             msg = f'numpy arrays live on the CPU only: expected device "cpu" or None, got {device!r}'
             raise ValueError(msg)
-        return fn(n, d)
+        out = fn(n, d)
+        return out if dtype is None else out.astype(dtype)
 
-    del freq.__wrapped__  # type: ignore[attr-defined]
+    freq.__name__ = freq.__qualname__ = name
     return freq
 
 
 def _tensordot(xp: Any, x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     return xp.tensordot(x1, x2, axes=axes)
+
+
+def _mean(xp: Any, x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+    return xp.mean(x, axis=axis, keepdims=keepdims)
 
 
 @functools.cache
@@ -100,8 +104,11 @@ def build() -> _Module:
     linalg.tensordot = c.bind(_tensordot, anp, "tensordot")
     for name in _FFT:
         setattr(fft, name, c.bind(getattr(c, name), anp, name))
-    fft.fftfreq = _freq(anp.fft.fftfreq)
-    fft.rfftfreq = _freq(anp.fft.rfftfreq)
+    fft.fftfreq = _freq(np.fft.fftfreq, "fftfreq")  # not differentiable: no input array
+    fft.rfftfreq = _freq(np.fft.rfftfreq, "rfftfreq")
+    ns.mean = c.bind(_mean, anp, "mean")
+    ns.finfo = c.bind(c.finfo, np, "finfo")
+    ns.iinfo = c.bind(c.iinfo, np, "iinfo")
     ns.__array_namespace_info__ = np.__array_namespace_info__
     ns.linalg = linalg
     ns.fft = fft

@@ -15,11 +15,12 @@ The primitives used are NumPy's names: ``sum``/``max``/``min`` (``axis``, ``keep
 
 from __future__ import annotations
 
+import builtins
 import functools
 import inspect
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "argsort",
@@ -31,10 +32,14 @@ __all__ = [
     "cumulative_prod",
     "cumulative_sum",
     "diagonal",
+    "FInfo",
+    "IInfo",
     "eigvalsh",
+    "finfo",
     "flip",
     "hfft",
     "ihfft",
+    "iinfo",
     "matrix_norm",
     "matrix_power",
     "matrix_transpose",
@@ -87,6 +92,46 @@ def _axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
         msg = f"repeated axis in {tuple(axis)}"
         raise ValueError(msg)
     return out
+
+
+# ---- data types --------------------------------------------------------------------
+class FInfo(NamedTuple):
+    """The standard's ``finfo`` object: Python numbers, and the dtype."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: Any
+
+
+class IInfo(NamedTuple):
+    """The standard's ``iinfo`` object: Python ints, and the dtype."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: Any
+
+
+def _dtype_of(x: Any) -> Any:
+    """An array's dtype, or ``x`` itself (a dtype, or NumPy's scalar type such as float32)."""
+    return x.dtype if not isinstance(x, builtins.type) and hasattr(x, "dtype") else x
+
+
+def finfo(xp: Any, type: Any, /) -> FInfo:
+    """Machine limits of a floating dtype (or of an array's dtype), as Python floats."""
+    f = xp.finfo(_dtype_of(type))
+    return FInfo(
+        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), f.dtype
+    )
+
+
+def iinfo(xp: Any, type: Any, /) -> IInfo:
+    """Machine limits of an integer dtype (or of an array's dtype), as Python ints."""
+    i = xp.iinfo(_dtype_of(type))
+    return IInfo(int(i.bits), int(i.max), int(i.min), i.dtype)
 
 
 # ---- manipulation ----------------------------------------------------------------
@@ -252,7 +297,7 @@ def vecdot(xp: Any, x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if x1.shape[axis] != x2.shape[axis]:
         msg = f"vecdot: sizes {x1.shape[axis]} and {x2.shape[axis]} along axis {axis} differ"
         raise ValueError(msg)
-    return xp.sum(xp.conj(x1) * x2, axis=axis)
+    return xp.sum(xp.conj(x1) * x2, axis=axis, dtype=xp.result_type(x1, x2))
 
 
 def outer(xp: Any, x1: Any, x2: Any, /) -> Any:

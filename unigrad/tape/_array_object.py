@@ -40,6 +40,16 @@ def _dropped(what: str) -> TapeError:
     )
 
 
+def _plain(key: Any) -> Any:
+    from ._tensor import Tensor
+
+    if isinstance(key, Tensor):
+        return key._value
+    if isinstance(key, tuple):
+        return tuple(_plain(k) for k in key)
+    return key
+
+
 def _to_device(x: Any, device: Any) -> Any:  # a jax array: jax.device_put is differentiable
     import jax
 
@@ -110,6 +120,29 @@ class ArrayObject:
 
     def __dlpack_device__(self) -> tuple[Any, int]:
         return self._value.__dlpack_device__()  # type: ignore[no-any-return]
+
+    # ---- assignment: constants only -------------------------------------------------
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        """``x[key] = value`` on a constant (no history); refused where there is one."""
+        from ._tensor import Tensor
+
+        if self.requires_grad or (isinstance(value, Tensor) and value.requires_grad):
+            raise TapeError(
+                message(
+                    "assignment into a tape tensor that requires grad (or of one)",
+                    expected="a functional update, which the tape can record",
+                    got="x[key] = value",
+                    fix="Write xp.where(mask, value, x), or build the tensor with "
+                    "xp.concat / xp.stack; constants (xp.asarray, xp.zeros) accept "
+                    "assignment.",
+                )
+            )
+        key = _plain(key)
+        value = value._value if isinstance(value, Tensor) else value
+        if hasattr(self._value, "at"):  # jax arrays are immutable: rebind
+            self._value = self._value.at[key].set(value)
+        else:
+            self._value[key] = value
 
     # ---- Python scalars ---------------------------------------------------------
     def item(self) -> Any:

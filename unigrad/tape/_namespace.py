@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from ._array_object import SUPPORTED_API_VERSIONS
-from ._tensor import Tensor, record, record_call
+from ._tensor import Tensor, constants, record, record_call
 
 __all__ = ["RecordingNamespace", "namespace_for"]
 
@@ -84,14 +84,14 @@ class RecordingNamespace:
         kwargs: dict[str, Any] = {"dtype": dtype, "copy": copy}
         if device is not None:
             kwargs["device"] = device
-        return _wrap(cls, self._module.asarray(_values(obj), **kwargs))
+        return constants(cls, self._module.asarray(_values(obj), **kwargs))
 
     def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
         """A tape tensor's own history goes with it; other arrays become constants."""
         if isinstance(x, Tensor):
             return self.asarray(x, device=device, copy=copy)
         kwargs = {k: v for k, v in (("device", device), ("copy", copy)) if v is not None}
-        return _wrap(self._cls, self._module.from_dlpack(x, **kwargs))
+        return constants(self._cls, self._module.from_dlpack(x, **kwargs))
 
 
 def _values(tree: Any) -> Any:
@@ -102,19 +102,9 @@ def _values(tree: Any) -> Any:
     return tree
 
 
-def _wrap(cls: type[Tensor], out: Any) -> Any:
-    """Every framework array in ``out`` as a constant tape tensor (results stay tensors)."""
-    engine = cls._engine
-    if engine.is_array(out):
-        return cls._constant(engine.canon(out))
-    if isinstance(out, tuple) and hasattr(out, "_fields"):
-        return type(out)(*(_wrap(cls, v) for v in out))
-    if type(out) in (list, tuple):
-        return type(out)(_wrap(cls, v) for v in out)
-    return out
-
-
 def _on_values(fn: Any, name: str) -> Any:
+    fn = getattr(fn, "fun", fn)  # autograd's wrapper: these are not differentiated
+
     def on_values(*args: Any, **kwargs: Any) -> Any:
         return fn(*_values(args), **kwargs)
 
@@ -126,7 +116,7 @@ def _on_values(fn: Any, name: str) -> Any:
 
 def _recording(cls: type[Tensor], fn: Any, name: str) -> Any:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return _wrap(cls, record_call(cls, fn, args, kwargs))
+        return constants(cls, record_call(cls, fn, args, kwargs))
 
     wrapper.__name__ = name
     wrapper.__qualname__ = name

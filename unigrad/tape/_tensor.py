@@ -20,7 +20,7 @@ from ._array_object import ArrayObject
 if TYPE_CHECKING:
     from ._engine import Engine
 
-__all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "record", "record_call"]
+__all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "constants", "record", "record_call"]
 
 
 class Node:
@@ -138,16 +138,17 @@ def _classify(
     cls: type[Tensor], engine: Engine, items: Sequence[Any]
 ) -> tuple[list[Any], list[int], list[Any], bool]:
     """Split a call's arguments: array parents (tape tensors and plain arrays) with their
-    positions, static values with their cache keys, and whether any tape tensor is there."""
+    positions, static values with their cache keys, and whether any tape tensor is there
+    (0: none, 1: constants only, 2: one that requires grad)."""
     parents: list[Any] = []
     slots: list[int] = []
     statics: list[Any] = []
-    tracked = False
+    tracked = 0
     for i, a in enumerate(items):
         if isinstance(a, Tensor):
             if not isinstance(a, cls):
                 raise _wrong_engine(cls, a)
-            tracked = True
+            tracked = 2 if a._index >= 0 else max(tracked, 1)
             parents.append(a)
             slots.append(i)
         elif engine.is_array(a):
@@ -156,6 +157,18 @@ def _classify(
         else:
             statics.append((i, _skey(a)))
     return parents, slots, statics, tracked
+
+
+def constants(cls: type[Tensor], out: Any) -> Any:
+    """Every framework array in ``out`` as a constant tape tensor (no history)."""
+    engine = cls._engine
+    if engine.is_array(out):
+        return cls._constant(engine.canon(out))
+    if isinstance(out, tuple) and hasattr(out, "_fields"):
+        return type(out)(*(constants(cls, v) for v in out))
+    if type(out) in (list, tuple):
+        return type(out)(constants(cls, v) for v in out)
+    return out
 
 
 def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
@@ -181,6 +194,8 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
             return op(*full)
 
         key = (op, len(args), tuple(statics))
+    if tracked == 1:  # constants only: compute, record nothing
+        return constants(cls, fn(*(p._value if isinstance(p, Tensor) else p for p in parents)))
     return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
 
 
@@ -214,6 +229,8 @@ def record_call(
     if compile_eager and engine.compiles:
         fn = _compiled(engine, key, fn)
     vals = [p._value if isinstance(p, Tensor) else p for p in parents]
+    if tracked == 1:  # constants only: compute, record nothing
+        return constants(cls, fn(*vals))
     return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
 
 
