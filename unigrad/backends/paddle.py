@@ -332,9 +332,9 @@ class PaddleBackend(Backend):
         return x.numpy()
 
     def namespace(self) -> Any:
-        from . import _paddle_namespace
+        from .._array_api import _paddle
 
-        return _paddle_namespace
+        return _paddle
 
 
 BACKEND = PaddleBackend()

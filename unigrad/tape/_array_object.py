@@ -113,9 +113,20 @@ class ArrayObject:
         return self
 
     # ---- DLPack: an export, refused where it would drop a history ---------------
-    def __dlpack__(self, /, **kwargs: Any) -> Any:
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[Any, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
         if self.requires_grad:  # torch refuses too: "Can't export tensors that require grad"
             raise _dropped("__dlpack__ (a zero-copy export)")
+        kwargs = {"max_version": max_version, "dl_device": dl_device, "copy": copy}
+        if stream is not None:
+            kwargs["stream"] = stream
         return self._value.__dlpack__(**kwargs)
 
     def __dlpack_device__(self) -> tuple[Any, int]:

@@ -1,0 +1,655 @@
+"""The array API standard namespace (2023.12) for paddle tensors: ``unigrad.namespace(x)``.
+
+Every function is built on paddle's own ops, so gradients flow through each
+differentiable one. The standard's rules that are not paddle's are applied here: type
+promotion across integer widths and between kinds (paddle refuses both), Python scalars
+taking the array's dtype, the standard's signatures (``axis``/``keepdims``), and the
+rules shared with the tape (norms, ``vecdot``, ``std``/``var``, sorting, cumulative
+sums), which come from ``_common`` over paddle's primitives. paddle has no uint16,
+uint32 or uint64; ``xfails/paddle.txt`` lists what that and paddle's tensor operators
+make impossible.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import types
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import paddle
+
+from . import _common as c
+from ._paddle_prims import prims
+
+__array_api_version__ = "2023.12"
+
+bool = paddle.bool  # noqa: A001
+int8, int16, int32, int64, uint8 = paddle.int8, paddle.int16, paddle.int32, paddle.int64, paddle.uint8
+float32, float64 = paddle.float32, paddle.float64
+complex64, complex128 = paddle.complex64, paddle.complex128
+e, pi, inf, nan, newaxis = math.e, math.pi, math.inf, math.nan, None
+
+_INTS = (int8, int16, int32, int64)
+_UINTS = (uint8,)
+_FLOATS = (float32, float64)
+_COMPLEX = (complex64, complex128)
+_BITS = {
+    int8: 8, int16: 16, int32: 32, int64: 64, uint8: 8,
+    float32: 32, float64: 64, complex64: 64, complex128: 128,
+}  # fmt: skip
+
+
+# ---- data types -----------------------------------------------------------------
+def isdtype(dtype: Any, kind: Any) -> builtins.bool:
+    if isinstance(kind, tuple):
+        return builtins.any(isdtype(dtype, k) for k in kind)
+    if not isinstance(kind, str):
+        return builtins.bool(dtype == kind)
+    kinds = {
+        "bool": (bool,),
+        "signed integer": _INTS,
+        "unsigned integer": _UINTS,
+        "integral": _INTS + _UINTS,
+        "real floating": _FLOATS,
+        "complex floating": _COMPLEX,
+        "numeric": _INTS + _UINTS + _FLOATS + _COMPLEX,
+    }
+    if kind not in kinds:
+        msg = f"isdtype: unknown kind {kind!r}; expected one of {', '.join(kinds)}"
+        raise ValueError(msg)
+    return dtype in kinds[kind]
+
+
+def _promote2(a: Any, b: Any) -> Any:
+    if a == b:
+        return a
+    ka, kb = _kind(a), _kind(b)
+    if ka == "b" or kb == "b":
+        msg = f"no promotion between {a} and {b} in the array API standard"
+        raise TypeError(msg)
+    if ka == kb:
+        return a if _BITS[a] >= _BITS[b] else b
+    if {ka, kb} == {"i", "u"}:
+        s, u = (a, b) if ka == "i" else (b, a)
+        need = _BITS[u] * 2
+        if _BITS[s] >= need:
+            return s
+        if need <= 64:
+            return {16: int16, 32: int32, 64: int64}[need]
+        msg = f"no integer dtype holds both {a} and {b}"
+        raise TypeError(msg)
+    if {ka, kb} == {"f", "c"}:
+        f, z = (a, b) if ka == "f" else (b, a)
+        return complex128 if _BITS[f] == 64 or _BITS[z] == 128 else complex64
+    msg = f"no promotion between {a} and {b} (integer and floating mix) in the standard"
+    raise TypeError(msg)
+
+
+def _kind(dtype: Any) -> str:
+    if dtype == bool:
+        return "b"
+    if dtype in _INTS:
+        return "i"
+    if dtype in _UINTS:
+        return "u"
+    if dtype in _FLOATS:
+        return "f"
+    if dtype in _COMPLEX:
+        return "c"
+    msg = f"dtype {dtype} is not one of the standard's"
+    raise TypeError(msg)
+
+
+def result_type(*arrays_and_dtypes: Any) -> Any:
+    dtypes = [getattr(a, "dtype", a) for a in arrays_and_dtypes]
+    if not dtypes:
+        msg = "result_type needs at least one array or dtype"
+        raise ValueError(msg)
+    out = dtypes[0]
+    for d in dtypes[1:]:
+        out = _promote2(out, d)
+    return out
+
+
+def can_cast(from_: Any, to: Any, /) -> builtins.bool:
+    src = getattr(from_, "dtype", from_)
+    try:
+        return builtins.bool(_promote2(src, to) == to)
+    except TypeError:
+        return False
+
+
+def finfo(type: Any, /) -> c.FInfo:
+    return c.finfo(prims, type)
+
+
+def iinfo(type: Any, /) -> c.IInfo:
+    return c.iinfo(prims, type)
+
+
+def astype(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:
+    if not copy and x.dtype == dtype:
+        return x
+    return paddle.cast(x, dtype) if x.dtype != dtype else paddle.assign(x)
+
+
+# ---- scalars and promotion for elementwise functions ------------------------------
+def _scalar_dtype(value: Any, like: Any) -> Any:
+    if isinstance(value, builtins.bool):
+        return bool
+    if isinstance(value, int):
+        return like if _kind(like) in "iuf" or _kind(like) == "c" else int64
+    if isinstance(value, float):
+        return like if _kind(like) in "fc" else float64
+    return complex128 if like not in _COMPLEX else like
+
+
+def _promote(*xs: Any) -> list[Any]:
+    """Arrays of the standard's common dtype; a Python scalar takes the arrays' dtype."""
+    arrays = [x for x in xs if isinstance(x, paddle.Tensor)]
+    if not arrays:
+        return [paddle.to_tensor(x) for x in xs]
+    dtype = result_type(*arrays)
+    out = []
+    for x in xs:
+        if isinstance(x, paddle.Tensor):
+            out.append(x if x.dtype == dtype else paddle.cast(x, dtype))
+        else:
+            out.append(paddle.full([], x, dtype=_scalar_dtype(x, dtype)))
+    return out
+
+
+def _unary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def f(x: Any, /) -> Any:
+        return op(x)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def _binary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def f(x1: Any, x2: Any, /) -> Any:
+        a, b = _promote(x1, x2)
+        return op(a, b)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+abs = _unary(paddle.abs, "abs")
+acos = _unary(paddle.acos, "acos")
+acosh = _unary(paddle.acosh, "acosh")
+asin = _unary(paddle.asin, "asin")
+asinh = _unary(paddle.asinh, "asinh")
+atan = _unary(paddle.atan, "atan")
+atanh = _unary(paddle.atanh, "atanh")
+bitwise_invert = _unary(paddle.bitwise_not, "bitwise_invert")
+conj = _unary(paddle.conj, "conj")
+cos = _unary(paddle.cos, "cos")
+cosh = _unary(paddle.cosh, "cosh")
+exp = _unary(paddle.exp, "exp")
+expm1 = _unary(paddle.expm1, "expm1")
+imag = _unary(paddle.imag, "imag")
+isfinite = _unary(paddle.isfinite, "isfinite")
+isinf = _unary(paddle.isinf, "isinf")
+isnan = _unary(paddle.isnan, "isnan")
+log = _unary(paddle.log, "log")
+log1p = _unary(paddle.log1p, "log1p")
+log2 = _unary(paddle.log2, "log2")
+log10 = _unary(paddle.log10, "log10")
+logical_not = _unary(paddle.logical_not, "logical_not")
+real = _unary(paddle.real, "real")
+sin = _unary(paddle.sin, "sin")
+sinh = _unary(paddle.sinh, "sinh")
+sqrt = _unary(paddle.sqrt, "sqrt")
+tan = _unary(paddle.tan, "tan")
+tanh = _unary(paddle.tanh, "tanh")
+signbit = _unary(paddle.signbit, "signbit")
+
+
+def _integral_keep(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def f(x: Any, /) -> Any:
+        return x if not isdtype(x.dtype, ("real floating", "complex floating")) else op(x)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+ceil = _integral_keep(paddle.ceil, "ceil")
+floor = _integral_keep(paddle.floor, "floor")
+trunc = _integral_keep(paddle.trunc, "trunc")
+round = _integral_keep(paddle.round, "round")  # noqa: A001
+
+
+def negative(x: Any, /) -> Any:
+    return paddle.neg(x)
+
+
+def positive(x: Any, /) -> Any:
+    return x.clone()
+
+
+def square(x: Any, /) -> Any:
+    return x * x
+
+
+def sign(x: Any, /) -> Any:
+    if x.dtype in _COMPLEX:
+        a = paddle.abs(x)
+        return paddle.where(a == 0, paddle.zeros_like(x), x / paddle.where(a == 0, 1, a).astype(x.dtype))
+    return paddle.sign(x)
+
+
+add = _binary(paddle.add, "add")
+atan2 = _binary(paddle.atan2, "atan2")
+bitwise_and = _binary(paddle.bitwise_and, "bitwise_and")
+bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
+bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
+bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
+bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
+copysign = _binary(paddle.copysign, "copysign")
+divide = _binary(paddle.divide, "divide")
+equal = _binary(paddle.equal, "equal")
+floor_divide = _binary(paddle.floor_divide, "floor_divide")
+greater = _binary(paddle.greater_than, "greater")
+greater_equal = _binary(paddle.greater_equal, "greater_equal")
+hypot = _binary(paddle.hypot, "hypot")
+less = _binary(paddle.less_than, "less")
+less_equal = _binary(paddle.less_equal, "less_equal")
+logaddexp = _binary(paddle.logaddexp, "logaddexp")
+logical_and = _binary(paddle.logical_and, "logical_and")
+logical_or = _binary(paddle.logical_or, "logical_or")
+logical_xor = _binary(paddle.logical_xor, "logical_xor")
+maximum = _binary(paddle.maximum, "maximum")
+minimum = _binary(paddle.minimum, "minimum")
+multiply = _binary(paddle.multiply, "multiply")
+not_equal = _binary(paddle.not_equal, "not_equal")
+pow = _binary(paddle.pow, "pow")  # noqa: A001
+remainder = _binary(paddle.remainder, "remainder")
+subtract = _binary(paddle.subtract, "subtract")
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+    return c.clip(_Where, x, min, max)
+
+
+class _Where:
+    """The few primitives ``_common.clip`` needs, with paddle's promotion rules applied."""
+
+    @staticmethod
+    def where(cond: Any, a: Any, b: Any) -> Any:
+        return paddle.where(cond, a, b)
+
+    @staticmethod
+    def astype(x: Any, dtype: Any) -> Any:
+        return x if x.dtype == dtype else paddle.cast(x, dtype)
+
+    @staticmethod
+    def asarray(x: Any) -> Any:
+        return x if isinstance(x, paddle.Tensor) else paddle.to_tensor(x)
+
+    broadcast_to = staticmethod(prims.broadcast_to)
+    broadcast_shapes = staticmethod(prims.broadcast_shapes)
+
+
+# ---- creation ----------------------------------------------------------------------
+def _dt(dtype: Any, default: Any = None) -> Any:
+    return default if dtype is None else dtype
+
+
+def asarray(
+    obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtins.bool | None = None
+) -> Any:
+    if isinstance(obj, paddle.Tensor):
+        if dtype is not None and obj.dtype != dtype:
+            if copy is False:
+                msg = f"asarray(copy=False) cannot cast {obj.dtype} to {dtype} without a copy"
+                raise ValueError(msg)
+            return paddle.cast(obj, dtype)
+        return paddle.assign(obj) if copy else obj
+    if isinstance(obj, (builtins.bool, int, float, complex)) and dtype is None:
+        dtype = {builtins.bool: bool, int: int64, float: float64, complex: complex128}[type(obj)]
+    return paddle.to_tensor(obj, dtype=dtype)
+
+
+def arange(
+    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
+) -> Any:
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        dtype = float64 if builtins.any(isinstance(v, float) for v in (start, stop, step)) else int64
+    n = builtins.max(0, math.ceil((stop - start) / step))
+    if n == 0:
+        return paddle.zeros([0], dtype=dtype)
+    return paddle.arange(start, start + n * step, step, dtype=dtype)[:n]
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return zeros(shape, dtype=dtype)
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return zeros_like(x, dtype=dtype)
+
+
+def _shape(shape: Any) -> list[int]:
+    return [shape] if isinstance(shape, int) else list(shape)
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.zeros(_shape(shape), dtype=_dt(dtype, float64))
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.ones(_shape(shape), dtype=_dt(dtype, float64))
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if dtype is None:
+        dtype = {builtins.bool: bool, int: int64, float: float64, complex: complex128}[
+            type(fill_value)
+        ]
+    return paddle.full(_shape(shape), fill_value, dtype=dtype)
+
+
+def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.zeros(list(x.shape), dtype=_dt(dtype, x.dtype))
+
+
+def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.ones(list(x.shape), dtype=_dt(dtype, x.dtype))
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.full(list(x.shape), fill_value, dtype=_dt(dtype, x.dtype))
+
+
+def eye(
+    n_rows: int,
+    n_cols: int | None = None,
+    /,
+    *,
+    k: int = 0,
+    dtype: Any = None,
+    device: Any = None,
+) -> Any:
+    n_cols = n_rows if n_cols is None else n_cols
+    base = paddle.ones([n_rows, n_cols], dtype=_dt(dtype, float64))
+    return paddle.triu(paddle.tril(base, k), k) if n_rows and n_cols else base
+
+
+def linspace(
+    start: Any,
+    stop: Any,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    endpoint: builtins.bool = True,
+) -> Any:
+    dtype = _dt(dtype, complex128 if isinstance(start, complex) else float64)
+    if endpoint:
+        return paddle.linspace(start, stop, num, dtype=dtype)
+    return paddle.linspace(start, stop, num + 1, dtype=dtype)[:num]
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+    return c.meshgrid(prims, *arrays, indexing=indexing)
+
+
+def tril(x: Any, /, *, k: int = 0) -> Any:
+    return paddle.tril(x, k)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Any:
+    return paddle.triu(x, k)
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
+    return paddle.from_dlpack(x)
+
+
+# ---- manipulation ----------------------------------------------------------------
+def broadcast_arrays(*arrays: Any) -> list[Any]:
+    return c.broadcast_arrays(prims, *arrays)
+
+
+def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
+    return paddle.broadcast_to(x, list(shape))
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    return c.concat(prims, _promote(*arrays), axis=axis)
+
+
+def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+    return paddle.unsqueeze(x, c.normalize_axis(axis, x.ndim + 1))
+
+
+def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+    axes = list(range(x.ndim)) if axis is None else axis
+    return paddle.flip(x, axes) if x.ndim else x.clone()
+
+
+def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    return paddle.moveaxis(x, source, destination)
+
+
+def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    return paddle.transpose(x, list(axes))
+
+
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    if axis is None:
+        x, axis = paddle.reshape(x, [-1]), 0
+    return paddle.repeat_interleave(x, repeats, axis=axis)
+
+
+def reshape(x: Any, /, shape: tuple[int, ...], *, copy: builtins.bool | None = None) -> Any:
+    return paddle.reshape(x, list(shape))
+
+
+def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    return paddle.roll(x, shift, axis=axis)
+
+
+def squeeze(x: Any, /, axis: int | tuple[int, ...]) -> Any:
+    axes = (axis,) if isinstance(axis, int) else axis
+    for a in axes:
+        if x.shape[a] != 1:
+            msg = f"cannot squeeze axis {a} of size {x.shape[a]}"
+            raise ValueError(msg)
+    return paddle.squeeze(x, axis=list(axes))
+
+
+def stack(arrays: Any, /, *, axis: int = 0) -> Any:
+    return paddle.stack(_promote(*arrays), axis=axis)
+
+
+def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:
+    return paddle.tile(x, list(repetitions))
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    return c.unstack(prims, x, axis=axis)
+
+
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    return c.take(prims, x, indices, axis=axis)
+
+
+# ---- searching, sorting, sets -------------------------------------------------------
+def argmax(x: Any, /, *, axis: int | None = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.argmax(x, axis=axis, keepdim=keepdims)
+
+
+def argmin(x: Any, /, *, axis: int | None = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.argmin(x, axis=axis, keepdim=keepdims)
+
+
+def nonzero(x: Any, /) -> tuple[Any, ...]:
+    if x.ndim == 0:
+        msg = "nonzero needs an array of at least one dimension"
+        raise ValueError(msg)
+    return tuple(paddle.nonzero(x, as_tuple=True))
+
+
+def searchsorted(
+    x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None
+) -> Any:
+    if sorter is not None:
+        x1 = paddle.take_along_axis(x1, sorter, axis=-1)
+    return paddle.searchsorted(x1, x2, right=side == "right")
+
+
+def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    a, b = _promote(x1, x2)
+    return paddle.where(condition, a, b)
+
+
+def sort(x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True) -> Any:
+    return c.sort(prims, x, axis=axis, descending=descending, stable=stable)
+
+
+def argsort(x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True) -> Any:
+    return c.argsort(prims, x, axis=axis, descending=descending, stable=stable)
+
+
+def unique_values(x: Any, /) -> Any:
+    return paddle.unique(paddle.reshape(x, [-1]))
+
+
+# ---- statistics and utilities -------------------------------------------------------
+def max(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+    return prims.max(x, axis=axis, keepdims=keepdims)
+
+
+def min(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+    return prims.min(x, axis=axis, keepdims=keepdims)
+
+
+def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return prims.mean(x, axis=axis, keepdims=keepdims)
+
+
+def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+    return prims.sum(x, axis=axis, keepdims=keepdims, dtype=dtype)
+
+
+def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    if axis == ():
+        return x if dtype is None else x.astype(dtype)
+    return paddle.prod(x, axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims, dtype=dtype)
+
+
+def std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False) -> Any:
+    return c.std(prims, x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False) -> Any:
+    return c.var(prims, x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def cumulative_sum(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: builtins.bool = False
+) -> Any:
+    return c.cumulative_sum(prims, x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+    return paddle.all(x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
+
+
+def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+    return paddle.any(x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
+
+
+# ---- linear algebra ----------------------------------------------------------------
+def matmul(x1: Any, x2: Any, /) -> Any:
+    a, b = _promote(x1, x2)
+    return paddle.matmul(a, b)
+
+
+def matrix_transpose(x: Any, /) -> Any:
+    return c.matrix_transpose(prims, x)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    a, b = _promote(x1, x2)
+    return paddle.tensordot(a, b, axes=axes if isinstance(axes, int) else [list(v) for v in axes])
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    a, b = _promote(x1, x2)
+    return c.vecdot(prims, a, b, axis=axis)
+
+
+def _bind_all(module: types.ModuleType, names: Sequence[str]) -> None:
+    for name in names:
+        setattr(module, name, c.bind(getattr(c, name), prims, name))
+
+
+linalg = types.ModuleType("unigrad._array_api._paddle.linalg")
+_bind_all(
+    linalg,
+    ("cross", "diagonal", "eigvalsh", "matrix_norm", "matrix_power", "outer", "svdvals",
+     "trace", "vector_norm"),
+)  # fmt: skip
+linalg.matmul = matmul
+linalg.matrix_transpose = matrix_transpose
+linalg.tensordot = tensordot
+linalg.vecdot = vecdot
+linalg.cholesky = lambda x, /, *, upper=False: paddle.linalg.cholesky(x, upper=upper)
+linalg.det = paddle.linalg.det
+linalg.eigh = paddle.linalg.eigh
+linalg.inv = paddle.linalg.inv
+linalg.pinv = lambda x, /, *, rtol=None: paddle.linalg.pinv(x, rcond=1e-15 if rtol is None else rtol)
+linalg.qr = lambda x, /, *, mode="reduced": paddle.linalg.qr(x, mode=mode)
+linalg.slogdet = paddle.linalg.slogdet
+linalg.solve = lambda x1, x2, /: paddle.linalg.solve(x1, x2)
+linalg.svd = lambda x, /, *, full_matrices=True: paddle.linalg.svd(x, full_matrices=full_matrices)
+linalg.matrix_rank = lambda x, /, *, rtol=None: paddle.linalg.matrix_rank(x)
+
+fft = types.ModuleType("unigrad._array_api._paddle.fft")
+for _name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft"):
+    setattr(fft, _name, (lambda op: lambda x, /, *, n=None, axis=-1, norm="backward": op(x, n=n, axis=axis, norm=norm))(getattr(paddle.fft, _name)))
+for _name in ("fftn", "ifftn", "rfftn", "irfftn"):
+    setattr(fft, _name, (lambda op: lambda x, /, *, s=None, axes=None, norm="backward": op(x, s=s, axes=axes, norm=norm))(getattr(paddle.fft, _name)))
+fft.fftfreq = lambda n, /, *, d=1.0, device=None: paddle.fft.fftfreq(n, d, dtype=float64)
+fft.rfftfreq = lambda n, /, *, d=1.0, device=None: paddle.fft.rfftfreq(n, d, dtype=float64)
+fft.fftshift = lambda x, /, *, axes=None: paddle.fft.fftshift(x, axes=axes)
+fft.ifftshift = lambda x, /, *, axes=None: paddle.fft.ifftshift(x, axes=axes)
+
+
+# ---- inspection ----------------------------------------------------------------------
+class _Info:
+    """``__array_namespace_info__()``: capabilities, devices and dtypes of paddle."""
+
+    def capabilities(self) -> dict[str, Any]:
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 9}
+
+    def default_device(self) -> Any:
+        return paddle.CPUPlace()
+
+    def devices(self) -> list[Any]:
+        return [paddle.CPUPlace()]
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        return {"real floating": float64, "complex floating": complex128,
+                "integral": int64, "indexing": int64}  # fmt: skip
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
+        every = {"bool": bool, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+                 "uint8": uint8, "float32": float32, "float64": float64,
+                 "complex64": complex64, "complex128": complex128}  # fmt: skip
+        if kind is None:
+            return every
+        return {k: v for k, v in every.items() if isdtype(v, kind)}
+
+
+def __array_namespace_info__() -> _Info:
+    return _Info()
