@@ -79,6 +79,51 @@ def _freq(fn: Any, name: str) -> Any:
     return freq
 
 
+class _Prims:
+    """``autograd.numpy`` where its derivative rules fall short of what ``_common`` uses."""
+
+    def __init__(self, anp: Any) -> None:
+        self._anp = anp
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._anp, name)
+
+    def sort(self, x: Any, axis: int = -1, kind: Any = None) -> Any:
+        # autograd differentiates sort of 1-d arrays only: gather with argsort instead
+        anp = self._anp
+        idx = anp.argsort(x, axis=axis, kind=kind)
+        return _gather(anp, x, idx, axis)
+
+    def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:
+        anp = self._anp  # autograd's cumsum rule takes no dtype: cast first
+        return anp.cumsum(x if dtype is None else x.astype(dtype), axis=axis)
+
+    def diagonal(self, x: Any, offset: int = 0, axis1: int = -2, axis2: int = -1) -> Any:
+        # autograd's diagonal rule wants offset 0: index the diagonal instead
+        import numpy as np
+
+        if (axis1, axis2) != (-2, -1):
+            x = self._anp.moveaxis(x, (axis1, axis2), (-2, -1))
+        rows, cols = x.shape[-2], x.shape[-1]
+        n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
+        i = np.arange(n) + max(0, -offset)
+        return x[..., i, i + offset]
+
+
+def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
+    """``take_along_axis(x, idx, axis)`` as one differentiable flat index."""
+    import numpy as np
+
+    if x.ndim == 0:
+        return x
+    xm = anp.moveaxis(x, axis, -1)
+    im = np.moveaxis(np.asarray(idx), axis, -1)
+    n = xm.shape[-1]
+    rows = np.arange(im.size // n if n else 0).reshape(im.shape[:-1] + (1,)) * n
+    flat = anp.reshape(xm, (-1,))[(rows + im).reshape(-1)] if n else xm
+    return anp.moveaxis(anp.reshape(flat, xm.shape), -1, axis)
+
+
 def _tensordot(xp: Any, x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     return xp.tensordot(x1, x2, axes=axes)
 
@@ -93,17 +138,18 @@ def build() -> _Module:
     import autograd.numpy as anp
     import numpy as np
 
+    prims = _Prims(anp)
     ns = _Module("unigrad._array_api.numpy_tape", anp)
     linalg = _Module("unigrad._array_api.numpy_tape.linalg", anp.linalg)
     fft = _Module("unigrad._array_api.numpy_tape.fft", anp.fft)
     for name in _MAIN:
-        setattr(ns, name, c.bind(getattr(c, name), anp, name))
+        setattr(ns, name, c.bind(getattr(c, name), prims, name))
     for name in _LINALG:
-        setattr(linalg, name, c.bind(getattr(c, name), anp, name))
+        setattr(linalg, name, c.bind(getattr(c, name), prims, name))
     linalg.matmul = anp.matmul
     linalg.tensordot = c.bind(_tensordot, anp, "tensordot")
     for name in _FFT:
-        setattr(fft, name, c.bind(getattr(c, name), anp, name))
+        setattr(fft, name, c.bind(getattr(c, name), prims, name))
     fft.fftfreq = _freq(np.fft.fftfreq, "fftfreq")  # not differentiable: no input array
     fft.rfftfreq = _freq(np.fft.rfftfreq, "rfftfreq")
     ns.mean = c.bind(_mean, anp, "mean")

@@ -176,10 +176,11 @@ def take(xp: Any, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
 def clip(xp: Any, x: Any, /, min: Any = None, max: Any = None) -> Any:
     """The standard's clip: bounds broadcast against ``x``, the result keeps its dtype."""
     out = x
-    if min is not None:
-        out = xp.where(out < min, xp.astype(xp.asarray(min), x.dtype), out)
-    if max is not None:
-        out = xp.where(out > max, xp.astype(xp.asarray(max), x.dtype), out)
+    for bound, below in ((min, True), (max, False)):
+        if bound is None:
+            continue
+        b = xp.astype(bound, x.dtype) if hasattr(bound, "dtype") else xp.asarray(bound, x.dtype)
+        out = xp.where(out < b if below else out > b, b, out)
     if out is x:
         return x * 1 if x.dtype != bool else x
     return xp.broadcast_to(out, xp.broadcast_shapes(out.shape, x.shape))

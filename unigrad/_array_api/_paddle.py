@@ -287,8 +287,8 @@ class _Where:
         return x if x.dtype == dtype else paddle.cast(x, dtype)
 
     @staticmethod
-    def asarray(x: Any) -> Any:
-        return x if isinstance(x, paddle.Tensor) else paddle.to_tensor(x)
+    def asarray(x: Any, dtype: Any = None) -> Any:
+        return x if isinstance(x, paddle.Tensor) else paddle.full([], x, dtype=dtype)
 
     broadcast_to = staticmethod(prims.broadcast_to)
     broadcast_shapes = staticmethod(prims.broadcast_shapes)
