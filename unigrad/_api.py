@@ -59,8 +59,11 @@ def to_numpy(x: Any) -> Any:
 def namespace(*xs: Any) -> Any:
     """The array namespace to write forward code in, for these tensors.
 
-    torch: ``array_api_compat.torch``; paddle: a thin array-API-style namespace; jax and
-    numpy tape tensors: a recording namespace wrapping ``jax.numpy`` / ``autograd.numpy``.
+    An array API standard namespace (2023.12) on every backend. torch:
+    ``array_api_compat.torch``; paddle: unigrad's, on paddle's own ops; jax and numpy tape
+    tensors: a recording namespace over ``jax.numpy`` / NumPy's array API made
+    differentiable, whose results are tape tensors (constants where nothing requires
+    grad). For plain jax / numpy arrays the same namespace returns plain arrays.
 
     Raises:
         BackendError: no tensor given, an unknown type, or two frameworks.
@@ -72,7 +75,11 @@ def namespace(*xs: Any) -> Any:
         >>> float(xp.linalg.vector_norm(x))
         5.0
     """
-    return backend_for([("xs", xs)]).namespace()
+    ns = backend_for([("xs", xs)]).namespace()
+    if not any(hasattr(type(x), "__unigrad_backend__") for x in xs):
+        # plain jax / numpy arrays (no tape tensor): the tape's namespace in plain mode
+        return getattr(ns, "plain", ns)
+    return ns
 
 
 def lift(fn: F) -> F:

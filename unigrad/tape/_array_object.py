@@ -205,8 +205,3 @@ class ArrayObject:
         if fn is None or not callable(fn):
             raise _dropped(f"{func.__module__}.{func.__name__}")
         return record_call(cls, fn, args, kwargs)
-
-    def __jax_array__(self) -> Any:
-        if self.requires_grad:
-            raise _dropped("jax.numpy's conversion (__jax_array__)")
-        return self._value

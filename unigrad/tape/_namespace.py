@@ -26,6 +26,14 @@ _METADATA = frozenset(
 )
 
 
+#: Functions that make arrays from no array: their results are constant tape tensors
+#: (outside plain mode). Every other function returns tape tensors exactly when it is
+#: handed one, so plain arrays in (say, inside a jax transform) give plain arrays out.
+_CREATION = frozenset(
+    {"arange", "empty", "eye", "full", "linspace", "ones", "zeros", "fftfreq", "rfftfreq"}
+)
+
+
 def _identity(x: Any) -> Any:
     return x
 
@@ -39,10 +47,23 @@ class RecordingNamespace:
 
     __array_api_version__ = SUPPORTED_API_VERSIONS[-1]
 
-    def __init__(self, cls: type[Tensor], module: Any, name: str) -> None:
+    def __init__(self, cls: type[Tensor], module: Any, name: str, *, tensors: bool = True) -> None:
         self._cls = cls
         self._module = module
+        self._tensors = tensors
         self.__name__ = name
+
+    @property
+    def plain(self) -> RecordingNamespace:
+        """The same namespace for plain arrays: results stay plain where no tape tensor
+        is involved (``unigrad.namespace`` of plain arrays, e.g. inside a jax transform)."""
+        if not self._tensors:
+            return self
+        sibling = self.__dict__.get("_plain")
+        if sibling is None:
+            sibling = RecordingNamespace(self._cls, self._module, self.__name__, tensors=False)
+            self.__dict__["_plain"] = sibling
+        return sibling
 
     def __repr__(self) -> str:
         return f"<unigrad recording namespace {self.__name__}>"
@@ -55,11 +76,12 @@ class RecordingNamespace:
             raise AttributeError(name)
         target = getattr(self._module, name)
         if isinstance(target, ModuleType):
-            value: Any = RecordingNamespace(self._cls, target, f"{self.__name__}.{name}")
+            sub = f"{self.__name__}.{name}"
+            value: Any = RecordingNamespace(self._cls, target, sub, tensors=self._tensors)
         elif name in _METADATA or name == "__array_namespace_info__":
             value = _on_values(target, name)
         elif callable(target) and not isinstance(target, type):
-            value = _recording(self._cls, target, name)
+            value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
             value = target
         setattr(self, name, value)  # cache
@@ -84,14 +106,16 @@ class RecordingNamespace:
         kwargs: dict[str, Any] = {"dtype": dtype, "copy": copy}
         if device is not None:
             kwargs["device"] = device
-        return constants(cls, self._module.asarray(_values(obj), **kwargs))
+        out = self._module.asarray(_values(obj), **kwargs)
+        return constants(cls, out) if self._tensors else out
 
     def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
         """A tape tensor's own history goes with it; other arrays become constants."""
         if isinstance(x, Tensor):
             return self.asarray(x, device=device, copy=copy)
         kwargs = {k: v for k, v in (("device", device), ("copy", copy)) if v is not None}
-        return constants(self._cls, self._module.from_dlpack(x, **kwargs))
+        out = self._module.from_dlpack(x, **kwargs)
+        return constants(self._cls, out) if self._tensors else out
 
 
 def _values(tree: Any) -> Any:
@@ -114,9 +138,15 @@ def _on_values(fn: Any, name: str) -> Any:
     return on_values
 
 
-def _recording(cls: type[Tensor], fn: Any, name: str) -> Any:
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return constants(cls, record_call(cls, fn, args, kwargs))
+def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
+    if creation:
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return constants(cls, record_call(cls, fn, args, kwargs))
+    else:
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return record_call(cls, fn, args, kwargs)
 
     wrapper.__name__ = name
     wrapper.__qualname__ = name
