@@ -32,8 +32,15 @@ __all__ = [
     "cumulative_prod",
     "cumulative_sum",
     "diagonal",
+    "EighResult",
     "FInfo",
     "IInfo",
+    "QRResult",
+    "SVDResult",
+    "SlogdetResult",
+    "UniqueAll",
+    "UniqueCounts",
+    "UniqueInverse",
     "eigvalsh",
     "finfo",
     "flip",
@@ -115,6 +122,44 @@ class IInfo(NamedTuple):
     dtype: Any
 
 
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+class UniqueAll(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCounts(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverse(NamedTuple):
+    values: Any
+    inverse_indices: Any
+
+
 def _dtype_of(x: Any) -> Any:
     """An array's dtype, or ``x`` itself (a dtype, or NumPy's scalar type such as float32)."""
     return x.dtype if not isinstance(x, builtins.type) and hasattr(x, "dtype") else x
@@ -122,16 +167,18 @@ def _dtype_of(x: Any) -> Any:
 
 def finfo(xp: Any, type: Any, /) -> FInfo:
     """Machine limits of a floating dtype (or of an array's dtype), as Python floats."""
-    f = xp.finfo(_dtype_of(type))
+    dtype = _dtype_of(type)
+    f = xp.finfo(dtype)
     return FInfo(
-        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), f.dtype
+        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dtype
     )
 
 
 def iinfo(xp: Any, type: Any, /) -> IInfo:
     """Machine limits of an integer dtype (or of an array's dtype), as Python ints."""
-    i = xp.iinfo(_dtype_of(type))
-    return IInfo(int(i.bits), int(i.max), int(i.min), i.dtype)
+    dtype = _dtype_of(type)
+    i = xp.iinfo(dtype)
+    return IInfo(int(i.bits), int(i.max), int(i.min), dtype)
 
 
 # ---- manipulation ----------------------------------------------------------------

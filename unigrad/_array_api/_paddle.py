@@ -161,7 +161,26 @@ def _promote(*xs: Any) -> list[Any]:
     return out
 
 
+def _widened(op: Callable[..., Any]) -> Callable[..., Any]:
+    """``op`` on uint8 arrays, which most paddle kernels lack: computed in int32 and cast
+    back (exact: integer results keep their low 8 bits, comparisons and indices are bool
+    and int64 already). Integer arrays have no gradient, so nothing is lost."""
+
+    def run(*xs: Any, **kw: Any) -> Any:
+        if not builtins.any(isinstance(x, paddle.Tensor) and x.dtype == uint8 for x in xs):
+            return op(*xs, **kw)
+        wide = [x.astype(int32) if isinstance(x, paddle.Tensor) and x.dtype == uint8 else x for x in xs]
+        out = op(*wide, **kw)
+        if isinstance(out, paddle.Tensor) and out.dtype == int32:
+            return out.astype(uint8)
+        return out
+
+    return run
+
+
 def _unary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    op = _widened(op)
+
     def f(x: Any, /) -> Any:
         return op(x)
 
@@ -170,6 +189,8 @@ def _unary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 
 def _binary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    op = _widened(op)
+
     def f(x1: Any, x2: Any, /) -> Any:
         a, b = _promote(x1, x2)
         return op(a, b)
@@ -309,8 +330,12 @@ def asarray(
                 raise ValueError(msg)
             return paddle.cast(obj, dtype)
         return paddle.assign(obj) if copy else obj
-    if isinstance(obj, (builtins.bool, int, float, complex)) and dtype is None:
-        dtype = {builtins.bool: bool, int: int64, float: float64, complex: complex128}[type(obj)]
+    if dtype is None and not hasattr(obj, "dtype"):
+        # Python data: the standard's defaults (paddle's own default float is float32)
+        import numpy as np
+
+        kind = np.asarray(obj).dtype.kind
+        dtype = {"b": bool, "i": int64, "u": int64, "f": float64, "c": complex128}.get(kind)
     return paddle.to_tensor(obj, dtype=dtype)
 
 
@@ -426,7 +451,7 @@ def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
     return c.concat(prims, _promote(*arrays), axis=axis)
 
 
-def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+def expand_dims(x: Any, /, axis: int = 0) -> Any:
     return paddle.unsqueeze(x, c.normalize_axis(axis, x.ndim + 1))
 
 
@@ -503,7 +528,8 @@ def searchsorted(
 ) -> Any:
     if sorter is not None:
         x1 = paddle.take_along_axis(x1, sorter, axis=-1)
-    return paddle.searchsorted(x1, x2, right=side == "right")
+    x1, x2 = _promote(x1, x2)
+    return _widened(paddle.searchsorted)(x1, x2, right=side == "right")
 
 
 def where(condition: Any, x1: Any, x2: Any, /) -> Any:
@@ -519,31 +545,68 @@ def argsort(x: Any, /, *, axis: int = -1, descending: builtins.bool = False, sta
     return c.argsort(prims, x, axis=axis, descending=descending, stable=stable)
 
 
+def _unique(x: Any, **kw: Any) -> Any:
+    flat = paddle.reshape(x, [-1])
+    if x.dtype in (bool, uint8, int8, int16):  # no unique kernel: exact in int32
+        out = paddle.unique(flat.astype(int32), **kw)
+        return (out[0].astype(x.dtype), *out[1:]) if kw else out.astype(x.dtype)
+    return paddle.unique(flat, **kw)
+
+
 def unique_values(x: Any, /) -> Any:
-    return paddle.unique(paddle.reshape(x, [-1]))
+    return _unique(x)
+
+
+def unique_counts(x: Any, /) -> c.UniqueCounts:
+    values, counts = _unique(x, return_counts=True)
+    return c.UniqueCounts(values, counts)
+
+
+def unique_inverse(x: Any, /) -> c.UniqueInverse:
+    values, inverse = _unique(x, return_inverse=True)
+    return c.UniqueInverse(values, paddle.reshape(inverse, list(x.shape)))
+
+
+def unique_all(x: Any, /) -> c.UniqueAll:
+    values, index, inverse, counts = _unique(
+        x, return_index=True, return_inverse=True, return_counts=True
+    )
+    return c.UniqueAll(values, index, paddle.reshape(inverse, list(x.shape)), counts)
 
 
 # ---- statistics and utilities -------------------------------------------------------
 def max(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
-    return prims.max(x, axis=axis, keepdims=keepdims)
+    return _widened(prims.max)(x, axis=axis, keepdims=keepdims)
 
 
 def min(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
-    return prims.min(x, axis=axis, keepdims=keepdims)
+    return _widened(prims.min)(x, axis=axis, keepdims=keepdims)
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    if axis == ():
+        return x.clone()
     return prims.mean(x, axis=axis, keepdims=keepdims)
 
 
+def _sum_dtype(x: Any, dtype: Any) -> Any:
+    """The standard's default: integers accumulate in the default integer dtype."""
+    if dtype is None and x.dtype in (bool, int8, int16, int32, uint8):
+        return int64
+    return dtype
+
+
 def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
-    return prims.sum(x, axis=axis, keepdims=keepdims, dtype=dtype)
+    return prims.sum(x, axis=axis, keepdims=keepdims, dtype=_sum_dtype(x, dtype))
 
 
 def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    dtype = _sum_dtype(x, dtype)
     if axis == ():
         return x if dtype is None else x.astype(dtype)
-    return paddle.prod(x, axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims, dtype=dtype)
+    if dtype is not None and x.dtype != dtype:
+        x = x.astype(dtype)
+    return paddle.prod(x, axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
 
 
 def std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False) -> Any:
@@ -571,7 +634,7 @@ def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 # ---- linear algebra ----------------------------------------------------------------
 def matmul(x1: Any, x2: Any, /) -> Any:
     a, b = _promote(x1, x2)
-    return paddle.matmul(a, b)
+    return _widened(paddle.matmul)(a, b)
 
 
 def matrix_transpose(x: Any, /) -> Any:
@@ -580,11 +643,14 @@ def matrix_transpose(x: Any, /) -> Any:
 
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     a, b = _promote(x1, x2)
-    return paddle.tensordot(a, b, axes=axes if isinstance(axes, int) else [list(v) for v in axes])
+    axes = axes if isinstance(axes, int) else [list(v) for v in axes]
+    return _widened(paddle.tensordot)(a, b, axes=axes)
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     a, b = _promote(x1, x2)
+    if a.dtype == uint8:
+        return c.vecdot(prims, a.astype(int32), b.astype(int32), axis=axis).astype(uint8)
     return c.vecdot(prims, a, b, axis=axis)
 
 
@@ -605,13 +671,15 @@ linalg.tensordot = tensordot
 linalg.vecdot = vecdot
 linalg.cholesky = lambda x, /, *, upper=False: paddle.linalg.cholesky(x, upper=upper)
 linalg.det = paddle.linalg.det
-linalg.eigh = paddle.linalg.eigh
+linalg.eigh = lambda x, /: c.EighResult(*paddle.linalg.eigh(x))
 linalg.inv = paddle.linalg.inv
 linalg.pinv = lambda x, /, *, rtol=None: paddle.linalg.pinv(x, rcond=1e-15 if rtol is None else rtol)
-linalg.qr = lambda x, /, *, mode="reduced": paddle.linalg.qr(x, mode=mode)
-linalg.slogdet = paddle.linalg.slogdet
+linalg.qr = lambda x, /, *, mode="reduced": c.QRResult(*paddle.linalg.qr(x, mode=mode))
+linalg.slogdet = lambda x, /: c.SlogdetResult(*paddle.linalg.slogdet(x))
 linalg.solve = lambda x1, x2, /: paddle.linalg.solve(x1, x2)
-linalg.svd = lambda x, /, *, full_matrices=True: paddle.linalg.svd(x, full_matrices=full_matrices)
+linalg.svd = lambda x, /, *, full_matrices=True: c.SVDResult(
+    *paddle.linalg.svd(x, full_matrices=full_matrices)
+)
 linalg.matrix_rank = lambda x, /, *, rtol=None: paddle.linalg.matrix_rank(x)
 
 fft = types.ModuleType("unigrad._array_api._paddle.fft")
@@ -619,10 +687,24 @@ for _name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft"):
     setattr(fft, _name, (lambda op: lambda x, /, *, n=None, axis=-1, norm="backward": op(x, n=n, axis=axis, norm=norm))(getattr(paddle.fft, _name)))
 for _name in ("fftn", "ifftn", "rfftn", "irfftn"):
     setattr(fft, _name, (lambda op: lambda x, /, *, s=None, axes=None, norm="backward": op(x, s=s, axes=axes, norm=norm))(getattr(paddle.fft, _name)))
-fft.fftfreq = lambda n, /, *, d=1.0, device=None: paddle.fft.fftfreq(n, d, dtype=float64)
-fft.rfftfreq = lambda n, /, *, d=1.0, device=None: paddle.fft.rfftfreq(n, d, dtype=float64)
-fft.fftshift = lambda x, /, *, axes=None: paddle.fft.fftshift(x, axes=axes)
-fft.ifftshift = lambda x, /, *, axes=None: paddle.fft.ifftshift(x, axes=axes)
+fft.fftfreq = lambda n, /, *, d=1.0, dtype=None, device=None: paddle.fft.fftfreq(
+    n, d, dtype=_dt(dtype, float64)
+)
+fft.rfftfreq = lambda n, /, *, d=1.0, dtype=None, device=None: paddle.fft.rfftfreq(
+    n, d, dtype=_dt(dtype, float64)
+)
+
+
+def _shift(x: Any, axes: Any, sign: int) -> Any:
+    axes = list(range(x.ndim)) if axes is None else [axes] if isinstance(axes, int) else list(axes)
+    if not axes or x.ndim == 0:
+        return x.clone()
+    shifts = [sign * (x.shape[a] // 2) if sign > 0 else -(x.shape[a] // 2) for a in axes]
+    return paddle.roll(x, shifts, axis=axes)
+
+
+fft.fftshift = lambda x, /, *, axes=None: _shift(x, axes, 1)
+fft.ifftshift = lambda x, /, *, axes=None: _shift(x, axes, -1)
 
 
 # ---- inspection ----------------------------------------------------------------------

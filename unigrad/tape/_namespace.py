@@ -168,6 +168,8 @@ def namespace_for(cls: type[Tensor]) -> RecordingNamespace:
 
             ns = RecordingNamespace(cls, _autograd.build(), "unigrad.tape.numpy_namespace")
         else:
-            ns = RecordingNamespace(cls, cls._engine.np, "unigrad.tape.jax_namespace")
+            from .._array_api import _jax
+
+            ns = RecordingNamespace(cls, _jax.build(), "unigrad.tape.jax_namespace")
         _NAMESPACES[cls] = ns
     return ns
