@@ -49,6 +49,21 @@ _LINALG = (
     "vector_norm",
 )
 _FFT = ("hfft", "ihfft")
+_DTYPES = (
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+)
 
 
 class _Module(types.ModuleType):
@@ -156,6 +171,8 @@ def build() -> _Module:
     ns.finfo = c.bind(c.finfo, np, "finfo")
     ns.iinfo = c.bind(c.iinfo, np, "iinfo")
     ns.__array_namespace_info__ = np.__array_namespace_info__
+    for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
+        setattr(ns, name, getattr(np, name))
     ns.linalg = linalg
     ns.fft = fft
     return ns

@@ -167,10 +167,10 @@ def _dtype_of(x: Any) -> Any:
 
 def finfo(xp: Any, type: Any, /) -> FInfo:
     """Machine limits of a floating dtype (or of an array's dtype), as Python floats."""
-    dtype = _dtype_of(type)
-    f = xp.finfo(dtype)
+    f = xp.finfo(_dtype_of(type))
+    real = getattr(xp, f.dtype) if isinstance(f.dtype, str) else f.dtype  # paddle: a name
     return FInfo(
-        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), dtype
+        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real
     )
 
 

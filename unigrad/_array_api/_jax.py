@@ -2,7 +2,8 @@
 
 ``jax.numpy`` is an array API namespace of its own (and ``jax.vjp`` differentiates all of
 it), so this is ``jax.numpy`` itself, save the rules where it departs from the standard:
-``finfo``/``iinfo`` (NumPy's objects, whose limits are NumPy scalars, not Python numbers).
+``finfo``/``iinfo`` (NumPy's objects, whose limits are NumPy scalars, not Python numbers)
+and ``searchsorted`` (int32 indices even where the namespace's indexing dtype is int64).
 """
 
 from __future__ import annotations
@@ -25,4 +26,12 @@ def build() -> Any:
     ns.finfo = c.bind(c.finfo, jnp, "finfo")
     ns.iinfo = c.bind(c.iinfo, jnp, "iinfo")
     ns.__array_namespace_info__ = jnp.__array_namespace_info__
+
+    def searchsorted(
+        x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None
+    ) -> Any:  # not differentiable (indices): the default indexing dtype
+        out = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
+        return out.astype(jnp.__array_namespace_info__().default_dtypes()["indexing"])
+
+    ns.searchsorted = searchsorted
     return ns

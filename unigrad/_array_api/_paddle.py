@@ -161,18 +161,23 @@ def _promote(*xs: Any) -> list[Any]:
     return out
 
 
+_NARROW = (paddle.uint8, paddle.int8, paddle.int16)
+
+
 def _widened(op: Callable[..., Any]) -> Callable[..., Any]:
-    """``op`` on uint8 arrays, which most paddle kernels lack: computed in int32 and cast
-    back (exact: integer results keep their low 8 bits, comparisons and indices are bool
-    and int64 already). Integer arrays have no gradient, so nothing is lost."""
+    """``op`` on uint8/int8/int16 arrays, for which many paddle kernels are missing:
+    computed in int32 and cast back (exact: integer results keep their low bits, and
+    bool or int64 results are returned as they are). Integer arrays have no gradient,
+    so nothing is lost."""
 
     def run(*xs: Any, **kw: Any) -> Any:
-        if not builtins.any(isinstance(x, paddle.Tensor) and x.dtype == uint8 for x in xs):
+        narrow = [x.dtype for x in xs if isinstance(x, paddle.Tensor) and x.dtype in _NARROW]
+        if not narrow:
             return op(*xs, **kw)
-        wide = [x.astype(int32) if isinstance(x, paddle.Tensor) and x.dtype == uint8 else x for x in xs]
+        wide = [x.astype(int32) if isinstance(x, paddle.Tensor) and x.dtype in _NARROW else x for x in xs]
         out = op(*wide, **kw)
         if isinstance(out, paddle.Tensor) and out.dtype == int32:
-            return out.astype(uint8)
+            return out.astype(narrow[0])
         return out
 
     return run
@@ -402,8 +407,10 @@ def eye(
     device: Any = None,
 ) -> Any:
     n_cols = n_rows if n_cols is None else n_cols
-    base = paddle.ones([n_rows, n_cols], dtype=_dt(dtype, float64))
-    return paddle.triu(paddle.tril(base, k), k) if n_rows and n_cols else base
+    dtype = _dt(dtype, float64)
+    rows = paddle.arange(n_rows, dtype=int64).reshape([-1, 1])
+    cols = paddle.arange(n_cols, dtype=int64).reshape([1, -1])
+    return (cols - rows == k).astype(dtype)
 
 
 def linspace(
@@ -423,15 +430,17 @@ def linspace(
 
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+    if arrays and arrays[0].dtype in _NARROW:  # no narrow-integer kernel: exact in int32
+        return [o.astype(arrays[0].dtype) for o in meshgrid(*(a.astype(int32) for a in arrays), indexing=indexing)]
     return c.meshgrid(prims, *arrays, indexing=indexing)
 
 
 def tril(x: Any, /, *, k: int = 0) -> Any:
-    return paddle.tril(x, k)
+    return _widened(paddle.tril)(x, k)
 
 
 def triu(x: Any, /, *, k: int = 0) -> Any:
-    return paddle.triu(x, k)
+    return _widened(paddle.triu)(x, k)
 
 
 def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
@@ -471,7 +480,15 @@ def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
 def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
     if axis is None:
         x, axis = paddle.reshape(x, [-1]), 0
-    return paddle.repeat_interleave(x, repeats, axis=axis)
+    if isinstance(repeats, paddle.Tensor) and repeats.dtype != int64:
+        repeats = repeats.astype(int64)
+    if x.dtype == bool:  # no bool kernel: exact in int32
+        return paddle.repeat_interleave(x.astype(int32), repeats, axis=axis).astype(bool)
+    if x.dtype in _COMPLEX:  # no complex kernel: the two parts (differentiable) apart
+        re = paddle.repeat_interleave(paddle.real(x), repeats, axis=axis)
+        im = paddle.repeat_interleave(paddle.imag(x), repeats, axis=axis)
+        return paddle.complex(re, im)
+    return _widened(paddle.repeat_interleave)(x, repeats, axis=axis)
 
 
 def reshape(x: Any, /, shape: tuple[int, ...], *, copy: builtins.bool | None = None) -> Any:
@@ -662,9 +679,30 @@ def _bind_all(module: types.ModuleType, names: Sequence[str]) -> None:
 linalg = types.ModuleType("unigrad._array_api._paddle.linalg")
 _bind_all(
     linalg,
-    ("cross", "diagonal", "eigvalsh", "matrix_norm", "matrix_power", "outer", "svdvals",
-     "trace", "vector_norm"),
-)  # fmt: skip
+    ("diagonal", "eigvalsh", "matrix_norm", "matrix_power", "svdvals", "trace", "vector_norm"),
+)
+
+
+def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    a, b = _promote(x1, x2)
+    return _widened(lambda u, v: c.cross(prims, u, v, axis=axis))(a, b)
+
+
+def _outer(x1: Any, x2: Any, /) -> Any:
+    a, b = _promote(x1, x2)
+    return _widened(lambda u, v: c.outer(prims, u, v))(a, b)
+
+
+def _pinv(x: Any, /, *, rtol: float | None = None) -> Any:
+    if 0 in x.shape:  # paddle's kernel fails on empty matrices; the answer is empty
+        return paddle.zeros([*x.shape[:-2], x.shape[-1], x.shape[-2]], dtype=x.dtype)
+    if rtol is None:
+        rtol = builtins.max(x.shape[-2:]) * finfo(x.dtype).eps
+    return paddle.linalg.pinv(x, rcond=rtol)
+
+
+linalg.cross = _cross
+linalg.outer = _outer
 linalg.matmul = matmul
 linalg.matrix_transpose = matrix_transpose
 linalg.tensordot = tensordot
@@ -673,7 +711,7 @@ linalg.cholesky = lambda x, /, *, upper=False: paddle.linalg.cholesky(x, upper=u
 linalg.det = paddle.linalg.det
 linalg.eigh = lambda x, /: c.EighResult(*paddle.linalg.eigh(x))
 linalg.inv = paddle.linalg.inv
-linalg.pinv = lambda x, /, *, rtol=None: paddle.linalg.pinv(x, rcond=1e-15 if rtol is None else rtol)
+linalg.pinv = _pinv
 linalg.qr = lambda x, /, *, mode="reduced": c.QRResult(*paddle.linalg.qr(x, mode=mode))
 linalg.slogdet = lambda x, /: c.SlogdetResult(*paddle.linalg.slogdet(x))
 linalg.solve = lambda x1, x2, /: paddle.linalg.solve(x1, x2)

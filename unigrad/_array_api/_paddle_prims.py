@@ -145,10 +145,10 @@ class _Prims:
         if indexing not in ("xy", "ij"):
             msg = f"indexing must be 'xy' or 'ij', got {indexing!r}"
             raise ValueError(msg)
-        if indexing == "xy" and len(arrays) >= 2:
-            out = paddle.meshgrid(arrays[1], arrays[0], *arrays[2:])
+        out = paddle.meshgrid(*arrays)  # "ij"
+        if indexing == "xy" and len(arrays) >= 2:  # "xy": the first two axes swapped
             return [paddle.transpose(o, [1, 0, *range(2, o.ndim)]) for o in out]
-        return paddle.meshgrid(*arrays)
+        return out
 
     @staticmethod
     def result_type(*xs: Any) -> Any:
@@ -156,6 +156,7 @@ class _Prims:
 
         return result_type(*xs)
 
+    float32, float64 = paddle.float32, paddle.float64  # finfo(...).dtype names these
     finfo = staticmethod(paddle.finfo)
     iinfo = staticmethod(paddle.iinfo)
 
