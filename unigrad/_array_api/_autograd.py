@@ -85,7 +85,9 @@ class _Module(types.ModuleType):
 def _freq(fn: Any, name: str) -> Any:
     def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
         if device not in (None, "cpu"):
-            msg = f'numpy arrays live on the CPU only: expected device "cpu" or None, got {device!r}'
+            msg = (
+                f'numpy arrays live on the CPU only: expected device "cpu" or None, got {device!r}'
+            )
             raise ValueError(msg)
         out = fn(n, d)
         return out if dtype is None else out.astype(dtype)
@@ -121,7 +123,7 @@ class _Prims:
             x = self._anp.moveaxis(x, (axis1, axis2), (-2, -1))
         rows, cols = x.shape[-2], x.shape[-1]
         n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
-        i = np.arange(n) + max(0, -offset)
+        i: Any = np.arange(n) + max(0, -offset)
         return x[..., i, i + offset]
 
 
@@ -134,7 +136,7 @@ def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     xm = anp.moveaxis(x, axis, -1)
     im = np.moveaxis(np.asarray(idx), axis, -1)
     n = xm.shape[-1]
-    rows = np.arange(im.size // n if n else 0).reshape(im.shape[:-1] + (1,)) * n
+    rows = np.arange(im.size // n if n else 0).reshape((*im.shape[:-1], 1)) * n
     flat = anp.reshape(xm, (-1,))[(rows + im).reshape(-1)] if n else xm
     return anp.moveaxis(anp.reshape(flat, xm.shape), -1, axis)
 
@@ -161,18 +163,20 @@ def build() -> _Module:
         setattr(ns, name, c.bind(getattr(c, name), prims, name))
     for name in _LINALG:
         setattr(linalg, name, c.bind(getattr(c, name), prims, name))
-    linalg.matmul = anp.matmul
-    linalg.tensordot = c.bind(_tensordot, anp, "tensordot")
+    vars(linalg).update(matmul=anp.matmul, tensordot=c.bind(_tensordot, anp, "tensordot"))
     for name in _FFT:
         setattr(fft, name, c.bind(getattr(c, name), prims, name))
-    fft.fftfreq = _freq(np.fft.fftfreq, "fftfreq")  # not differentiable: no input array
-    fft.rfftfreq = _freq(np.fft.rfftfreq, "rfftfreq")
-    ns.mean = c.bind(_mean, anp, "mean")
-    ns.finfo = c.bind(c.finfo, np, "finfo")
-    ns.iinfo = c.bind(c.iinfo, np, "iinfo")
-    ns.__array_namespace_info__ = np.__array_namespace_info__
+    # the frequencies are not differentiable (no input array): NumPy's, standard signature
+    vars(fft).update(
+        fftfreq=_freq(np.fft.fftfreq, "fftfreq"), rfftfreq=_freq(np.fft.rfftfreq, "rfftfreq")
+    )
+    vars(ns).update(
+        mean=c.bind(_mean, anp, "mean"),
+        finfo=c.bind(c.finfo, np, "finfo"),
+        iinfo=c.bind(c.iinfo, np, "iinfo"),
+        __array_namespace_info__=np.__array_namespace_info__,
+    )
     for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
         setattr(ns, name, getattr(np, name))
-    ns.linalg = linalg
-    ns.fft = fft
+    vars(ns).update(linalg=linalg, fft=fft)
     return ns

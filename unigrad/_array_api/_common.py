@@ -23,15 +23,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 __all__ = [
-    "argsort",
-    "bind",
-    "broadcast_arrays",
-    "clip",
-    "concat",
-    "cross",
-    "cumulative_prod",
-    "cumulative_sum",
-    "diagonal",
     "EighResult",
     "FInfo",
     "IInfo",
@@ -41,6 +32,15 @@ __all__ = [
     "UniqueAll",
     "UniqueCounts",
     "UniqueInverse",
+    "argsort",
+    "bind",
+    "broadcast_arrays",
+    "clip",
+    "concat",
+    "cross",
+    "cumulative_prod",
+    "cumulative_sum",
+    "diagonal",
     "eigvalsh",
     "finfo",
     "flip",
@@ -75,7 +75,7 @@ def bind(fn: Callable[..., Any], xp: Any, name: str | None = None) -> Callable[.
     sig = inspect.signature(fn)
     params = list(sig.parameters.values())[1:]
     bound.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
-    del bound.__wrapped__  # type: ignore[attr-defined]
+    del bound.__wrapped__
     if name is not None:
         bound.__name__ = bound.__qualname__ = name
     return bound
@@ -198,7 +198,7 @@ def flip(xp: Any, x: Any, /, *, axis: int | Sequence[int] | None = None) -> Any:
 def unstack(xp: Any, x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
     axis = normalize_axis(axis, x.ndim)
     lead = (slice(None),) * axis
-    return tuple(x[(*lead, i)] for i in range(x.shape[axis]))
+    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))  # noqa: RUF005 (3.10)
 
 
 def broadcast_arrays(xp: Any, *arrays: Any) -> list[Any]:
@@ -420,7 +420,7 @@ def vector_norm(
         # move the reduced axes last and flatten them: one vector per remaining index
         rest = tuple(i for i in range(ndim) if i not in axes)
         a = xp.transpose(a, rest + axes)
-        a = xp.reshape(a, tuple(a.shape[: len(rest)]) + (-1,))
+        a = xp.reshape(a, (*a.shape[: len(rest)], -1))
         red: int | tuple[int, ...] = -1
     else:
         red = axes[0] if axes else ()
@@ -466,7 +466,7 @@ def matrix_norm(
         msg = f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}"
         raise ValueError(msg)
     if keepdims:
-        out = xp.reshape(out, tuple(out.shape) + (1, 1))
+        out = xp.reshape(out, (*out.shape, 1, 1))
     return out
 
 

@@ -23,9 +23,6 @@ def build() -> Any:
     import jax.numpy as jnp
 
     ns = _Module("unigrad._array_api.jax_tape", jnp)
-    ns.finfo = c.bind(c.finfo, jnp, "finfo")
-    ns.iinfo = c.bind(c.iinfo, jnp, "iinfo")
-    ns.__array_namespace_info__ = jnp.__array_namespace_info__
 
     def searchsorted(
         x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None
@@ -33,5 +30,10 @@ def build() -> Any:
         out = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
         return out.astype(jnp.__array_namespace_info__().default_dtypes()["indexing"])
 
-    ns.searchsorted = searchsorted
+    vars(ns).update(
+        finfo=c.bind(c.finfo, jnp, "finfo"),
+        iinfo=c.bind(c.iinfo, jnp, "iinfo"),
+        searchsorted=searchsorted,
+        __array_namespace_info__=jnp.__array_namespace_info__,
+    )
     return ns

@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import builtins
 import math
-import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import paddle
@@ -23,10 +22,165 @@ import paddle
 from . import _common as c
 from ._paddle_prims import prims
 
+__all__ = [
+    "__array_api_version__",
+    "__array_namespace_info__",
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "all",
+    "any",
+    "arange",
+    "argmax",
+    "argmin",
+    "argsort",
+    "asarray",
+    "asin",
+    "asinh",
+    "astype",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "bool",
+    "broadcast_arrays",
+    "broadcast_to",
+    "can_cast",
+    "ceil",
+    "clip",
+    "complex64",
+    "complex128",
+    "concat",
+    "conj",
+    "copysign",
+    "cos",
+    "cosh",
+    "cumulative_sum",
+    "divide",
+    "e",
+    "empty",
+    "empty_like",
+    "equal",
+    "exp",
+    "expand_dims",
+    "expm1",
+    "eye",
+    "fft",
+    "finfo",
+    "flip",
+    "float32",
+    "float64",
+    "floor",
+    "floor_divide",
+    "from_dlpack",
+    "full",
+    "full_like",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "iinfo",
+    "imag",
+    "inf",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "isdtype",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "less",
+    "less_equal",
+    "linalg",
+    "linspace",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "matmul",
+    "matrix_transpose",
+    "max",
+    "maximum",
+    "mean",
+    "meshgrid",
+    "min",
+    "minimum",
+    "moveaxis",
+    "multiply",
+    "nan",
+    "negative",
+    "newaxis",
+    "nonzero",
+    "not_equal",
+    "ones",
+    "ones_like",
+    "permute_dims",
+    "pi",
+    "positive",
+    "pow",
+    "prod",
+    "real",
+    "remainder",
+    "repeat",
+    "reshape",
+    "result_type",
+    "roll",
+    "round",
+    "searchsorted",
+    "sign",
+    "signbit",
+    "sin",
+    "sinh",
+    "sort",
+    "sqrt",
+    "square",
+    "squeeze",
+    "stack",
+    "std",
+    "subtract",
+    "sum",
+    "take",
+    "tan",
+    "tanh",
+    "tensordot",
+    "tile",
+    "tril",
+    "triu",
+    "trunc",
+    "uint8",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+    "unstack",
+    "var",
+    "vecdot",
+    "where",
+    "zeros",
+    "zeros_like",
+]
+
 __array_api_version__ = "2023.12"
 
-bool = paddle.bool  # noqa: A001
-int8, int16, int32, int64, uint8 = paddle.int8, paddle.int16, paddle.int32, paddle.int64, paddle.uint8
+bool = paddle.bool
+int8, int16, int32, int64, uint8 = (
+    paddle.int8,
+    paddle.int16,
+    paddle.int32,
+    paddle.int64,
+    paddle.uint8,
+)
 float32, float64 = paddle.float32, paddle.float64
 complex64, complex128 = paddle.complex64, paddle.complex128
 e, pi, inf, nan, newaxis = math.e, math.pi, math.inf, math.nan, None
@@ -174,7 +328,10 @@ def _widened(op: Callable[..., Any]) -> Callable[..., Any]:
         narrow = [x.dtype for x in xs if isinstance(x, paddle.Tensor) and x.dtype in _NARROW]
         if not narrow:
             return op(*xs, **kw)
-        wide = [x.astype(int32) if isinstance(x, paddle.Tensor) and x.dtype in _NARROW else x for x in xs]
+        wide = [
+            x.astype(int32) if isinstance(x, paddle.Tensor) and x.dtype in _NARROW else x
+            for x in xs
+        ]
         out = op(*wide, **kw)
         if isinstance(out, paddle.Tensor) and out.dtype == int32:
             return out.astype(narrow[0])
@@ -246,7 +403,7 @@ def _integral_keep(op: Callable[..., Any], name: str) -> Callable[..., Any]:
 ceil = _integral_keep(paddle.ceil, "ceil")
 floor = _integral_keep(paddle.floor, "floor")
 trunc = _integral_keep(paddle.trunc, "trunc")
-round = _integral_keep(paddle.round, "round")  # noqa: A001
+round = _integral_keep(paddle.round, "round")
 
 
 def negative(x: Any, /) -> Any:
@@ -264,7 +421,9 @@ def square(x: Any, /) -> Any:
 def sign(x: Any, /) -> Any:
     if x.dtype in _COMPLEX:
         a = paddle.abs(x)
-        return paddle.where(a == 0, paddle.zeros_like(x), x / paddle.where(a == 0, 1, a).astype(x.dtype))
+        return paddle.where(
+            a == 0, paddle.zeros_like(x), x / paddle.where(a == 0, 1, a).astype(x.dtype)
+        )
     return paddle.sign(x)
 
 
@@ -292,12 +451,12 @@ maximum = _binary(paddle.maximum, "maximum")
 minimum = _binary(paddle.minimum, "minimum")
 multiply = _binary(paddle.multiply, "multiply")
 not_equal = _binary(paddle.not_equal, "not_equal")
-pow = _binary(paddle.pow, "pow")  # noqa: A001
+pow = _binary(paddle.pow, "pow")
 remainder = _binary(paddle.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
 
 
-def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:  # noqa: A002
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
     return c.clip(_Where, x, min, max)
 
 
@@ -350,7 +509,9 @@ def arange(
     if stop is None:
         start, stop = 0, start
     if dtype is None:
-        dtype = float64 if builtins.any(isinstance(v, float) for v in (start, stop, step)) else int64
+        dtype = (
+            float64 if builtins.any(isinstance(v, float) for v in (start, stop, step)) else int64
+        )
     n = builtins.max(0, math.ceil((stop - start) / step))
     if n == 0:
         return paddle.zeros([0], dtype=dtype)
@@ -431,7 +592,10 @@ def linspace(
 
 def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
     if arrays and arrays[0].dtype in _NARROW:  # no narrow-integer kernel: exact in int32
-        return [o.astype(arrays[0].dtype) for o in meshgrid(*(a.astype(int32) for a in arrays), indexing=indexing)]
+        return [
+            o.astype(arrays[0].dtype)
+            for o in meshgrid(*(a.astype(int32) for a in arrays), indexing=indexing)
+        ]
     return c.meshgrid(prims, *arrays, indexing=indexing)
 
 
@@ -540,9 +704,7 @@ def nonzero(x: Any, /) -> tuple[Any, ...]:
     return tuple(paddle.nonzero(x, as_tuple=True))
 
 
-def searchsorted(
-    x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None
-) -> Any:
+def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
     if sorter is not None:
         x1 = paddle.take_along_axis(x1, sorter, axis=-1)
     x1, x2 = _promote(x1, x2)
@@ -554,11 +716,15 @@ def where(condition: Any, x1: Any, x2: Any, /) -> Any:
     return paddle.where(condition, a, b)
 
 
-def sort(x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True) -> Any:
+def sort(
+    x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True
+) -> Any:
     return c.sort(prims, x, axis=axis, descending=descending, stable=stable)
 
 
-def argsort(x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True) -> Any:
+def argsort(
+    x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True
+) -> Any:
     return c.argsort(prims, x, axis=axis, descending=descending, stable=stable)
 
 
@@ -592,11 +758,11 @@ def unique_all(x: Any, /) -> c.UniqueAll:
 
 
 # ---- statistics and utilities -------------------------------------------------------
-def max(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+def max(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     return _widened(prims.max)(x, axis=axis, keepdims=keepdims)
 
 
-def min(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+def min(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
     return _widened(prims.min)(x, axis=axis, keepdims=keepdims)
 
 
@@ -613,7 +779,7 @@ def _sum_dtype(x: Any, dtype: Any) -> Any:
     return dtype
 
 
-def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
+def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
     return prims.sum(x, axis=axis, keepdims=keepdims, dtype=_sum_dtype(x, dtype))
 
 
@@ -626,11 +792,15 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.b
     return paddle.prod(x, axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
 
 
-def std(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False) -> Any:
+def std(
+    x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False
+) -> Any:
     return c.std(prims, x, axis=axis, correction=correction, keepdims=keepdims)
 
 
-def var(x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False) -> Any:
+def var(
+    x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False
+) -> Any:
     return c.var(prims, x, axis=axis, correction=correction, keepdims=keepdims)
 
 
@@ -640,12 +810,16 @@ def cumulative_sum(
     return c.cumulative_sum(prims, x, axis=axis, dtype=dtype, include_initial=include_initial)
 
 
-def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
-    return paddle.all(x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
+def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.all(
+        x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims
+    )
 
 
-def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:  # noqa: A001
-    return paddle.any(x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
+def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.any(
+        x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims
+    )
 
 
 # ---- linear algebra ----------------------------------------------------------------
@@ -669,80 +843,6 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
     if a.dtype == uint8:
         return c.vecdot(prims, a.astype(int32), b.astype(int32), axis=axis).astype(uint8)
     return c.vecdot(prims, a, b, axis=axis)
-
-
-def _bind_all(module: types.ModuleType, names: Sequence[str]) -> None:
-    for name in names:
-        setattr(module, name, c.bind(getattr(c, name), prims, name))
-
-
-linalg = types.ModuleType("unigrad._array_api._paddle.linalg")
-_bind_all(
-    linalg,
-    ("diagonal", "eigvalsh", "matrix_norm", "matrix_power", "svdvals", "trace", "vector_norm"),
-)
-
-
-def _cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
-    a, b = _promote(x1, x2)
-    return _widened(lambda u, v: c.cross(prims, u, v, axis=axis))(a, b)
-
-
-def _outer(x1: Any, x2: Any, /) -> Any:
-    a, b = _promote(x1, x2)
-    return _widened(lambda u, v: c.outer(prims, u, v))(a, b)
-
-
-def _pinv(x: Any, /, *, rtol: float | None = None) -> Any:
-    if 0 in x.shape:  # paddle's kernel fails on empty matrices; the answer is empty
-        return paddle.zeros([*x.shape[:-2], x.shape[-1], x.shape[-2]], dtype=x.dtype)
-    if rtol is None:
-        rtol = builtins.max(x.shape[-2:]) * finfo(x.dtype).eps
-    return paddle.linalg.pinv(x, rcond=rtol)
-
-
-linalg.cross = _cross
-linalg.outer = _outer
-linalg.matmul = matmul
-linalg.matrix_transpose = matrix_transpose
-linalg.tensordot = tensordot
-linalg.vecdot = vecdot
-linalg.cholesky = lambda x, /, *, upper=False: paddle.linalg.cholesky(x, upper=upper)
-linalg.det = paddle.linalg.det
-linalg.eigh = lambda x, /: c.EighResult(*paddle.linalg.eigh(x))
-linalg.inv = paddle.linalg.inv
-linalg.pinv = _pinv
-linalg.qr = lambda x, /, *, mode="reduced": c.QRResult(*paddle.linalg.qr(x, mode=mode))
-linalg.slogdet = lambda x, /: c.SlogdetResult(*paddle.linalg.slogdet(x))
-linalg.solve = lambda x1, x2, /: paddle.linalg.solve(x1, x2)
-linalg.svd = lambda x, /, *, full_matrices=True: c.SVDResult(
-    *paddle.linalg.svd(x, full_matrices=full_matrices)
-)
-linalg.matrix_rank = lambda x, /, *, rtol=None: paddle.linalg.matrix_rank(x)
-
-fft = types.ModuleType("unigrad._array_api._paddle.fft")
-for _name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft"):
-    setattr(fft, _name, (lambda op: lambda x, /, *, n=None, axis=-1, norm="backward": op(x, n=n, axis=axis, norm=norm))(getattr(paddle.fft, _name)))
-for _name in ("fftn", "ifftn", "rfftn", "irfftn"):
-    setattr(fft, _name, (lambda op: lambda x, /, *, s=None, axes=None, norm="backward": op(x, s=s, axes=axes, norm=norm))(getattr(paddle.fft, _name)))
-fft.fftfreq = lambda n, /, *, d=1.0, dtype=None, device=None: paddle.fft.fftfreq(
-    n, d, dtype=_dt(dtype, float64)
-)
-fft.rfftfreq = lambda n, /, *, d=1.0, dtype=None, device=None: paddle.fft.rfftfreq(
-    n, d, dtype=_dt(dtype, float64)
-)
-
-
-def _shift(x: Any, axes: Any, sign: int) -> Any:
-    axes = list(range(x.ndim)) if axes is None else [axes] if isinstance(axes, int) else list(axes)
-    if not axes or x.ndim == 0:
-        return x.clone()
-    shifts = [sign * (x.shape[a] // 2) if sign > 0 else -(x.shape[a] // 2) for a in axes]
-    return paddle.roll(x, shifts, axis=axes)
-
-
-fft.fftshift = lambda x, /, *, axes=None: _shift(x, axes, 1)
-fft.ifftshift = lambda x, /, *, axes=None: _shift(x, axes, -1)
 
 
 # ---- inspection ----------------------------------------------------------------------
@@ -773,3 +873,7 @@ class _Info:
 
 def __array_namespace_info__() -> _Info:
     return _Info()
+
+
+from . import _paddle_fft as fft  # noqa: E402  (its functions use the ones above)
+from . import _paddle_linalg as linalg  # noqa: E402

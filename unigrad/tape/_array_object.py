@@ -123,7 +123,8 @@ class ArrayObject:
         copy: bool | None = None,
     ) -> Any:
         if self.requires_grad:  # torch refuses too: "Can't export tensors that require grad"
-            raise _dropped("__dlpack__ (a zero-copy export)")
+            what = "__dlpack__ (a zero-copy export)"
+            raise _dropped(what)
         kwargs = {"max_version": max_version, "dl_device": dl_device, "copy": copy}
         if stream is not None:
             kwargs["stream"] = stream
@@ -203,5 +204,6 @@ class ArrayObject:
             module = getattr(module, part, None)
         fn = getattr(module, func.__name__, None)
         if fn is None or not callable(fn):
-            raise _dropped(f"{func.__module__}.{func.__name__}")
+            what = f"{func.__module__}.{func.__name__}"
+            raise _dropped(what)
         return record_call(cls, fn, args, kwargs)

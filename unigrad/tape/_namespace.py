@@ -99,8 +99,10 @@ class RecordingNamespace:
                     raise ValueError(msg)
                 obj = record(cls, _astype, obj, dtype)
             elif copy:
-                obj = record(cls, _identity, obj) if obj.requires_grad else cls._constant(
-                    self._module.asarray(obj._value, copy=True)
+                obj = (
+                    record(cls, _identity, obj)
+                    if obj.requires_grad
+                    else cls._constant(self._module.asarray(obj._value, copy=True))
                 )
             return obj if device is None else obj.to_device(device)
         kwargs: dict[str, Any] = {"dtype": dtype, "copy": copy}

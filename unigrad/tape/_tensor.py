@@ -136,7 +136,7 @@ def _wrap_outputs(
 
 def _classify(
     cls: type[Tensor], engine: Engine, items: Sequence[Any]
-) -> tuple[list[Any], list[int], list[Any], bool]:
+) -> tuple[list[Any], list[int], list[Any], int]:
     """Split a call's arguments: array parents (tape tensors and plain arrays) with their
     positions, static values with their cache keys, and whether any tape tensor is there
     (0: none, 1: constants only, 2: one that requires grad)."""
@@ -563,8 +563,8 @@ class Tensor(ArrayObject):
     __le__ = _binop("less_equal")
     __gt__ = _binop("greater")
     __ge__ = _binop("greater_equal")
-    __eq__ = _binop("equal")  # type: ignore[assignment]
-    __ne__ = _binop("not_equal")  # type: ignore[assignment]
+    __eq__ = _binop("equal")
+    __ne__ = _binop("not_equal")
 
 
 class JaxTensor(Tensor):
