@@ -415,15 +415,15 @@ def positive(x: Any, /) -> Any:
 
 
 def square(x: Any, /) -> Any:
-    return x * x
+    return multiply(x, x)
 
 
 def sign(x: Any, /) -> Any:
-    if x.dtype in _COMPLEX:
+    if x.dtype in _COMPLEX:  # x / |x|, and 0 where x is 0
         a = paddle.abs(x)
-        return paddle.where(
-            a == 0, paddle.zeros_like(x), x / paddle.where(a == 0, 1, a).astype(x.dtype)
-        )
+        zero = a == 0
+        safe = paddle.where(zero, paddle.ones_like(a), a)
+        return paddle.where(zero, paddle.zeros_like(x), x / paddle.cast(safe, x.dtype))
     return paddle.sign(x)
 
 

@@ -13,7 +13,16 @@ from typing import Any
 import paddle
 
 from . import _common as c
-from ._paddle import _promote, _widened, finfo, matmul, matrix_transpose, tensordot, vecdot
+from ._paddle import (
+    _INTS,
+    _promote,
+    _widened,
+    finfo,
+    matmul,
+    matrix_transpose,
+    tensordot,
+    vecdot,
+)
 from ._paddle_prims import prims
 
 __all__ = [
@@ -47,8 +56,16 @@ eigvalsh = c.bind(c.eigvalsh, prims, "eigvalsh")
 matrix_norm = c.bind(c.matrix_norm, prims, "matrix_norm")
 matrix_power = c.bind(c.matrix_power, prims, "matrix_power")
 svdvals = c.bind(c.svdvals, prims, "svdvals")
-trace = c.bind(c.trace, prims, "trace")
 vector_norm = c.bind(c.vector_norm, prims, "vector_norm")
+
+
+def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    """Keeps an integer input's dtype (accumulated in int64: paddle's narrow sums lack
+    kernels; exact modulo the dtype's range)."""
+    if dtype is None and x.dtype in (paddle.bool, paddle.uint8, *_INTS):
+        out = c.trace(prims, x.astype(paddle.int64), offset=offset)
+        return out.astype(x.dtype)
+    return c.trace(prims, x, offset=offset, dtype=dtype)
 
 
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
