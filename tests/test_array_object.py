@@ -116,3 +116,16 @@ def test_plain_arrays_stay_plain(mk):
     xp = unigrad.namespace(a)
     assert not isinstance(xp.sin(a), Tensor)
     assert not isinstance(xp.zeros(2), Tensor)
+
+
+def test_constants_do_not_require_grad_as_in_torch(mk):
+    x = unigrad.watch(mk([1.0, 2.0]))
+    xp = unigrad.namespace(x)
+    c = xp.asarray([3.0, 4.0])
+    with pytest.raises(unigrad.UnusedInputError, match="does not require grad"):
+        unigrad.grad(xp.sum(x * c), c)
+    with pytest.raises(unigrad.NotDifferentiableError, match="does not require grad"):
+        unigrad.grad(xp.sum(c * 2.0), x)
+    xp.sum(x * c).backward()
+    np.testing.assert_array_equal(unigrad.to_numpy(x.grad), [3.0, 4.0])
+    assert c.grad is None

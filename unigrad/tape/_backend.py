@@ -75,7 +75,7 @@ class TapeBackend(Backend):
         return str(x.dtype)
 
     def requires_grad(self, x: Any) -> bool:
-        return isinstance(x, Tensor)
+        return isinstance(x, Tensor) and x.requires_grad  # constants do not
 
     def cast(self, x: Any, like: Any) -> Any:
         if isinstance(x, Tensor):

@@ -154,7 +154,8 @@ def analyse(
 
 def leaves_of(outputs: Sequence[Any]) -> list[Tensor]:
     """Every watched leaf the outputs depend on (for ``backward`` without ``inputs``)."""
-    return list(analyse(outputs, (), set(), collect_leaves=True).leaves.values())
+    leaves = analyse(outputs, (), set(), collect_leaves=True).leaves.values()
+    return [t for t in leaves if t.requires_grad]  # constants get no .grad
 
 
 # ---- rebuilding ---------------------------------------------------------------
