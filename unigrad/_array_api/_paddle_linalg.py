@@ -13,16 +13,8 @@ from typing import Any
 import paddle
 
 from . import _common as c
-from ._paddle import (
-    _INTS,
-    _promote,
-    _widened,
-    finfo,
-    matmul,
-    matrix_transpose,
-    tensordot,
-    vecdot,
-)
+from ._paddle import matmul, matrix_transpose, tensordot, vecdot
+from ._paddle_dtypes import _INTS, _promote, _widened, finfo
 from ._paddle_prims import prims
 
 __all__ = [
