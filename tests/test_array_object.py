@@ -129,3 +129,12 @@ def test_constants_do_not_require_grad_as_in_torch(mk):
     xp.sum(x * c).backward()
     np.testing.assert_array_equal(unigrad.to_numpy(x.grad), [3.0, 4.0])
     assert c.grad is None
+
+
+def test_asarray_of_a_list_keeps_history_or_refuses(mk):
+    x = unigrad.watch(mk([1.0, 2.0]))
+    xp = unigrad.namespace(x)
+    with pytest.raises(unigrad.TapeError, match=r"xp\.stack"):
+        xp.asarray([x, x])
+    c = xp.asarray([xp.asarray(1.0), 2.0])  # constants only: nothing to lose
+    assert not c.requires_grad

@@ -15,6 +15,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
 from ._tensor import Tensor, constants, record, record_call
 
@@ -108,6 +109,14 @@ class RecordingNamespace:
         kwargs: dict[str, Any] = {"dtype": dtype, "copy": copy}
         if device is not None:
             kwargs["device"] = device
+        if _has_history(obj):
+            msg = message(
+                "asarray of a nested sequence holding tape tensors that require grad",
+                expected="tape tensors combined by a recorded function",
+                got="a list or tuple with such tensors inside",
+                fix="Use xp.stack([...]) (or xp.concat) to keep their history.",
+            )
+            raise TapeError(msg)
         out = self._module.asarray(_values(obj), **kwargs)
         return constants(cls, out) if self._tensors else out
 
@@ -118,6 +127,12 @@ class RecordingNamespace:
         kwargs = {k: v for k, v in (("device", device), ("copy", copy)) if v is not None}
         out = self._module.from_dlpack(x, **kwargs)
         return constants(self._cls, out) if self._tensors else out
+
+
+def _has_history(tree: Any) -> bool:
+    if isinstance(tree, Tensor):
+        return tree.requires_grad
+    return type(tree) in (list, tuple) and any(_has_history(v) for v in tree)
 
 
 def _values(tree: Any) -> Any:
