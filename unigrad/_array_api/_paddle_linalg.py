@@ -13,8 +13,8 @@ from typing import Any
 import paddle
 
 from . import _common as c
-from ._paddle import matmul, matrix_transpose, tensordot, vecdot
-from ._paddle_dtypes import _INTS, _promote, _widened, finfo
+from ._paddle import _sum_dtype, matmul, matrix_transpose, tensordot, vecdot
+from ._paddle_dtypes import _promote, _widened, finfo
 from ._paddle_prims import prims
 
 __all__ = [
@@ -52,12 +52,8 @@ vector_norm = c.bind(c.vector_norm, prims, "vector_norm")
 
 
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
-    """Keeps an integer input's dtype (accumulated in int64: paddle's narrow sums lack
-    kernels; exact modulo the dtype's range)."""
-    if dtype is None and x.dtype in (paddle.bool, paddle.uint8, *_INTS):
-        out = c.trace(prims, x.astype(paddle.int64), offset=offset)
-        return out.astype(x.dtype)
-    return c.trace(prims, x, offset=offset, dtype=dtype)
+    """Sums the diagonal as ``sum`` does (integers in the default integer dtype)."""
+    return c.trace(prims, x, offset=offset, dtype=_sum_dtype(x, dtype))
 
 
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
