@@ -3,7 +3,8 @@
 ``jax.numpy`` is an array API namespace of its own (and ``jax.vjp`` differentiates all of
 it), so this is ``jax.numpy`` itself, save the rules where it departs from the standard:
 ``finfo``/``iinfo`` (NumPy's objects, whose limits are NumPy scalars, not Python numbers)
-and ``searchsorted`` (int32 indices even where the namespace's indexing dtype is int64).
+``searchsorted`` (int32 indices even where the namespace's indexing dtype is int64) and
+``sign`` (``sign(-0.0)`` is -0.0 in jax, +0 in the standard).
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ def build() -> Any:
         out = jnp.searchsorted(x1, x2, side=side, sorter=sorter)
         return out.astype(jnp.__array_namespace_info__().default_dtypes()["indexing"])
 
+    def sign(x: Any, /) -> Any:
+        return jnp.sign(x) + 0  # -0.0 + 0 is +0.0; values and gradients otherwise jnp's
+
     vars(ns).update(
+        sign=sign,
         finfo=c.bind(c.finfo, jnp, "finfo"),
         iinfo=c.bind(c.iinfo, jnp, "iinfo"),
         searchsorted=searchsorted,
