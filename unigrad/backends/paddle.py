@@ -8,12 +8,22 @@ paddle.grad differs from the contract in ways this adapter closes:
   retained, stacked (differentiably under ``create_graph``);
 * its argument checks are ``assert`` statements (gone under ``python -O``) and it never
   checks a seed's shape: the front checks everything before paddle sees it;
-* duplicates are merged by the front; errors are mapped to unigrad's classes.
+* duplicates are merged by the front; errors are mapped to unigrad's classes;
+* paddle 3.3's ``Tensor.grad_fn`` returns its node with one reference too many, so
+  each read would keep the whole graph behind it alive for ever (about 20 kB per call
+  on a small MLP): nodes are read through :func:`_grad_fn`, which gives the extra
+  reference back where a probe at import shows it is there;
+* paddle's engine is not thread-safe (two threads in backward crash the process):
+  every backward pass runs under one re-entrant lock, so a hook or a nested call that
+  runs ``grad`` on the same thread proceeds.
 """
 
 from __future__ import annotations
 
+import ctypes
 import re
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -62,6 +72,50 @@ def _zero_grad(g: Any) -> Any:
     return paddle.zeros_like(g)
 
 
+#: Serialises paddle's backward passes (its engine crashes when two threads run one).
+#: Re-entrant: a tensor hook or a nested ``unigrad.grad`` runs on the thread that holds it.
+ENGINE_LOCK = threading.RLock()
+
+_py_decref: Any = ctypes.pythonapi.Py_DecRef
+_py_decref.argtypes = [ctypes.py_object]
+_py_decref.restype = None
+
+
+def _extra_grad_fn_refs() -> int:
+    """How many references one read of ``Tensor.grad_fn`` leaks (1 on paddle 3.3).
+
+    Measured on a throw-away graph rather than assumed, so that a paddle which fixes
+    its ``ToPyObject(GradNodeBase)`` gets no decrement (a wrong one would free a live
+    object). Anything but 0 or 1 is not understood and left alone.
+    """
+    with paddle.set_grad_enabled(True):
+        x = paddle.to_tensor([1.0], stop_gradient=False)
+        y = x * 2.0
+    node = y.grad_fn
+    if node is None:
+        return 0
+    before = sys.getrefcount(node)
+    again = y.grad_fn
+    extra = sys.getrefcount(node) - before - 1
+    del again
+    if extra != 1:
+        return 0
+    _py_decref(node)  # give back what the two probe reads leaked
+    _py_decref(node)
+    return 1
+
+
+_LEAKED_REFS = _extra_grad_fn_refs()
+
+
+def _grad_fn(t: Any) -> Any:
+    """``t.grad_fn`` without paddle's leaked reference (see the module docstring)."""
+    node = t.grad_fn
+    if node is not None and _LEAKED_REFS:
+        _py_decref(node)
+    return node
+
+
 def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     """Nodes reachable from the outputs without entering a cut node.
 
@@ -69,7 +123,7 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     op (split, unbind) also blocks its other outputs here.
     """
     seen: set[Any] = set()
-    stack = [y.grad_fn for y in outputs]
+    stack = [_grad_fn(y) for y in outputs]
     while stack:
         node = stack.pop()
         if node is None or node in seen or node in cuts:
@@ -218,6 +272,10 @@ class PaddleBackend(Backend):
         return result
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        with ENGINE_LOCK:
+            return self._grad(request)
+
+    def _grad(self, request: GradRequest) -> list[Any | None]:
         inputs = request.inputs
         grads: list[Any | None] = [None] * len(inputs)
         keep: Sequence[int] = range(len(inputs))
@@ -227,11 +285,11 @@ class PaddleBackend(Backend):
             # an input is itself cut: cut with zeroing hooks, decide reachability here.
             cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
             cut_ids = {id(v) for v in request.no_grad_vars}
-            reached = _reachable(request.outputs, {v.grad_fn for v in cuts})
+            reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
             keep = [
-                i for i, x in enumerate(inputs) if id(x) not in cut_ids and x.grad_fn in reached
+                i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached
             ]
-            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(v.grad_fn)]
+            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(_grad_fn(v))]
         used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
         try:
             if used:
@@ -261,17 +319,21 @@ class PaddleBackend(Backend):
         ]
 
     def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
-        roots = [r for r in (y.grad_fn for y in outputs) if r is not None]
+        roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
         is_target: Callable[[Any], bool]
         if inputs is None:
             is_target = _is_leaf_node
         else:
-            targets = {x.grad_fn for x in inputs} - {None}
+            targets = {_grad_fn(x) for x in inputs} - {None}
             is_target = targets.__contains__
         for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
             _mark(node)
 
     def backward(self, request: BackwardRequest) -> None:
+        with ENGINE_LOCK:
+            self._backward(request)
+
+    def _backward(self, request: BackwardRequest) -> None:
         seeds = list(request.seeds)
         if request.inputs is not None:
             grads = self._call(
