@@ -76,6 +76,17 @@ def _zero_grad(g: Any) -> Any:
 #: Re-entrant: a tensor hook or a nested ``unigrad.grad`` runs on the thread that holds it.
 ENGINE_LOCK = threading.RLock()
 
+#: Per thread: whether paddle.grad is running (a hook may call back into unigrad).
+_THREAD = threading.local()
+_NESTED_MESSAGE = message(
+    "paddle cannot run grad inside another grad",
+    expected="unigrad.grad on paddle tensors outside a running paddle gradient pass",
+    got="a call from a tensor hook while paddle.grad runs on this thread (paddle's "
+    "engine crashes or hangs there)",
+    fix="Compute it after the outer call returns, or use unigrad.backward (without "
+    "inputs=) inside the hook, which paddle supports.",
+)
+
 _py_decref: Any = ctypes.pythonapi.Py_DecRef
 _py_decref.argtypes = [ctypes.py_object]
 _py_decref.restype = None
@@ -252,7 +263,12 @@ class PaddleBackend(Backend):
         retain: bool,
         create: bool,
     ) -> list[Any]:
+        if getattr(_THREAD, "in_grad", False):
+            # paddle.grad inside paddle.grad (from a tensor hook) crashes or hangs
+            _THREAD.nested = err = UnsupportedFeatureError(_NESTED_MESSAGE)
+            raise err
         grad_mode = _has_grad()
+        _THREAD.in_grad = True
         try:
             result: list[Any] = paddle.grad(
                 list(outputs),
@@ -265,10 +281,13 @@ class PaddleBackend(Backend):
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
-            new = _translate(err)
+            nested, _THREAD.nested = getattr(_THREAD, "nested", None), None
+            new = nested or _translate(err)
             if new is err:
                 raise
             raise new from err
+        finally:
+            _THREAD.in_grad = False
         return result
 
     def grad(self, request: GradRequest) -> list[Any | None]:
