@@ -145,16 +145,12 @@ def _snapshot() -> tuple[float, int]:
     return rss_mb(), n
 
 
-def measure(
-    k: Kit, mode: str, *, calls: int, warmup: int, native: bool = False
-) -> Growth:
+def measure(k: Kit, mode: str, *, calls: int, warmup: int, native: bool = False) -> Growth:
     """Run ``warmup`` steps, then ``calls`` more; the growth of RSS and live objects."""
     return measure_step(k.name, mode, make_step(k, mode, native=native), calls, warmup)
 
 
-def measure_step(
-    name: str, mode: str, step: Callable[[], None], calls: int, warmup: int
-) -> Growth:
+def measure_step(name: str, mode: str, step: Callable[[], None], calls: int, warmup: int) -> Growth:
     """``measure`` for a step already made (and possibly already warmed up)."""
     for _ in range(warmup):
         step()

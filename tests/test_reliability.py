@@ -64,7 +64,7 @@ def _run_threads(work: Any) -> list[BaseException]:
         try:
             start.wait()
             work(tid)
-        except BaseException as e:  # noqa: BLE001  (reported by the test)
+        except BaseException as e:
             errors.append(e)
 
     threads = [threading.Thread(target=target, args=(t,)) for t in range(N_THREADS)]
