@@ -47,7 +47,10 @@ class JaxBackend(TapeBackend):
         import numpy as np
 
         v = x._value if isinstance(x, JaxTensor) else x
-        return np.array(jax.device_get(v), copy=True)
+        out = np.array(jax.device_get(v), copy=True)
+        if out.dtype.name == "bfloat16":  # ml_dtypes' type: float32 holds it exactly
+            out = out.astype(np.float32)
+        return out
 
 
 BACKEND = JaxBackend()

@@ -406,10 +406,20 @@ class PaddleBackend(Backend):
                 fix="Cast it first, e.g. x.astype('float32').",
             )
             raise NotDifferentiableError(msg)
+        if x.dtype == paddle.float16 and x.place.is_cpu_place():
+            msg = message(
+                "paddle has no float16 kernels on CPU",
+                expected="a float32/float64 tensor on CPU (float16 works on GPU)",
+                got="a float16 tensor on CPU, on which even x + x fails in paddle",
+                fix="Compute in float32 (x.astype('float32')) and cast the result.",
+            )
+            raise UnsupportedDtypeError(msg)
         x.stop_gradient = False
         return x
 
     def to_numpy(self, x: Any) -> Any:
+        if x.dtype == paddle.bfloat16:  # .numpy() gives the raw bits as uint16
+            return x.astype(paddle.float32).numpy()
         return x.numpy()
 
     def namespace(self) -> Any:

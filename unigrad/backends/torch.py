@@ -302,7 +302,10 @@ class TorchBackend(Backend):
         return x
 
     def to_numpy(self, x: Any) -> Any:
-        return x.detach().cpu().resolve_conj().resolve_neg().numpy()
+        x = x.detach()
+        if x.dtype is torch.bfloat16:  # NumPy has no bfloat16: float32 holds it exactly
+            x = x.float()
+        return x.cpu().resolve_conj().resolve_neg().numpy()
 
     def namespace(self) -> Any:
         try:
