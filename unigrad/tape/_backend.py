@@ -168,10 +168,7 @@ class TapeBackend(Backend):
         if leaf is not None and leaf._value is x and leaf._node is None:
             return leaf
         leaf = cls(x)
-        try:
-            _WATCHED[key] = weakref.ref(leaf, _forget(key))
-        except TypeError:  # pragma: no cover - a value that refuses weak references
-            pass
+        _WATCHED[key] = weakref.ref(leaf, _forget(key))
         return leaf
 
     def to_numpy(self, x: Any) -> Any:
