@@ -312,7 +312,14 @@ class PaddleBackend(Backend):
         used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
         try:
             if used:
-                for i, g in zip(keep, self._grads(request, used), strict=True):
+                if request.create_graph:
+                    # torch's engine records the gradient's graph even under no_grad;
+                    # paddle's would return a tensor with no history: turn grad mode on
+                    with paddle.set_grad_enabled(True):
+                        computed = self._grads(request, used)
+                else:
+                    computed = self._grads(request, used)
+                for i, g in zip(keep, computed, strict=True):
                     grads[i] = g
         finally:
             for h in handles:
@@ -355,13 +362,14 @@ class PaddleBackend(Backend):
     def _backward(self, request: BackwardRequest) -> None:
         seeds = list(request.seeds)
         if request.inputs is not None:
-            grads = self._call(
-                request.outputs,
-                request.inputs,
-                seeds,
-                request.retain_graph,
-                request.create_graph,
-            )
+            with paddle.set_grad_enabled(request.create_graph or _has_grad()):
+                grads = self._call(
+                    request.outputs,
+                    request.inputs,
+                    seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                )
             for x, g in zip(request.inputs, grads, strict=True):
                 if g is not None:
                     x.grad = g if x.grad is None else x.grad + g
