@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._errors import GraphFreedError, message
-from ._tensor import Node, Tensor, fresh_token
+from ._tensor import Node, Tensor, check_saved, fresh_token
 
 __all__ = ["analyse", "grad", "leaves_of"]
 
@@ -340,6 +340,7 @@ def grad(
         if not retain_graph:
             _consume(a.order)
         return result
+    check_saved(a.order)
     plan = build(a, outputs, inputs, cut)
     seed_none = tuple(s is None for s in seeds)
     run, key = compiled_run(engine, plan, seed_none, batched)

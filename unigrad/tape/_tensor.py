@@ -15,7 +15,7 @@ import operator
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._errors import BackendError, TapeError, message
+from .._errors import BackendError, InplaceModifiedError, TapeError, message
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -24,9 +24,15 @@ __all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "record", "record_call"
 
 
 class Node:
-    """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays."""
+    """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays.
 
-    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "parents")
+    ``saved`` pairs each NumPy array the step read that the tape does not own (a
+    watched array, a constant operand) with a copy taken when the step was recorded:
+    NumPy has no version counter, so :func:`check_saved` compares them before a
+    gradient recomputes the step (torch's "modified by an inplace operation").
+    """
+
+    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "parents", "saved")
 
     def __init__(
         self, fn: Callable[..., Any], key: Any, parents: tuple[Any, ...], n_out: int
@@ -36,12 +42,60 @@ class Node:
         self.parents: tuple[Any, ...] = parents
         self.n_out = n_out
         self.consumed = False
+        self.saved = _snapshots(parents)
 
     def __repr__(self) -> str:
         op = self.key[0] if isinstance(self.key, tuple) and self.key else self.key
         name = getattr(op, "__name__", op)
         state = ", consumed" if self.consumed else ""
         return f"<unigrad tape node {name}{state}>"
+
+
+_ndarray: type | None = None
+
+
+def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
+    """(array, copy) for every writeable NumPy array among the parents' values.
+
+    Values the tape computed are read-only (:meth:`Tensor._make`), so what is left is
+    the user's: watched arrays and constant operands. jax arrays are immutable.
+    """
+    nd = _ndarray
+    if nd is None:  # the first node: numpy is imported (by jax or autograd) by now
+        nd = _track_numpy()
+    out: tuple[tuple[Any, Any], ...] = ()
+    for p in parents:
+        v = p._value if isinstance(p, Tensor) else p
+        if type(v) is nd and v.flags.writeable:
+            out += ((v, v.copy()),)
+    return out
+
+
+def check_saved(nodes: Sequence[Node]) -> None:
+    """Raise :class:`InplaceModifiedError` if an array a node read changed since."""
+    import numpy as np
+
+    for node in nodes:
+        for arr, copy in node.saved:
+            if not np.array_equal(arr, copy, equal_nan=True):
+                msg = message(
+                    "an array used by the forward pass was modified in place",
+                    expected="watched arrays and constant operands unchanged between "
+                    "the forward pass and the gradient",
+                    got=f"an in-place change of a {arr.dtype} array of shape {arr.shape}",
+                    fix="Use out-of-place updates (w = w - lr * g), or copy the array "
+                    "before modifying it, or recompute the forward pass.",
+                )
+                raise InplaceModifiedError(msg)
+
+
+def _track_numpy() -> type:
+    """The NumPy array type, remembered for :func:`_snapshots` and :meth:`Tensor._make`."""
+    global _ndarray
+    import numpy as np
+
+    _ndarray = np.ndarray
+    return np.ndarray
 
 
 #: Tokens for keys that must never match another: never reused, unlike id().
@@ -355,6 +409,12 @@ class Tensor:
     @classmethod
     def _make(cls, value: Any, node: Node | None, index: int) -> Tensor:
         t = cls.__new__(cls)
+        if type(value) is _ndarray:
+            # the tape owns computed values: a read-only view, so that an in-place
+            # change through t.value / t.detach() fails at once (the op's own result
+            # object stays as it was, in case a lifted function returned a user's array)
+            value = value.view()
+            value.flags.writeable = False
         t._value = value
         t._node = node
         t._index = index
