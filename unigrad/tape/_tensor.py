@@ -10,8 +10,10 @@ plain references that dies with its last tensor.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -51,7 +53,7 @@ class Node:
         return f"<unigrad tape node {name}{state}>"
 
 
-_ndarray: type | None = None
+_ndarray: Any = None  # numpy.ndarray, once a node exists
 
 
 def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
@@ -89,7 +91,7 @@ def check_saved(nodes: Sequence[Node]) -> None:
                 raise InplaceModifiedError(msg)
 
 
-def _track_numpy() -> type:
+def _track_numpy() -> Any:
     """The NumPy array type, remembered for :func:`_snapshots` and :meth:`Tensor._make`."""
     global _ndarray
     import numpy as np
@@ -190,10 +192,14 @@ def _wrap_outputs(
 
 
 def _classify(
-    cls: type[Tensor], engine: Engine, items: Sequence[Any]
+    cls: type[Tensor], engine: Engine, items: Sequence[Any], scalars: bool = False
 ) -> tuple[list[Any], list[int], list[Any], bool]:
     """Split a call's arguments: array parents (tape tensors and plain arrays) with their
-    positions, static values with their cache keys, and whether any tape tensor is there."""
+    positions, static values with their cache keys, and whether any tape tensor is there.
+
+    With ``scalars``, Python floats and complex numbers are parents too (constants of the
+    rebuilt function, not part of its cache key): see :func:`record`.
+    """
     parents: list[Any] = []
     slots: list[int] = []
     statics: list[Any] = []
@@ -205,7 +211,7 @@ def _classify(
             tracked = True
             parents.append(a)
             slots.append(i)
-        elif engine.is_array(a):
+        elif engine.is_array(a) or (scalars and type(a) in _TRACED_SCALARS):
             parents.append(a)
             slots.append(i)
         else:
@@ -213,10 +219,21 @@ def _classify(
     return parents, slots, statics, tracked
 
 
+#: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
+#: baked into it: ``x * lr`` with a new ``lr`` every step does not recompile. Not ints or
+#: bools: those are axes, indices and integer powers, which must stay static.
+_TRACED_SCALARS = (float, complex)
+
+
 def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
-    """Record ``op(*args)`` for flat positional arguments (the operators' fast path)."""
+    """Record ``op(*args)`` for flat positional arguments (the operators' fast path).
+
+    On a compiling engine, Python float/complex operands are constants of the rebuilt
+    function (jax traces them weakly typed, so dtypes are as in eager mode), so a value
+    that changes every step reuses the compiled function.
+    """
     engine = cls._engine
-    parents, slots, statics, tracked = _classify(cls, engine, args)
+    parents, slots, statics, tracked = _classify(cls, engine, args, engine.compiles)
     if not tracked:
         return op(*args)
     vals = [p._value if isinstance(p, Tensor) else p for p in parents]
@@ -272,18 +289,32 @@ def record_call(
     return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
 
 
-_COMPILED: dict[Any, Callable[..., Any]] = {}
+_COMPILED: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
+_COMPILED_MAX = [32]  # set by unigrad.tape.set_cache_size
+
+
+def set_lift_cache_size(n: int) -> None:
+    """Bound the compiled functions ``unigrad.lift`` keeps (least recently used go)."""
+    _COMPILED_MAX[0] = n
+    while len(_COMPILED) > n:
+        _COMPILED.popitem(last=False)
 
 
 def _compiled(engine: Engine, key: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
     try:
         hit = _COMPILED.get(key)
     except TypeError:
-        return fn
-    if hit is None:
-        if len(_COMPILED) > 1024:
-            _COMPILED.clear()
-        hit = _COMPILED[key] = engine.jit(fn)
+        return engine.jit(fn)
+    if hit is not None:
+        with contextlib.suppress(KeyError):  # another thread may have evicted it
+            _COMPILED.move_to_end(key)
+        return hit
+    hit = engine.jit(fn)
+    if _COMPILED_MAX[0]:
+        _COMPILED[key] = hit
+        while len(_COMPILED) > _COMPILED_MAX[0]:
+            with contextlib.suppress(KeyError):
+                _COMPILED.popitem(last=False)
     return hit
 
 
