@@ -166,3 +166,80 @@ def test_grad_inside_a_grad_hook_works_or_raises_clearly(name):
     else:
         (gx,) = unigrad.grad((h * h).sum(), x)
         np.testing.assert_allclose(b.np(gx), [8.0, 16.0])
+
+
+# ---- the jax tape's compile cache -------------------------------------------------------
+jax_only = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="needs jax")
+
+
+@pytest.fixture
+def fresh_tape_cache(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """An empty compile cache and recompile detector, restored afterwards."""
+    from collections import OrderedDict
+
+    from unigrad.tape import _replay
+
+    monkeypatch.setattr(_replay, "_CACHE", OrderedDict())
+    monkeypatch.setattr(_replay, "_RECOMPILES", _replay._Recompiles())
+    size = _replay._CACHE_SIZE
+    yield _replay
+    unigrad.tape.set_cache_size(size)
+
+
+@jax_only
+def test_a_float_operand_that_changes_every_step_compiles_once(fresh_tape_cache):
+    import jax
+    import jax.numpy as jnp
+
+    w0 = jnp.asarray([0.5, -1.0, 2.0], dtype=jnp.float32)
+    lr = 0.1
+    for _ in range(10):
+        w = unigrad.watch(w0)
+        (g,) = unigrad.grad(((w * lr) ** 2).sum() + (1.5 - w * lr).sum(), w)
+        expected = jax.grad(lambda v, c=lr: ((v * c) ** 2).sum() + (1.5 - v * c).sum())(w0)
+        np.testing.assert_allclose(np.asarray(g), np.asarray(expected), rtol=1e-6)
+        assert g.dtype == jnp.float32  # weakly typed: no promotion to float64
+        lr *= 0.9
+    assert unigrad.tape.cache_info()["size"] == 1
+
+
+@jax_only
+def test_the_compile_cache_is_bounded_and_configurable(fresh_tape_cache, monkeypatch):
+    import warnings
+
+    import jax.numpy as jnp
+
+    unigrad.tape.set_cache_size(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", unigrad.tape.RecompileWarning)
+        for k in range(6):  # six structures: a static that changes
+            w = unigrad.watch(jnp.ones(2))
+            xp = unigrad.namespace(w)
+            unigrad.grad(xp.sum(xp.clip(w, 0.0, 1.0 + k)), w)
+    assert unigrad.tape.cache_info() == {"size": 3, "max": 3}
+    with pytest.raises(ValueError, match="non-negative integer"):
+        unigrad.tape.set_cache_size(-1)
+    monkeypatch.setenv("UNIGRAD_TAPE_CACHE_SIZE", "7")
+    assert fresh_tape_cache._default_cache_size() == 7
+    monkeypatch.setenv("UNIGRAD_TAPE_CACHE_SIZE", "many")
+    with pytest.raises(ValueError, match="UNIGRAD_TAPE_CACHE_SIZE"):
+        fresh_tape_cache._default_cache_size()
+
+
+@jax_only
+def test_a_loop_that_recompiles_every_call_warns_once_naming_the_argument(fresh_tape_cache):
+    import warnings
+
+    import jax.numpy as jnp
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for k in range(20):
+            w = unigrad.watch(jnp.ones(2))
+            xp = unigrad.namespace(w)
+            unigrad.grad(xp.sum(xp.clip(w, 0.0, 1.0 + k)), w)
+    recompiles = [w for w in caught if issubclass(w.category, unigrad.tape.RecompileWarning)]
+    assert len(recompiles) == 1
+    text = str(recompiles[0].message)
+    assert "argument 2 of clip" in text
+    assert recompiles[0].filename == __file__  # points at the caller's line
