@@ -370,9 +370,9 @@ class PaddleBackend(Backend):
                     request.retain_graph,
                     request.create_graph,
                 )
-            for x, g in zip(request.inputs, grads, strict=True):
-                if g is not None:
-                    x.grad = g if x.grad is None else x.grad + g
+                for x, g in zip(request.inputs, grads, strict=True):
+                    if g is not None:
+                        x.grad = g if x.grad is None else x.grad + g
         else:
             if request.create_graph:
                 msg = message(

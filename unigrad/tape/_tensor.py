@@ -197,8 +197,8 @@ def _classify(
     """Split a call's arguments: array parents (tape tensors and plain arrays) with their
     positions, static values with their cache keys, and whether any tape tensor is there.
 
-    With ``scalars``, Python floats and complex numbers are parents too (constants of the
-    rebuilt function, not part of its cache key): see :func:`record`.
+    With ``scalars``, Python numbers (not bools) are parents too (constants of the rebuilt
+    function, not part of its cache key): see :func:`record`.
     """
     parents: list[Any] = []
     slots: list[int] = []
@@ -220,20 +220,25 @@ def _classify(
 
 
 #: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
-#: baked into it: ``x * lr`` with a new ``lr`` every step does not recompile. Not ints or
-#: bools: those are axes, indices and integer powers, which must stay static.
-_TRACED_SCALARS = (float, complex)
+#: baked into it: ``x * lr`` or ``x + step`` with a new value every step does not
+#: recompile. Not bools, and not an int exponent (``x ** 3`` is exact repeated
+#: multiplication only with a static exponent): see :func:`record`.
+_TRACED_SCALARS = (float, complex, int)
+_INT_STATIC_OPS = frozenset({"power", "rpower", "float_power", "rfloat_power"})
 
 
 def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
     """Record ``op(*args)`` for flat positional arguments (the operators' fast path).
 
-    On a compiling engine, Python float/complex operands are constants of the rebuilt
-    function (jax traces them weakly typed, so dtypes are as in eager mode), so a value
-    that changes every step reuses the compiled function.
+    On a compiling engine, Python number operands are constants of the rebuilt function
+    (jax traces them weakly typed, so dtypes are as in eager mode), so a value that
+    changes every step reuses the compiled function; an int exponent stays static.
     """
     engine = cls._engine
-    parents, slots, statics, tracked = _classify(cls, engine, args, engine.compiles)
+    scalars = engine.compiles and not (
+        getattr(op, "__name__", "") in _INT_STATIC_OPS and any(type(a) is int for a in args)
+    )
+    parents, slots, statics, tracked = _classify(cls, engine, args, scalars)
     if not tracked:
         return op(*args)
     vals = [p._value if isinstance(p, Tensor) else p for p in parents]
