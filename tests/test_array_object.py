@@ -138,3 +138,13 @@ def test_asarray_of_a_list_keeps_history_or_refuses(mk):
         xp.asarray([x, x])
     c = xp.asarray([xp.asarray(1.0), 2.0])  # constants only: nothing to lose
     assert not c.requires_grad
+
+
+def test_assigning_into_a_used_constant_does_not_change_the_gradient(mk):
+    x = unigrad.watch(mk([1.0, 2.0]))
+    xp = unigrad.namespace(x)
+    c = xp.asarray([3.0, 4.0])
+    y = xp.sum(x * c)
+    c[0] = 100.0  # after the forward pass: the graph keeps the value it read
+    (g,) = unigrad.grad(y, x)
+    np.testing.assert_array_equal(unigrad.to_numpy(g), [3.0, 4.0])

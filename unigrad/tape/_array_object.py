@@ -151,10 +151,15 @@ class ArrayObject:
             )
         key = _plain(key)
         value = value._value if isinstance(value, Tensor) else value
-        if hasattr(self._value, "at"):  # jax arrays are immutable: rebind
+        # a new array, never the old one changed: nodes that read this constant hold its
+        # old value (jax arrays are immutable; the tape's numpy values are read-only)
+        if hasattr(self._value, "at"):
             self._value = self._value.at[key].set(value)
         else:
-            self._value[key] = value
+            new = self._value.copy()
+            new[key] = value
+            new.flags.writeable = False
+            self._value = new
 
     # ---- Python scalars ---------------------------------------------------------
     def item(self) -> Any:
