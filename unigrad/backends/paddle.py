@@ -24,7 +24,7 @@ import ctypes
 import re
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import paddle
@@ -383,44 +383,50 @@ class PaddleBackend(Backend):
             return self._grad(request)
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
-        inputs = request.inputs
-        grads: list[Any | None] = [None] * len(inputs)
-        keep: Sequence[int] = range(len(inputs))
-        handles: list[Any] = []
         if request.no_grad_vars:
-            # paddle's own no_grad_vars segfaults when a cut feeds a scale op, and when
-            # an input is itself cut: cut with zeroing hooks, decide reachability here.
-            cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
-            cut_ids = {id(v) for v in request.no_grad_vars}
-            reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
-            keep = [
-                i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached
-            ]
-            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(_grad_fn(v))]
-        used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
+            return self._grad_cut(request)
+        grads: list[Any | None] = self._grads(request, request.inputs)
+        if not request.retain_graph:
+            self._consume(request.outputs, request.inputs)
+        return grads
+
+    def _grad_cut(self, request: GradRequest) -> list[Any | None]:
+        """``grad`` with ``no_grad_vars``.
+
+        paddle's own ``no_grad_vars`` segfaults when a cut feeds a scale op, and when an
+        input is itself cut: cut with zeroing hooks, decide reachability here.
+        """
+        inputs = request.inputs
+        cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
+        cut_ids = {id(v) for v in request.no_grad_vars}
+        reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
+        keep = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached]
+        grads: list[Any | None] = [None] * len(inputs)
+        if not keep:
+            return grads
+        used = tuple(inputs[i] for i in keep)
+        handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(_grad_fn(v))]
         try:
-            if used:
-                grad_mode = _has_grad()
-                if request.create_graph and not grad_mode:
-                    # torch's engine records the gradient's graph even under no_grad;
-                    # paddle's would return a tensor with no history: turn grad mode on
-                    _set_has_grad(True)
-                    try:
-                        computed = self._grads(request, used)
-                    finally:
-                        _set_has_grad(grad_mode)
-                else:
-                    computed = self._grads(request, used)
-                for i, g in zip(keep, computed, strict=True):
-                    grads[i] = g
+            computed = self._grads(request, used)
         finally:
             for h in handles:
                 h.remove()
-        if not request.retain_graph and used:
+        for i, g in zip(keep, computed, strict=True):
+            grads[i] = g
+        if not request.retain_graph:
             self._consume(request.outputs, used)
         return grads
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
+        grad_mode = _has_grad()
+        if request.create_graph and not grad_mode:
+            # torch's engine records the gradient's graph even under no_grad; paddle's
+            # would return a tensor with no history: turn grad mode on
+            _set_has_grad(True)
+            try:
+                return self._grads(request, inputs)
+            finally:
+                _set_has_grad(grad_mode)
         seeds = list(request.seeds)
         if not request.batched:
             return self._call(
