@@ -81,7 +81,11 @@ class _Entry:
         return self.instance
 
     def installed(self) -> bool:
-        return all(importlib.util.find_spec(mod) is not None for mod in self.requires)
+        return not self.missing()
+
+    def missing(self) -> list[str]:
+        """The required modules that cannot be imported here."""
+        return [mod for mod in self.requires if importlib.util.find_spec(mod) is None]
 
 
 def _module_loader(modname: str) -> Callable[[], Backend]:
@@ -187,6 +191,20 @@ def get_backend(name: str) -> Backend:
     return entry.load()
 
 
+def missing_requirements(name: str) -> tuple[str, ...]:
+    """What a built-in backend needs and does not find installed (empty: nothing, or not
+    a built-in name). For messages that say what to install.
+
+    Examples:
+        >>> missing_requirements("no such backend")
+        ()
+    """
+    entry = _REGISTRY.get(name)
+    if entry is None or entry.name not in _BUILTIN:
+        return ()
+    return tuple(entry.missing())
+
+
 def backends() -> tuple[str, ...]:
     """The names of the backends usable here: installed frameworks and registered plug-ins.
 
@@ -212,7 +230,7 @@ def _lookup(cls: type) -> Backend | None:
         for entry in _REGISTRY.values():
             if entry.test is not None and entry.test(cls):
                 if entry.name in _BUILTIN and not entry.installed():
-                    missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
+                    missing = entry.missing()
                     msg = (
                         f"{cls.__module__}.{cls.__qualname__} values belong to the "
                         f"{entry.name!r} backend, which needs {', '.join(missing)}: expected "

@@ -84,9 +84,15 @@ class Kit:
 
     # ---- looking at tensors -------------------------------------------------------
     def np(self, x: Any) -> Any:
-        """A NumPy copy of ``x``."""
+        """A NumPy copy of ``x``.
+
+        A value that already is NumPy's (a case may compute a plain NumPy result on any
+        backend) is read directly, without the numpy backend (which needs autograd).
+        """
         import numpy as np
 
+        if isinstance(x, (np.ndarray, np.generic)):
+            return np.array(x)
         return np.asarray(unigrad.to_numpy(x))
 
     def value(self, x: Any) -> float:
