@@ -1,13 +1,13 @@
 """The lazy backend registry: which backend owns a value, without importing frameworks.
 
 A value's backend is decided from its *type*. A built-in backend is only considered
-when its framework is already in :data:`sys.modules`: if the user has not imported
+when its framework is already in `sys.modules`: if the user has not imported
 torch, no value can be a torch tensor, so there is nothing to check and nothing is
 imported. The backend module itself is imported on the first value it owns, and the
 answer is cached per type.
 
 Third-party backends register under the entry-point group ``unigrad.backends``; the
-entry point names a :class:`~unigrad.backends.Backend` subclass (or an instance).
+entry point names a `Backend` subclass (or an instance).
 They are loaded only when a value's type is unknown to every built-in backend.
 """
 
@@ -269,7 +269,7 @@ def _unknown(value: object, what: str) -> BackendError:
 def backend_for(groups: Iterable[tuple[str, Iterable[Any]]]) -> Backend:
     """The one backend owning every tensor in ``groups`` (pairs of a name and values).
 
-    ``None`` entries are skipped. Raises :class:`BackendError` on an unknown type or on
+    ``None`` entries are skipped. Raises `BackendError` on an unknown type or on
     two frameworks in one call.
     """
     found: Backend | None = None

@@ -1,7 +1,7 @@
 """A thin array-API-style namespace over paddle, so forward code is written once.
 
 Names follow the Python array API standard (``axis``/``keepdims``, ``linalg.vector_norm``,
-``concat``); everything not defined here falls through to :mod:`paddle` itself.
+``concat``); everything not defined here falls through to `paddle` itself.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The jax backend: unigrad's tape (:mod:`unigrad.tape`) differentiated with ``jax.vjp``.
+"""The jax backend: unigrad's tape (`unigrad.tape`) differentiated with ``jax.vjp``.
 
 Tape tensors hold ``jax.Array`` values (tracers under ``jax.jit``); ``grad`` rebuilds
 the recorded graph as one pure function, compiles it with ``jax.jit`` (cached by the
@@ -20,7 +20,7 @@ __all__ = ["BACKEND", "JaxBackend"]
 
 
 class JaxBackend(TapeBackend):
-    """Adapter for ``jax.Array`` values and :class:`~unigrad.tape.JaxTensor`."""
+    """Adapter for ``jax.Array`` values and `JaxTensor`."""
 
     name = "jax"
     framework = "jax"

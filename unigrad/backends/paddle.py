@@ -3,7 +3,7 @@
 paddle.grad differs from the contract in ways this adapter closes:
 
 * it never frees its graph: after ``retain_graph=False`` every node the pass ran gets a
-  post-hook that raises, and paddle's wrapped error becomes :class:`GraphFreedError`;
+  post-hook that raises, and paddle's wrapped error becomes `GraphFreedError`;
 * it has no ``is_grads_batched``: the batch is a loop over seeds with the graph
   retained, stacked (differentiably under ``create_graph``);
 * its argument checks are ``assert`` statements (gone under ``python -O``) and it never
@@ -137,7 +137,7 @@ def _translate(err: BaseException) -> BaseException:
 
 
 class PaddleBackend(Backend):
-    """Adapter for :mod:`paddle` tensors (dynamic graph mode)."""
+    """Adapter for `paddle` tensors (dynamic graph mode)."""
 
     name = "paddle"
     framework = "paddle"

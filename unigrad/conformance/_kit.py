@@ -15,7 +15,7 @@ __all__ = ["Kit"]
 class Kit:
     """Makes tensors of one backend and exposes unigrad's API, so a case runs anywhere.
 
-    Only :class:`unigrad.Backend` methods and unigrad's public functions are used, so a
+    Only `unigrad.Backend` methods and unigrad's public functions are used, so a
     third-party backend gets the same kit as the built-in four.
 
     Examples:

@@ -240,6 +240,16 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _md_code(text: str) -> str:
+    """``text`` as inline code in a table cell. A ``|`` would end the cell, and ``\\|``
+    inside backticks keeps its backslash in Python-Markdown (mkdocs), so such an id is
+    written as HTML with the pipe as an entity, which GitHub and mkdocs both render."""
+    if "|" not in text:
+        return f"`{text}`"
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "<code>" + escaped.replace("|", "&#124;") + "</code>"
+
+
 def _md_source(source: str) -> str:
     if source.startswith(("http://", "https://")):
         host = source.split("/")[2].removeprefix("www.")
@@ -255,7 +265,7 @@ def _markdown(report: Report) -> str:
     ]
     for c in report.cases:
         cells = [_MD_CELL[report.result(c.id, n).status] for n in names]
-        lines.append(f"| `{_md(c.id)}` | {_md_source(c.source)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_md_code(c.id)} | {_md_source(c.source)} | " + " | ".join(cells) + " |")
     lines.append("")
     totals = [f"**{n}**: {_counts_text(report, n)}" for n in names]
     lines.append(f"{_cases(len(report.cases))}. " + "; ".join(totals) + ".")

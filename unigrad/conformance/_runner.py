@@ -356,11 +356,11 @@ def run(
     progress: Progress | None = None,
     started: Started | None = None,
 ) -> Report:
-    """Run ``cases`` on ``backends`` (default: every installed one) into a :class:`Report`.
+    """Run ``cases`` on ``backends`` (default: every installed one) into a `Report`.
 
     ``xfails`` turn the failures they match into XFAIL (and passes into XPASS); an entry
     that matches no case of ``all_cases`` (default ``cases``) for its backend is
-    reported in :attr:`Report.unmatched_xfails`. ``started`` and ``progress`` are
+    reported in `Report.unmatched_xfails`. ``started`` and ``progress`` are
     called before and after each cell (the CLI's progress display).
 
     Examples:

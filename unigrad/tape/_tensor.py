@@ -1,7 +1,7 @@
 """Tape tensors and nodes: eager values plus a record of the pure functions that made them.
 
-A :class:`Tensor` holds a framework array (``_value``) and, unless it is a leaf, the
-:class:`Node` that produced it. A node is a pure function of its parents' values
+A `Tensor` holds a framework array (``_value``) and, unless it is a leaf, the
+`Node` that produced it. A node is a pure function of its parents' values
 (``fn``), the parents (tape tensors, or plain arrays that enter as constants), and a
 hashable ``key`` that identifies the function up to its parents' values: the op plus
 every static argument. Nodes never point at their outputs, so a graph is a DAG of
@@ -325,11 +325,11 @@ _METHOD_ALIASES = {"flatten": "ravel"}
 class Tensor:
     """A value of jax or numpy with the tape history that made it.
 
-    Created by :func:`unigrad.watch` (a leaf) and by every recorded operation on tape
+    Created by `unigrad.watch` (a leaf) and by every recorded operation on tape
     tensors. Supports the Python operators, indexing, ``.T``, ``.shape``, ``.dtype``,
     ``.ndim``, the framework's array methods (``sum``, ``mean``, ``reshape``, ...),
-    and :func:`unigrad.namespace` for everything else. Converting to a plain array is
-    explicit: :meth:`detach` (or :attr:`value`) and :func:`unigrad.to_numpy`.
+    and `unigrad.namespace` for everything else. Converting to a plain array is
+    explicit: `detach` (or `value`) and `unigrad.to_numpy`.
 
     Examples:
         >>> import numpy as np, unigrad
@@ -346,7 +346,7 @@ class Tensor:
     __array_priority__ = 1_000_000
 
     def __init__(self, value: Any) -> None:
-        """Prefer :func:`unigrad.watch`: this makes a leaf holding ``value``."""
+        """Prefer `unigrad.watch`: this makes a leaf holding ``value``."""
         self._value = value
         self._node: Node | None = None
         self._index = 0
@@ -368,7 +368,7 @@ class Tensor:
         return self._value
 
     def detach(self) -> Any:
-        """The framework array, without history (as :attr:`value`)."""
+        """The framework array, without history (as `value`)."""
         return self._value
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:
@@ -382,7 +382,7 @@ class Tensor:
 
     @property
     def is_leaf(self) -> bool:
-        """Whether the tensor was made by :func:`unigrad.watch` (not by an operation)."""
+        """Whether the tensor was made by `unigrad.watch` (not by an operation)."""
         return self._node is None
 
     def backward(
