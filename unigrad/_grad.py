@@ -446,7 +446,7 @@ def backward(
         inputs: Only accumulate into these tensors (leaves or not); default: every leaf.
 
     Raises:
-        The errors of `grad`, for the same misuse.
+        UnigradError: The errors of `grad`, for the same misuse.
 
     Examples:
         >>> import torch, unigrad
