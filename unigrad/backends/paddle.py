@@ -11,7 +11,7 @@ paddle.grad differs from the contract in ways this adapter closes:
 * duplicates are merged by the front; errors are mapped to unigrad's classes;
 * paddle 3.3's ``Tensor.grad_fn`` returns its node with one reference too many, so
   each read would keep the whole graph behind it alive for ever (about 20 kB per call
-  on a small MLP): nodes are read through :func:`_grad_fn`, which gives the extra
+  on a small MLP): nodes are read through `_grad_fn`, which gives the extra
   reference back where a probe at import shows it is there;
 * paddle's engine is not thread-safe (two threads in backward crash the process):
   every backward pass runs under one re-entrant lock, so a hook or a nested call that

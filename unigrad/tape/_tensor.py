@@ -30,7 +30,7 @@ class Node:
 
     ``saved`` pairs each NumPy array the step read that the tape does not own (a
     watched array, a constant operand) with a copy taken when the step was recorded:
-    NumPy has no version counter, so :func:`check_saved` compares them before a
+    NumPy has no version counter, so `check_saved` compares them before a
     gradient recomputes the step (torch's "modified by an inplace operation").
     """
 
@@ -59,7 +59,7 @@ _ndarray: Any = None  # numpy.ndarray, once a node exists
 def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
     """(array, copy) for every writeable NumPy array among the parents' values.
 
-    Values the tape computed are read-only (:meth:`Tensor._make`), so what is left is
+    Values the tape computed are read-only (`Tensor._make`), so what is left is
     the user's: watched arrays and constant operands. jax arrays are immutable.
     """
     nd = _ndarray
@@ -74,7 +74,7 @@ def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
 
 
 def check_saved(nodes: Sequence[Node]) -> None:
-    """Raise :class:`InplaceModifiedError` if an array a node read changed since."""
+    """Raise `InplaceModifiedError` if an array a node read changed since."""
     import numpy as np
 
     for node in nodes:
@@ -92,7 +92,7 @@ def check_saved(nodes: Sequence[Node]) -> None:
 
 
 def _track_numpy() -> Any:
-    """The NumPy array type, remembered for :func:`_snapshots` and :meth:`Tensor._make`."""
+    """The NumPy array type, remembered for `_snapshots` and `Tensor._make`."""
     global _ndarray
     import numpy as np
 
@@ -198,7 +198,7 @@ def _classify(
     positions, static values with their cache keys, and whether any tape tensor is there.
 
     With ``scalars``, Python numbers (not bools) are parents too (constants of the rebuilt
-    function, not part of its cache key): see :func:`record`.
+    function, not part of its cache key): see `record`.
     """
     parents: list[Any] = []
     slots: list[int] = []
@@ -222,7 +222,7 @@ def _classify(
 #: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
 #: baked into it: ``x * lr`` or ``x + step`` with a new value every step does not
 #: recompile. Not bools, and not an int exponent (``x ** 3`` is exact repeated
-#: multiplication only with a static exponent): see :func:`record`.
+#: multiplication only with a static exponent): see `record`.
 _TRACED_SCALARS = (float, complex, int)
 _INT_STATIC_OPS = frozenset({"power", "rpower", "float_power", "rfloat_power"})
 
