@@ -222,7 +222,7 @@ def _mark_executed(roots: list[Any], targets: set[Any], leaves: set[Any]) -> Non
     """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
 
     A node runs when one of its children is a target or runs; a target is reached
-    without running it. :func:`unigrad.backends._graph.executed` answers the same
+    without running it. `unigrad.backends._graph.executed` answers the same
     question generically; this walk is specialised for paddle, where a node's
     ``next_functions`` builds a fresh list of wrappers (~0.5 us) and a hook costs about
     as much, so that the Python around them matters: one walk down records each node's
