@@ -1,4 +1,4 @@
-"""The small uniform helpers around :func:`unigrad.grad`: watch, lift, namespace, to_numpy."""
+"""The small uniform helpers around `unigrad.grad`: watch, lift, namespace, to_numpy."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def watch(x: Any) -> Any:
 
 
 def to_numpy(x: Any) -> Any:
-    """A host copy of tensor ``x`` as a :class:`numpy.ndarray`, for comparisons and reports.
+    """A host copy of tensor ``x`` as a `numpy.ndarray`, for comparisons and reports.
 
     Examples:
         >>> import torch, unigrad
@@ -89,7 +89,7 @@ def lift(fn: F) -> F:
     function is calling ``fn``. On jax and numpy tape tensors, the call is recorded as
     one node whose derivative the framework's own engine computes (``jax.vjp``,
     ``autograd``), so any pure ``jnp``/``autograd.numpy`` function (a model's apply
-    function, say) can be differentiated through with :func:`unigrad.grad`.
+    function, say) can be differentiated through with `unigrad.grad`.
 
     Examples:
         >>> import torch, unigrad

@@ -1,8 +1,8 @@
 """unigrad's tape for frameworks without one (jax, numpy): see ``docs/tape.md``.
 
-:func:`unigrad.watch` on a ``jax.Array`` or a ``numpy.ndarray`` returns a tape
-:class:`Tensor` (a :class:`JaxTensor` or a :class:`NumpyTensor`). Operations on tape
-tensors compute eagerly and record pure functions; :func:`unigrad.grad` rebuilds the
+`unigrad.watch` on a ``jax.Array`` or a ``numpy.ndarray`` returns a tape
+`Tensor` (a `JaxTensor` or a `NumpyTensor`). Operations on tape
+tensors compute eagerly and record pure functions; `unigrad.grad` rebuilds the
 recorded graph as one function and differentiates it with ``jax.vjp`` or HIPS
 ``autograd``. Nothing here imports jax or autograd until a tensor of theirs is used.
 """

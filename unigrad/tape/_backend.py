@@ -1,5 +1,5 @@
-"""The backend adapter shared by jax and numpy: the :class:`~unigrad.Backend` methods
-on tape tensors. :mod:`unigrad.backends.jax` and :mod:`unigrad.backends.numpy` pick
+"""The backend adapter shared by jax and numpy: the `Backend` methods
+on tape tensors. `unigrad.backends.jax` and `unigrad.backends.numpy` pick
 the engine and the tensor class."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Tape tensors and nodes: eager values plus a record of the pure functions that made them.
 
-A :class:`Tensor` holds a framework array (``_value``) and, unless it is a leaf, the
-:class:`Node` that produced it. A node is a pure function of its parents' values
+A `Tensor` holds a framework array (``_value``) and, unless it is a leaf, the
+`Node` that produced it. A node is a pure function of its parents' values
 (``fn``), the parents (tape tensors, or plain arrays that enter as constants), and a
 hashable ``key`` that identifies the function up to its parents' values: the op plus
 every static argument. Nodes never point at their outputs, so a graph is a DAG of
@@ -30,7 +30,7 @@ class Node:
 
     ``saved`` pairs each NumPy array the step read that the tape does not own (a
     watched array, a constant operand) with a copy taken when the step was recorded:
-    NumPy has no version counter, so :func:`check_saved` compares them before a
+    NumPy has no version counter, so `check_saved` compares them before a
     gradient recomputes the step (torch's "modified by an inplace operation").
     """
 
@@ -59,7 +59,7 @@ _ndarray: Any = None  # numpy.ndarray, once a node exists
 def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
     """(array, copy) for every writeable NumPy array among the parents' values.
 
-    Values the tape computed are read-only (:meth:`Tensor._make`), so what is left is
+    Values the tape computed are read-only (`Tensor._make`), so what is left is
     the user's: watched arrays and constant operands. jax arrays are immutable.
     """
     nd = _ndarray
@@ -74,7 +74,7 @@ def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
 
 
 def check_saved(nodes: Sequence[Node]) -> None:
-    """Raise :class:`InplaceModifiedError` if an array a node read changed since."""
+    """Raise `InplaceModifiedError` if an array a node read changed since."""
     import numpy as np
 
     for node in nodes:
@@ -92,7 +92,7 @@ def check_saved(nodes: Sequence[Node]) -> None:
 
 
 def _track_numpy() -> Any:
-    """The NumPy array type, remembered for :func:`_snapshots` and :meth:`Tensor._make`."""
+    """The NumPy array type, remembered for `_snapshots` and `Tensor._make`."""
     global _ndarray
     import numpy as np
 
@@ -198,7 +198,7 @@ def _classify(
     (0: none, 1: constants only, 2: one that requires grad).
 
     With ``scalars``, Python numbers (not bools) are parents too (constants of the rebuilt
-    function, not part of its cache key): see :func:`record`.
+    function, not part of its cache key): see `record`.
     """
     parents: list[Any] = []
     slots: list[int] = []
@@ -238,7 +238,7 @@ def constants(cls: type[Tensor], out: Any) -> Any:
 #: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
 #: baked into it: ``x * lr`` or ``x + step`` with a new value every step does not
 #: recompile. Not bools, and not an int exponent (``x ** 3`` is exact repeated
-#: multiplication only with a static exponent): see :func:`record`.
+#: multiplication only with a static exponent): see `record`.
 _TRACED_SCALARS = (float, complex, int)
 _INT_STATIC_OPS = frozenset({"power", "rpower", "float_power", "rfloat_power"})
 
@@ -428,11 +428,11 @@ _METHOD_ALIASES = {"flatten": "ravel"}
 class Tensor(ArrayObject):
     """A value of jax or numpy with the tape history that made it.
 
-    Created by :func:`unigrad.watch` (a leaf) and by every recorded operation on tape
+    Created by `unigrad.watch` (a leaf) and by every recorded operation on tape
     tensors. Supports the Python operators, indexing, ``.T``, ``.shape``, ``.dtype``,
     ``.ndim``, the framework's array methods (``sum``, ``mean``, ``reshape``, ...),
-    and :func:`unigrad.namespace` for everything else. Converting to a plain array is
-    explicit: :meth:`detach` (or :attr:`value`) and :func:`unigrad.to_numpy`.
+    and `unigrad.namespace` for everything else. Converting to a plain array is
+    explicit: `detach` (or `value`) and `unigrad.to_numpy`.
 
     Examples:
         >>> import numpy as np, unigrad
@@ -448,7 +448,7 @@ class Tensor(ArrayObject):
     __array_priority__ = 1_000_000
 
     def __init__(self, value: Any) -> None:
-        """Prefer :func:`unigrad.watch`: this makes a leaf holding ``value``."""
+        """Prefer `unigrad.watch`: this makes a leaf holding ``value``."""
         self._value = value
         self._node: Node | None = None
         self._index = 0
@@ -481,7 +481,7 @@ class Tensor(ArrayObject):
         return self._value
 
     def detach(self) -> Any:
-        """The framework array, without history (as :attr:`value`)."""
+        """The framework array, without history (as `value`)."""
         return self._value
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:
@@ -505,7 +505,7 @@ class Tensor(ArrayObject):
 
     @property
     def is_leaf(self) -> bool:
-        """Whether the tensor was made by :func:`unigrad.watch` (not by an operation)."""
+        """Whether the tensor was made by `unigrad.watch` (not by an operation)."""
         return self._node is None
 
     def backward(
