@@ -2,7 +2,7 @@
 
 Each function takes the primitive namespace ``xp`` first (``autograd.numpy`` for the numpy
 tape, unigrad's paddle primitives for paddle) and then the standard's own parameters; a
-framework module binds ``xp`` with :func:`bind`, which keeps the standard's signature.
+framework module binds ``xp`` with `bind`, which keeps the standard's signature.
 Everything is composed of differentiable primitives, so gradients flow through every
 function whose result is floating.
 

@@ -1,11 +1,11 @@
 """The array API standard's array object, for tape tensors.
 
-:class:`ArrayObject` is the part of :class:`unigrad.tape.Tensor` that the standard and
+`ArrayObject` is the part of `unigrad.tape.Tensor` that the standard and
 NumPy's / JAX's interoperability protocols ask for: ``__array_namespace__``, ``device``,
 ``to_device``, DLPack, Python scalar conversions and formatting, and the hooks that make
 ``np.sin(t)`` record (``__array_ufunc__``, ``__array_function__``) instead of dropping the
 tensor's history. Everything that would drop a history silently raises a
-:class:`~unigrad.TapeError` that names the explicit ways out.
+`unigrad.TapeError` that names the explicit ways out.
 """
 
 from __future__ import annotations
