@@ -1,0 +1,171 @@
+"""Certify backends on N random programs: generate, run, compare, report."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._case import Case
+from .._kit import Kit
+from .._runner import BackendInfo, Report, Result, Status, load_backend
+from . import _reference
+from ._execute import compare, on_backend, on_reference
+from ._program import Op, Program
+
+__all__ = ["KNOWN", "Divergence", "Summary", "certify", "check_program", "generate"]
+
+#: Divergences owned by another piece of work, reported as xfail rather than failures
+#: until it lands: (backend, op) -> reason. Keep it tiny; delete entries as they merge.
+KNOWN: dict[tuple[str, str], str] = {}
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """A program whose outcome on ``backend`` differs from the reference."""
+
+    index: int
+    backend: str
+    program: Program
+    difference: str
+    known: str = ""
+
+    def repro(self) -> str:
+        return f"# {self.difference}\n{self.program.source(self.backend)}"
+
+
+@dataclass
+class Summary:
+    """What :func:`certify` ran and found."""
+
+    seed: int
+    programs: int = 0
+    degenerate: int = 0
+    divergences: list[Divergence] = field(default_factory=list)
+    seconds: float = 0.0
+    report: Report | None = None
+
+
+def generate(n: int, seed: int) -> list[Program]:
+    """``n`` programs drawn by Hypothesis from :func:`~._generate.programs` with ``seed``."""
+    from hypothesis import HealthCheck, Phase, given, settings
+    from hypothesis import seed as hseed
+
+    from ._generate import programs
+
+    out: list[Program] = []
+
+    @hseed(seed)
+    @settings(
+        max_examples=n,
+        database=None,
+        phases=[Phase.generate],
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(programs())
+    def collect(p: Program) -> None:
+        out.append(p)
+
+    collect()
+    return out[:n]
+
+
+def check_program(program: Program, kits: Sequence[Kit]) -> list[tuple[str, str]] | None:
+    """``[(backend, difference), ...]`` for ``program``; None if it is degenerate."""
+    try:
+        want = on_reference(program)
+    except _reference.Degenerate:
+        return None
+    out = []
+    for kit in kits:
+        diff = compare(on_backend(program, kit), want, program)
+        if diff is not None:
+            out.append((kit.name, diff))
+    return out
+
+
+def _known(program: Program, backend: str) -> str:
+    for step in program.steps:
+        if isinstance(step, Op):
+            reason = KNOWN.get((backend, step.op))
+            if reason:
+                return reason
+    return ""
+
+
+def certify(
+    n: int,
+    seed: int = 0,
+    backends: Iterable[str] | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    """Run ``n`` random programs (Hypothesis seed ``seed``) on ``backends`` and the
+    float64 reference; the :class:`Summary` holds a suite :class:`Report` with one row
+    per diverging program plus one summary row."""
+    from ..._dispatch import backends as installed
+
+    names = list(installed() if backends is None else backends)
+    start = time.perf_counter()
+    kits: list[Kit] = []
+    infos: list[BackendInfo] = []
+    for name in names:
+        be, info = load_backend(name)
+        infos.append(info)
+        if be is not None:
+            kits.append(Kit(be))
+    summary = Summary(seed)
+    programs = generate(n, seed)
+    for i, p in enumerate(programs):
+        found = check_program(p, kits)
+        summary.programs += 1
+        if found is None:
+            summary.degenerate += 1
+        else:
+            summary.divergences.extend(
+                Divergence(i, b, p, d, _known(p, b)) for b, d in found
+            )
+        if progress is not None:
+            progress(i + 1, len(programs))
+    summary.seconds = time.perf_counter() - start
+    summary.report = _report(summary, names, infos, kits)
+    return summary
+
+
+def _never(k: Kit) -> Any:
+    return None
+
+
+def _report(summary: Summary, names: list[str], infos: list[BackendInfo], kits: list[Kit]) -> Report:
+    total_id = f"differential/seed={summary.seed}/{summary.programs}-programs"
+    source = "unigrad.conformance.differential: random programs against the float64 reference"
+    ids = sorted({d.index for d in summary.divergences})
+    cases = [Case(total_id, source, _never, expected=None)]
+    cases += [Case(f"differential/seed={summary.seed}/program-{i}", source, _never, expected=None) for i in ids]
+    report = Report(cases, infos)
+    loaded = {k.name for k in kits}
+    compared = summary.programs - summary.degenerate
+    for name in names:
+        mine = [d for d in summary.divergences if d.backend == name]
+        real = [d for d in mine if not d.known]
+        if name not in loaded:
+            status, reason = Status.ERROR, next(i.error for i in infos if i.name == name)
+        elif real:
+            status, reason = Status.FAIL, f"{len(real)} of {compared} programs diverge"
+        elif mine:
+            status, reason = Status.XFAIL, f"{len(mine)} known divergences"
+        else:
+            status, reason = Status.PASS, f"{compared} programs agree ({summary.degenerate} degenerate skipped)"
+        report.results[(total_id, name)] = Result(total_id, name, status, reason, seconds=summary.seconds)
+        for i in ids:
+            cid = f"differential/seed={summary.seed}/program-{i}"
+            d = next((d for d in mine if d.index == i), None)
+            if d is None:
+                report.results[(cid, name)] = Result(cid, name, Status.PASS)
+            elif d.known:
+                report.results[(cid, name)] = Result(cid, name, Status.XFAIL, d.known, d.repro())
+            else:
+                report.results[(cid, name)] = Result(cid, name, Status.FAIL, d.difference, d.repro())
+    return report
