@@ -136,6 +136,32 @@ def _translate(err: BaseException) -> BaseException:
     return err
 
 
+def _constant_if_detached(g: Any) -> Any:
+    """``g`` detached when its graph reaches no tensor that requires grad.
+
+    paddle marks every gradient taken with ``create_graph=True`` as requiring grad, even
+    ``d(x + c)/dx``, a constant; torch (the contract) says it requires grad exactly when
+    it depends on a tensor that does. Differentiating the constant again raises
+    :class:`~unigrad.NotDifferentiableError` on every backend.
+    """
+    if g.stop_gradient:
+        return g
+    root = g.grad_fn
+    if root is None:  # itself a leaf that requires grad (a seed returned as is)
+        return g
+    seen: set[Any] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        if _is_leaf_node(node):
+            return g
+        stack.extend(node.next_functions)
+    return g.detach()
+
+
 class PaddleBackend(Backend):
     """Adapter for :mod:`paddle` tensors (dynamic graph mode)."""
 
@@ -242,6 +268,8 @@ class PaddleBackend(Backend):
                 h.remove()
         if not request.retain_graph and used:
             self._consume(request.outputs, used)
+        if request.create_graph:
+            grads = [None if g is None else _constant_if_detached(g) for g in grads]
         return grads
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
@@ -282,8 +310,13 @@ class PaddleBackend(Backend):
                 request.create_graph,
             )
             for x, g in zip(request.inputs, grads, strict=True):
-                if g is not None:
-                    x.grad = g if x.grad is None else x.grad + g
+                if g is None:
+                    continue
+                total = g if x.grad is None else x.grad + g
+                if _is_leaf_node(x.grad_fn) or x.grad_fn is None:
+                    x.grad = total
+                else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
+                    x._copy_gradient_from(total)
         else:
             if request.create_graph:
                 msg = message(

@@ -61,7 +61,21 @@ def _np_concat(arrays: Any, /, *, axis: Any = 0) -> Any:
     return anp.concatenate(list(arrays), axis=axis)
 
 
+def _np_where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    import autograd.numpy as anp
+
+    # autograd's where does not unbroadcast its gradients: broadcast the operands first
+    shape = anp.broadcast_shapes(anp.shape(condition), anp.shape(x1), anp.shape(x2))
+
+    def full(v: Any) -> Any:
+        lead = len(shape) - anp.ndim(v)
+        return anp.broadcast_to(anp.reshape(v, (1,) * lead + anp.shape(v)), shape)
+
+    return anp.where(condition, full(x1), full(x2))
+
+
 _NUMPY_ALIASES: dict[str, Any] = {
+    "where": _np_where,
     "concat": _np_concat,
     "pow": "power",
     "permute_dims": _np_permute_dims,

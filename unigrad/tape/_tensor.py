@@ -238,6 +238,37 @@ def _getitem(x: Any, idx: Any) -> Any:
     return x[idx]
 
 
+def _is_mask(v: Any) -> bool:
+    dtype = getattr(v, "dtype", None)
+    return dtype is not None and getattr(v, "ndim", 0) > 0 and str(dtype) == "bool"
+
+
+def _integer_masks(idx: Any) -> Any:
+    """A concrete boolean mask in an index as the integer indices it selects.
+
+    ``x[mask]`` is documented for tape tensors, but the rebuilt function is traced
+    (``jax.jit``), where a boolean mask has no static shape. Its ``nonzero`` indices are
+    integer arrays, which trace. A mask that is itself a tracer is left alone.
+    """
+    items = idx if isinstance(idx, tuple) else (idx,)
+    if not any(_is_mask(i) for i in items):
+        return idx
+    import numpy as np
+
+    out: list[Any] = []
+    for i in items:
+        if _is_mask(i) and not isinstance(i, Tensor):
+            try:
+                host = np.asarray(i)
+            except Exception:  # a tracer under the caller's jit: keep the mask
+                out.append(i)
+                continue
+            out.extend(np.nonzero(host))
+        else:
+            out.append(i)
+    return tuple(out)
+
+
 def _transpose_T(x: Any) -> Any:
     return x.T
 
@@ -443,7 +474,7 @@ class Tensor:
     # ---- recorded views and methods -------------------------------------------
     def __getitem__(self, idx: Any) -> Any:
         cls = type(self)
-        return record_call(cls, _getitem, (self, idx), {})
+        return record_call(cls, _getitem, (self, _integer_masks(idx)), {})
 
     @property
     def T(self) -> Any:
