@@ -136,6 +136,20 @@ def _translate(err: BaseException) -> BaseException:
     return err
 
 
+def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``outputs``, with a differentiable copy of each one that is also an input.
+
+    paddle stops at an output that is also an input (its seed is its gradient) and never
+    flows on to the inputs upstream of it; torch (the contract) does.
+    """
+    if len(inputs) < 2:
+        return outputs
+    ids = {id(x) for x in inputs}
+    if not any(id(y) in ids for y in outputs):
+        return outputs
+    return tuple(y.clone() if id(y) in ids else y for y in outputs)
+
+
 def _constant_if_detached(g: Any) -> Any:
     """``g`` detached when its graph reaches no tensor that requires grad.
 
@@ -274,13 +288,12 @@ class PaddleBackend(Backend):
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
         seeds = list(request.seeds)
+        outputs = _copies_of_inputs(request.outputs, inputs)
         if not request.batched:
-            return self._call(
-                request.outputs, inputs, seeds, request.retain_graph, request.create_graph
-            )
+            return self._call(outputs, inputs, seeds, request.retain_graph, request.create_graph)
         batch = next(s.shape[0] for s in seeds if s is not None)
         rows = [
-            self._call(request.outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
+            self._call(outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
             for b in range(batch)
         ]
         return [
@@ -301,9 +314,21 @@ class PaddleBackend(Backend):
 
     def backward(self, request: BackwardRequest) -> None:
         seeds = list(request.seeds)
+        if request.create_graph:
+            # paddle's `.grad` cannot hold a graph (its setter copies the value), and its
+            # engine cannot build one without `inputs`: refuse rather than accumulate a
+            # gradient that silently is not differentiable.
+            msg = message(
+                "paddle's backward cannot accumulate a differentiable .grad",
+                expected="backward(create_graph=False) on paddle",
+                got="create_graph=True",
+                fix="Use unigrad.grad(outputs, inputs, create_graph=True), which returns "
+                "differentiable gradients on every backend.",
+            )
+            raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
             grads = self._call(
-                request.outputs,
+                _copies_of_inputs(request.outputs, request.inputs),
                 request.inputs,
                 seeds,
                 request.retain_graph,
@@ -318,15 +343,6 @@ class PaddleBackend(Backend):
                 else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
                     x._copy_gradient_from(total)
         else:
-            if request.create_graph:
-                msg = message(
-                    "paddle's backward cannot build a differentiable graph",
-                    expected="backward(create_graph=True) with `inputs` on paddle",
-                    got="inputs=None",
-                    fix="Pass inputs=[...] (the leaves to accumulate into), or use "
-                    "unigrad.grad(create_graph=True).",
-                )
-                raise UnsupportedFeatureError(msg)
             grad_mode = _has_grad()
             try:
                 paddle.autograd.backward(

@@ -76,6 +76,16 @@ def _parser() -> argparse.ArgumentParser:
         help="expected failures: one [backend::]case-id (or glob) per line, "
         "'#' comments (repeatable)",
     )
+    p.add_argument(
+        "--differential",
+        type=int,
+        metavar="N",
+        help="instead of the cases, run N random programs on each backend against the "
+        "float64 reference (one row per diverging program, with its repro)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="Hypothesis seed of --differential"
+    )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     return p
@@ -128,6 +138,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ._runner import load_xfails, run, select
     from .cases import CASES
 
+    if args.differential is not None:
+        from .differential._cli import main as differential
+
+        return differential(args)
     cases = select(CASES, args.keyword)
     if args.list:
         for c in cases:

@@ -79,14 +79,89 @@ def jax_dependencies(fn: Callable[..., Any], vals: Sequence[Any]) -> Deps:
     return _walk(closed.jaxpr, [frozenset((i,)) for i in range(len(vals))])
 
 
+def _dep_node_class() -> type:
+    from autograd.tracer import Node
+
+    class DepNode(Node):  # type: ignore[misc]
+        """An autograd trace node that records what it computed, not how to differentiate."""
+
+        __slots__ = ("args", "argnums", "fun", "parents")
+
+        def __init__(
+            self, value: Any, fun: Any, args: Any, kwargs: Any, argnums: Any, parents: Any
+        ) -> None:
+            self.parents = parents
+            self.fun = fun
+            self.args = args  # unboxed values
+            self.argnums = tuple(argnums)
+
+        def initialize_root(self) -> None:
+            self.parents = []
+            self.fun = None
+            self.args = ()
+            self.argnums = ()
+
+    return DepNode
+
+
+_DEP_NODE: list[type] = []
+
+
+def _reach(node: Any, position: dict[int, int]) -> set[int]:
+    """The root positions behind ``node``.
+
+    autograd's VJP of several arguments packs every gradient into one tuple (built by
+    ``container_untake``/``sparse_add``, read back by ``container_take``); followed
+    naively, each gradient would depend on all of them. Along such a chain this walk
+    follows only the element that is taken.
+    """
+    from autograd.builtins import container_take, container_untake, make_sequence
+    from autograd.core import sparse_add
+
+    found: set[int] = set()
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    stack: list[tuple[Any, tuple[int, ...]]] = [(node, ())]
+
+    def parent(n: Any, argnum: int) -> Any:
+        for a, p in zip(n.argnums, n.parents, strict=True):
+            if a == argnum:
+                return p
+        return None
+
+    while stack:
+        n, path = stack.pop()
+        if n is None or (id(n), path) in seen:
+            continue
+        seen.add((id(n), path))
+        i = position.get(id(n))
+        if i is not None:
+            found.add(i)
+            continue
+        fun = getattr(n, "fun", None)
+        if fun is container_take and isinstance(n.args[1], int):
+            stack.append((parent(n, 0), (n.args[1], *path)))
+        elif path and fun is make_sequence:
+            stack.append((parent(n, path[0] + 1), path[1:]))
+        elif path and fun is sparse_add:
+            stack.extend((p, path) for p in n.parents)
+        elif path and fun is container_untake:
+            if n.args[1] == path[0]:
+                stack.append((parent(n, 0), path[1:]))
+        else:
+            stack.extend((p, ()) for p in n.parents)
+    return found
+
+
 def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any, ...], Deps]:
     """``fn(*vals)`` (a tuple of arrays) and, for each output, the argument positions it
     depends on, from one run under autograd's tracer."""
-    from autograd.core import VJPNode
     from autograd.tracer import getval, isbox, new_box, trace_stack
 
+    if not _DEP_NODE:
+        _DEP_NODE.append(_dep_node_class())
+    node_cls = _DEP_NODE[0]
     with trace_stack.new_trace() as t:
-        roots = [VJPNode.new_root() for _ in vals]
+        roots = [node_cls.new_root() for _ in vals]
         boxed = [new_box(v, t, r) if _inexact(v) else v for v, r in zip(vals, roots, strict=True)]
         outs = fn(*boxed)
     position = {id(r): i for i, r in enumerate(roots)}
@@ -94,20 +169,8 @@ def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any,
     values = []
     for o in outs:
         values.append(getval(o))
-        if not (isbox(o) and o._trace == t):
+        if isbox(o) and o._trace == t:
+            deps.append(frozenset(_reach(o._node, position)))
+        else:
             deps.append(frozenset())
-            continue
-        found: set[int] = set()
-        seen: set[int] = set()
-        stack = [o._node]
-        while stack:
-            node = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            i = position.get(id(node))
-            if i is not None:
-                found.add(i)
-            stack.extend(node.parents)
-        deps.append(frozenset(found))
     return tuple(values), deps

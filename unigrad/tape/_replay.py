@@ -263,7 +263,11 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
     xnp = engine.np
 
     def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> tuple[Any, ...]:
-        primals = tuple(xnp.zeros_like(x) if i in deltas else x for i, x in enumerate(ins))
+        # zeros(shape) rather than zeros_like(x): autograd records zeros_like as a
+        # function of x, which would make every delta gradient "depend" on x
+        primals = tuple(
+            xnp.zeros(x.shape, x.dtype) if i in deltas else x for i, x in enumerate(ins)
+        )
 
         def f(*p: Any) -> tuple[Any, ...]:
             return forward(p, consts)

@@ -11,7 +11,7 @@ from .._case import Case
 from .._kit import Kit
 from .._runner import BackendInfo, Report, Result, Status, load_backend
 from . import _reference
-from ._execute import compare, on_backend, on_reference
+from ._execute import compare, expected_on, on_backend, on_reference
 from ._program import Op, Program
 
 __all__ = ["KNOWN", "Divergence", "Summary", "certify", "check_program", "generate"]
@@ -80,7 +80,7 @@ def check_program(program: Program, kits: Sequence[Kit]) -> list[tuple[str, str]
         return None
     out = []
     for kit in kits:
-        diff = compare(on_backend(program, kit), want, program)
+        diff = compare(on_backend(program, kit), expected_on(want, program, kit), program)
         if diff is not None:
             out.append((kit.name, diff))
     return out
@@ -124,9 +124,7 @@ def certify(
         if found is None:
             summary.degenerate += 1
         else:
-            summary.divergences.extend(
-                Divergence(i, b, p, d, _known(p, b)) for b, d in found
-            )
+            summary.divergences.extend(Divergence(i, b, p, d, _known(p, b)) for b, d in found)
         if progress is not None:
             progress(i + 1, len(programs))
     summary.seconds = time.perf_counter() - start
@@ -138,12 +136,17 @@ def _never(k: Kit) -> Any:
     return None
 
 
-def _report(summary: Summary, names: list[str], infos: list[BackendInfo], kits: list[Kit]) -> Report:
+def _report(
+    summary: Summary, names: list[str], infos: list[BackendInfo], kits: list[Kit]
+) -> Report:
     total_id = f"differential/seed={summary.seed}/{summary.programs}-programs"
     source = "unigrad.conformance.differential: random programs against the float64 reference"
     ids = sorted({d.index for d in summary.divergences})
     cases = [Case(total_id, source, _never, expected=None)]
-    cases += [Case(f"differential/seed={summary.seed}/program-{i}", source, _never, expected=None) for i in ids]
+    cases += [
+        Case(f"differential/seed={summary.seed}/program-{i}", source, _never, expected=None)
+        for i in ids
+    ]
     report = Report(cases, infos)
     loaded = {k.name for k in kits}
     compared = summary.programs - summary.degenerate
@@ -157,8 +160,13 @@ def _report(summary: Summary, names: list[str], infos: list[BackendInfo], kits: 
         elif mine:
             status, reason = Status.XFAIL, f"{len(mine)} known divergences"
         else:
-            status, reason = Status.PASS, f"{compared} programs agree ({summary.degenerate} degenerate skipped)"
-        report.results[(total_id, name)] = Result(total_id, name, status, reason, seconds=summary.seconds)
+            status, reason = (
+                Status.PASS,
+                f"{compared} programs agree ({summary.degenerate} degenerate skipped)",
+            )
+        report.results[(total_id, name)] = Result(
+            total_id, name, status, reason, seconds=summary.seconds
+        )
         for i in ids:
             cid = f"differential/seed={summary.seed}/program-{i}"
             d = next((d for d in mine if d.index == i), None)
@@ -167,5 +175,7 @@ def _report(summary: Summary, names: list[str], infos: list[BackendInfo], kits: 
             elif d.known:
                 report.results[(cid, name)] = Result(cid, name, Status.XFAIL, d.known, d.repro())
             else:
-                report.results[(cid, name)] = Result(cid, name, Status.FAIL, d.difference, d.repro())
+                report.results[(cid, name)] = Result(
+                    cid, name, Status.FAIL, d.difference, d.repro()
+                )
     return report

@@ -3,7 +3,8 @@ and compare the two outcomes."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -75,7 +76,14 @@ def _entry(kit: Kit, x: Any) -> Entry:
 
 def on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
     """Run ``program``'s lines with ``kit`` (the public API only); one outcome per call,
-    stopping at the first error."""
+    stopping at the first error. Warnings are not compared (torch warns about
+    ``backward(create_graph=True)`` reference cycles)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _on_backend(program, kit)
+
+
+def _on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
     env: dict[str, Any] = {"k": kit, "xp": kit.xp, "unigrad": unigrad}
     watched: list[str] = []
     out: list[CallOutcome] = []
@@ -83,7 +91,14 @@ def on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
         try:
             exec(_compile(step.line()), env)  # noqa: S102 - the program's own lines
         except Exception as err:  # a raw framework error, or the contract's
-            out.append(CallOutcome(i, _error_name(err) if isinstance(step, (Grad, Backward)) else f"in an op: {_error_name(err)}"))
+            out.append(
+                CallOutcome(
+                    i,
+                    _error_name(err)
+                    if isinstance(step, (Grad, Backward))
+                    else f"in an op: {_error_name(err)}",
+                )
+            )
             return out
         if isinstance(step, Leaf) and step.watched:
             watched.append(step.name)
@@ -95,7 +110,9 @@ def on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
                 return out
             out.append(CallOutcome(i, None, entries))
         elif isinstance(step, Backward):
-            out.append(CallOutcome(i, None, tuple(_entry(kit, kit.grad_of(env[n])) for n in watched)))
+            out.append(
+                CallOutcome(i, None, tuple(_entry(kit, kit.grad_of(env[n])) for n in watched))
+            )
     return out
 
 
@@ -133,7 +150,9 @@ def on_reference(program: Program) -> list[CallOutcome]:
         elif isinstance(step, Op):
             env[step.name] = R.op(step.op, [_lookup(env, a) for a in step.args], dict(step.params))
         elif isinstance(step, Grad):
-            seeds = [None] * len(step.outputs) if step.seeds is None else [_seed(s) for s in step.seeds]
+            seeds = (
+                [None] * len(step.outputs) if step.seeds is None else [_seed(s) for s in step.seeds]
+            )
             try:
                 got = R.grad(
                     [_lookup(env, n) for n in step.outputs],
@@ -143,7 +162,9 @@ def on_reference(program: Program) -> list[CallOutcome]:
                     create_graph=step.create_graph,
                     allow_unused=step.allow_unused,
                     materialize_grads=step.materialize_grads,
-                    no_grad_vars=None if step.no_grad_vars is None else [_lookup(env, n) for n in step.no_grad_vars],
+                    no_grad_vars=None
+                    if step.no_grad_vars is None
+                    else [_lookup(env, n) for n in step.no_grad_vars],
                     batched=step.batched,
                 )
             except R.ReferenceError_ as err:
@@ -152,7 +173,9 @@ def on_reference(program: Program) -> list[CallOutcome]:
             env[step.name] = got
             out.append(CallOutcome(i, None, tuple(_ref_entry(g) for g in got)))
         else:
-            seeds = [None] * len(step.outputs) if step.seeds is None else [_seed(s) for s in step.seeds]
+            seeds = (
+                [None] * len(step.outputs) if step.seeds is None else [_seed(s) for s in step.seeds]
+            )
             try:
                 R.backward(
                     [_lookup(env, n) for n in step.outputs],
@@ -197,8 +220,30 @@ def _entry_diff(got: Entry, want: Entry) -> str | None:
     return None
 
 
+def expected_on(want: list[CallOutcome], program: Program, kit: Kit) -> list[CallOutcome]:
+    """The reference's outcome as it applies to ``kit``'s backend (its capabilities)."""
+    out: list[CallOutcome] = []
+    for w in want:
+        step = program.steps[w.step]
+        if (
+            isinstance(step, Backward)
+            and step.create_graph
+            and not kit.caps.backward_create_graph
+            and w.error in (None, "GraphFreedError")
+        ):
+            out.append(CallOutcome(w.step, "UnsupportedFeatureError"))
+            return out
+        out.append(w)
+    return out
+
+
 def compare(got: list[CallOutcome], want: list[CallOutcome], program: Program) -> str | None:
-    """The first difference between two outcomes, described, or None."""
+    """The first difference between two outcomes, described, or None.
+
+    The requires-grad flag of a ``.grad`` is compared only after
+    ``backward(create_graph=True)``: without it ``.grad`` is a value (paddle's leaves
+    always report ``stop_gradient=False`` on theirs).
+    """
     for w, g in zip(want, got, strict=False):
         line = program.steps[w.step].line()
         if g.step != w.step:
@@ -209,10 +254,15 @@ def compare(got: list[CallOutcome], want: list[CallOutcome], program: Program) -
             return f"`{line}`: expected {want_s}, got {got_s}"
         if len(w.entries) != len(g.entries):
             return f"`{line}`: expected {len(w.entries)} entries, got {len(g.entries)}"
+        step = program.steps[w.step]
         for j, (ge, we) in enumerate(zip(g.entries, w.entries, strict=True)):
+            if isinstance(step, Backward) and not step.create_graph:
+                ge = replace(ge, requires_grad=we.requires_grad)
             diff = _entry_diff(ge, we)
             if diff is not None:
-                what = "result" if isinstance(program.steps[w.step], Grad) else ".grad of watched leaf"
+                what = (
+                    "result" if isinstance(program.steps[w.step], Grad) else ".grad of watched leaf"
+                )
                 return f"`{line}`: {what} {j}: {diff}"
     if len(got) != len(want):
         return f"expected {len(want)} call outcomes, got {len(got)}"

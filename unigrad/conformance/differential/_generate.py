@@ -118,7 +118,9 @@ class _Builder:
         kind = d(st.sampled_from(choices))
         c = a.complex
         if kind == "unary":
-            self.emit(d(st.sampled_from(_SMOOTH_UNARY + (("conj",) if c else ()))), (a,), a.shape, c)
+            self.emit(
+                d(st.sampled_from(_SMOOTH_UNARY + (("conj",) if c else ()))), (a,), a.shape, c
+            )
         elif kind == "to_real":
             self.emit(d(st.sampled_from(("real", "imag", "abs"))), (a,), a.shape, False)
         elif kind == "scalar":
@@ -141,7 +143,11 @@ class _Builder:
                 if nd:
                     self.emit("vector_norm", (a,), (), False, axis=None, keepdims=False, ord=1)
             else:
-                others = [v for v in self.vars if not v.complex and v is not a and _broadcastable(a.shape, v.shape)]
+                others = [
+                    v
+                    for v in self.vars
+                    if not v.complex and v is not a and _broadcastable(a.shape, v.shape)
+                ]
                 if others:
                     b = self.pick(others)
                     self.emit(name, (a, b), tuple(np.broadcast_shapes(a.shape, b.shape)), False)
@@ -192,8 +198,10 @@ class _Builder:
             axes = {axis % nd}
         else:
             axes = set(axis)
-        shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape)) if keep else tuple(
-            n for i, n in enumerate(a.shape) if i not in axes
+        shape = (
+            tuple(1 if i in axes else n for i, n in enumerate(a.shape))
+            if keep
+            else tuple(n for i, n in enumerate(a.shape) if i not in axes)
         )
         if op == "vector_norm":
             self.emit(op, (a,), shape, False, axis=axis, keepdims=keep, ord=2)
@@ -249,7 +257,11 @@ class _Builder:
         if len(a.shape) != 2:
             return
         m, k = a.shape
-        cands = [v for v in self.vars if v.complex == a.complex and len(v.shape) in (1, 2) and v.shape[0] == k]
+        cands = [
+            v
+            for v in self.vars
+            if v.complex == a.complex and len(v.shape) in (1, 2) and v.shape[0] == k
+        ]
         if not cands:
             return
         b = self.pick(cands)

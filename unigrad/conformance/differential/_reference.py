@@ -232,7 +232,9 @@ def imag(a: RV) -> RV:
 
 
 def to_complex(a: RV, dtype: str) -> RV:
-    return _mk(a.v.astype(np.complex128), dtype, (a,), _to_complex_of(dtype), lambda ct, a: (real(ct),))
+    return _mk(
+        a.v.astype(np.complex128), dtype, (a,), _to_complex_of(dtype), lambda ct, a: (real(ct),)
+    )
 
 
 def _to_complex_of(dtype: str) -> Callable[[RV], RV]:
@@ -343,9 +345,7 @@ def reshape(a: RV, shape: tuple[int, ...]) -> RV:
     def apply(a: RV) -> RV:
         return reshape(a, shape)
 
-    return _mk(
-        np.reshape(a.v, shape), a.dtype, (a,), apply, lambda ct, a: (reshape(ct, a.shape),)
-    )
+    return _mk(np.reshape(a.v, shape), a.dtype, (a,), apply, lambda ct, a: (reshape(ct, a.shape),))
 
 
 def permute(a: RV, axes: tuple[int, ...]) -> RV:
@@ -354,9 +354,7 @@ def permute(a: RV, axes: tuple[int, ...]) -> RV:
     def apply(a: RV) -> RV:
         return permute(a, axes)
 
-    return _mk(
-        np.transpose(a.v, axes), a.dtype, (a,), apply, lambda ct, a: (permute(ct, inv),)
-    )
+    return _mk(np.transpose(a.v, axes), a.dtype, (a,), apply, lambda ct, a: (permute(ct, inv),))
 
 
 def getitem(a: RV, idx: Any) -> RV:
@@ -513,7 +511,9 @@ def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
 
 
 # ---- grad and backward, with the contract's errors ---------------------------------------
-def _live(outputs: Sequence[RV], inputs: Sequence[RV], cut: set[int]) -> tuple[list[Node], list[bool], dict[int, bool]]:
+def _live(
+    outputs: Sequence[RV], inputs: Sequence[RV], cut: set[int]
+) -> tuple[list[Node], list[bool], dict[int, bool]]:
     """Live nodes in topological order (parents first) and which inputs are reached."""
     pos = {x.key: i for i, x in enumerate(inputs)}
     reached = [False] * len(inputs)
@@ -670,7 +670,10 @@ def grad(
             batch = next(s.shape[0] for s in seeds if s is not None)
             rows = []
             for b in range(batch):
-                row_seeds = [_seed_rv(y, getitem(s, b) if s is not None else None) for y, s in zip(outputs, seeds, strict=True)]
+                row_seeds = [
+                    _seed_rv(y, getitem(s, b) if s is not None else None)
+                    for y, s in zip(outputs, seeds, strict=True)
+                ]
                 rows.append(_replay_grad(outputs, distinct_in, row_seeds, order, live, cut))
             for i in range(len(distinct_in)):
                 if reached[i]:
