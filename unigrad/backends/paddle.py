@@ -13,7 +13,9 @@ paddle.grad differs from the contract in ways this adapter closes:
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,6 +45,9 @@ _FREED_MESSAGE = message(
     fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
     "or recompute the forward pass.",
 )
+
+#: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
+_WRONG_COMPLEX_KERNELS = {"TanhDoubleGradNode": "tanh", "TanhTripleGradNode": "tanh"}
 
 _FLOAT = {paddle.float16, paddle.float32, paddle.float64, paddle.bfloat16}
 _COMPLEX = {paddle.complex64, paddle.complex128}
@@ -83,8 +88,73 @@ _has_grad: Callable[[], bool] = _core._has_grad
 _set_has_grad: Callable[[bool], None] = _core._set_has_grad
 
 
-def _freed_hook(*_: Any) -> None:
-    raise RuntimeError(_SENTINEL)
+class _Pass(threading.local):
+    """What the running pass may go through: None (nothing consumed), or the pointers
+    of the nodes it reaches without entering a gradient graph (see ``_plain``)."""
+
+    plain: set[int] | None = None
+
+
+_PASS = _Pass()
+#: Pointers of nodes made by ``create_graph=True`` passes that consumed their graph.
+#: A stale pointer (a node freed, its address reused) can only make a later pass more
+#: permissive, never wrong: paddle itself never frees a graph.
+_GRAD_GRAPH: set[int] = set()
+
+
+def _freed_hook(ptr: int, *args: Any) -> Any:
+    plain = _PASS.plain
+    if plain is None or ptr in plain:
+        raise RuntimeError(_SENTINEL)
+    return args[0]  # the node's gradients, unchanged
+
+
+def _plain(outputs: Sequence[Any]) -> set[int] | None:
+    """Nodes reachable from ``outputs`` without entering a gradient graph, or None when
+    the outputs reach no gradient graph at all (every consumed node then raises)."""
+    if not _GRAD_GRAPH:
+        return None
+    plain: set[int] = set()
+    crossed = False
+    stack = [y.grad_fn for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in plain:
+            continue
+        if ptr in _GRAD_GRAPH:
+            crossed = True
+            continue
+        plain.add(ptr)
+        stack.extend(node.next_functions)
+    return plain if crossed else None
+
+
+def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
+    stack = [g.grad_fn for g in grads if g is not None]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in old or ptr in _GRAD_GRAPH:
+            continue
+        _GRAD_GRAPH.add(ptr)
+        stack.extend(node.next_functions)
+
+
+def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
+    seen: set[int] = set()
+    stack = [y.grad_fn for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or node.node_ptr() in seen:
+            continue
+        seen.add(node.node_ptr())
+        stack.extend(node.next_functions)
+    return seen
 
 
 def _children(node: Any) -> list[Any]:
@@ -97,7 +167,7 @@ def _is_leaf_node(node: Any) -> bool:
 
 def _mark(node: Any) -> None:
     # Post-hooks survive as long as the C++ node; the remove-helper is dropped at once.
-    node._register_post_hook(_freed_hook)
+    node._register_post_hook(functools.partial(_freed_hook, node.node_ptr()))
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -230,6 +300,34 @@ class PaddleBackend(Backend):
     def add(self, a: Any, b: Any) -> Any:
         return a + b
 
+    @staticmethod
+    def _refuse_wrong_kernels(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
+        """Raise where paddle has a kernel known to return wrong numbers (the contract:
+        never a wrong number). paddle's complex ``tanh`` double-grad kernel is one:
+        the second derivative of ``tanh(z)`` at ``0.3+0.4j`` comes out as
+        ``-0.50-0.96j`` where torch, jax and the closed form give ``-0.89+0.61j``."""
+        if not any(t.dtype in _COMPLEX for t in (*outputs, *inputs)):
+            return
+        seen: set[int] = set()
+        stack = [y.grad_fn for y in outputs]
+        while stack:
+            node = stack.pop()
+            if node is None or node.node_ptr() in seen:
+                continue
+            seen.add(node.node_ptr())
+            name = node.name()
+            if name in _WRONG_COMPLEX_KERNELS:
+                op = _WRONG_COMPLEX_KERNELS[name]
+                msg = message(
+                    f"paddle's complex {op} higher-order kernel gives wrong values",
+                    expected=f"a second (or higher) derivative of {op} on a real dtype",
+                    got=f"a complex graph through {name}",
+                    fix=f"Write {op} with ops paddle differentiates correctly, e.g. "
+                    "tanh(z) = (exp(2z) - 1) / (exp(2z) + 1), or use another backend.",
+                )
+                raise HigherOrderUnavailableError(msg)
+            stack.extend(node.next_functions)
+
     def _call(
         self,
         outputs: tuple[Any, ...],
@@ -238,7 +336,9 @@ class PaddleBackend(Backend):
         retain: bool,
         create: bool,
     ) -> list[Any]:
+        self._refuse_wrong_kernels(outputs, inputs)
         grad_mode = _has_grad()
+        _PASS.plain = _plain(outputs)
         try:
             result: list[Any] = paddle.grad(
                 list(outputs),
@@ -255,6 +355,8 @@ class PaddleBackend(Backend):
             if new is err:
                 raise
             raise new from err
+        finally:
+            _PASS.plain = None
         return result
 
     def grad(self, request: GradRequest) -> list[Any | None]:
@@ -273,6 +375,8 @@ class PaddleBackend(Backend):
             ]
             handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(v.grad_fn)]
         used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
+        consume_only = request.create_graph and not request.retain_graph
+        old = _graph_ptrs(request.outputs) if consume_only and used else set()
         try:
             if used:
                 for i, g in zip(keep, self._grads(request, used), strict=True):
@@ -282,6 +386,8 @@ class PaddleBackend(Backend):
                 h.remove()
         if not request.retain_graph and used:
             self._consume(request.outputs, used)
+            if consume_only:  # its results stay differentiable (the contract)
+                _mark_grad_graph(grads, old)
         if request.create_graph:
             grads = [None if g is None else _constant_if_detached(g) for g in grads]
         return grads

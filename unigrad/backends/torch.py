@@ -12,6 +12,7 @@ torch already follows most of the contract. This adapter adds:
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import torch
@@ -53,6 +54,7 @@ _FREED_MESSAGE = message(
     "or recompute the forward pass.",
 )
 _CONSUMED = "unigrad.consumed"
+_GRAD_GRAPH = "unigrad.grad_graph"
 # torch.autograd.grad is argument handling (which the front has done) around this
 # private helper (torch >= 2.3). Where it is missing, for batched seeds, or when a
 # tensor overrides __torch_function__, the public call runs.
@@ -69,13 +71,22 @@ def _is_leaf_node(node: Any) -> bool:
     return type(node) is _ACCUMULATE
 
 
-def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]:
+def _plan(
+    outputs: tuple[Any, ...],
+    inputs: tuple[Any, ...] | None,
+    cuts: frozenset[tuple[Any, int]] = frozenset(),
+) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
     Consumed nodes carry a flag in their ``metadata`` dict, which lives and dies with
-    the node: no id() bookkeeping, nothing to fool after garbage collection.
+    the node: no id() bookkeeping, nothing to fool after garbage collection. Edges into
+    ``no_grad_vars`` (``cuts``) are not followed: nothing beyond a cut runs.
     """
-    roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    roots = [
+        y.grad_fn
+        for y in outputs
+        if y.grad_fn is not None and (y.grad_fn, y.output_nr) not in cuts
+    ]
     if inputs is None:
         is_target = _is_leaf_node
     else:
@@ -87,16 +98,66 @@ def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]
                 return id(node.variable) in leaves
             return node in nodes
 
-    runs = _graph.executed(roots, _children, is_target, _is_leaf_node)
-    for node in runs:
+    children = _children
+    if cuts:
+
+        def children(node: Any) -> list[Any]:
+            return [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
+
+    runs = _graph.executed(roots, children, is_target, _is_leaf_node)
+    if any(_CONSUMED in node.metadata for node in runs):
+        _check_consumed(roots, runs, children)
+    return runs
+
+
+def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
+    """Raise unless every consumed node is reached only through gradient graphs.
+
+    A ``create_graph=True`` pass stays differentiable whatever ``retain_graph`` says
+    (the contract): torch's graph of such a gradient runs through the forward nodes
+    that pass consumed, so a pass reaching them through a gradient's own nodes is
+    allowed; one reaching them otherwise (from the consumed outputs, or anything built
+    on them) raises.
+    """
+    ran = set(runs)
+    seen: set[Any] = set()
+    stack = [r for r in roots if r in ran]
+    while stack:
+        node = stack.pop()
+        if node in seen or _GRAD_GRAPH in node.metadata:
+            continue
+        seen.add(node)
         if _CONSUMED in node.metadata:
             raise GraphFreedError(_FREED_MESSAGE)
-    return runs
+        stack.extend(c for c in children(node) if c in ran)
 
 
 def _consume(runs: list[Any]) -> None:
     for node in runs:
         node.metadata[_CONSUMED] = True
+
+
+def _forward_nodes(outputs: tuple[Any, ...]) -> set[Any]:
+    seen: set[Any] = set()
+    stack = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(_children(node))
+    return seen
+
+
+def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
+    """Flag the nodes a create_graph pass made (those not in the forward graph ``old``)."""
+    stack = [g.grad_fn for g in grads if g is not None and g.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in old or _GRAD_GRAPH in node.metadata:
+            continue
+        node.metadata[_GRAD_GRAPH] = True
+        stack.extend(_children(node))
 
 
 def _translate(err: RuntimeError) -> BaseException:
@@ -119,7 +180,7 @@ def _zero_grad(g: torch.Tensor) -> torch.Tensor:
 
 
 def _reachable(
-    outputs: tuple[Any, ...], cuts: set[tuple[Any, int]]
+    outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:
     """Edges reachable from the outputs without crossing a cut edge, and the ids of the
     leaf tensors reached."""
@@ -208,13 +269,20 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
-        runs = _plan(outputs, inputs)
+        cuts = frozenset(
+            (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
+        )
+        runs = _plan(outputs, inputs, cuts)
         seeds = self._seeds(outputs, request.seeds)
         handles = []
         unreached: list[int] = []
+        # create_graph results must stay differentiable after retain_graph=False: torch
+        # keeps the buffers, unigrad marks the pass's nodes consumed (see _check_consumed)
+        consume_only = request.create_graph and not request.retain_graph
+        retain = request.retain_graph or request.create_graph
+        old = _forward_nodes(outputs) if consume_only else set()
         if request.no_grad_vars:
             cut_ids = {id(v) for v in request.no_grad_vars}
-            cuts = {(v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None}
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
                 i
@@ -234,7 +302,7 @@ class TorchBackend(Backend):
                     outputs,
                     inputs,
                     seeds,
-                    retain_graph=request.retain_graph,
+                    retain_graph=retain,
                     create_graph=request.create_graph,
                     allow_unused=True,
                     is_grads_batched=request.batched,
@@ -246,7 +314,7 @@ class TorchBackend(Backend):
                         torch.ones_like(y, memory_format=torch.preserve_format) if s is None else s
                         for y, s in zip(outputs, seeds, strict=True)
                     ),
-                    request.retain_graph,
+                    retain,
                     request.create_graph,
                     inputs,
                     True,
@@ -259,6 +327,8 @@ class TorchBackend(Backend):
                 h.remove()
         if not request.retain_graph:
             _consume(runs)
+        if consume_only:
+            _mark_grad_graph(result, old)
         grads = list(result)
         for i in unreached:
             grads[i] = None
@@ -302,7 +372,13 @@ class TorchBackend(Backend):
         return x
 
     def to_numpy(self, x: Any) -> Any:
-        return x.detach().cpu().resolve_conj().resolve_neg().numpy()
+        t = x.detach()
+        if t._is_zerotensor():  # torch's lazily zero gradients (second order of abs)
+            t = torch.zeros(t.shape, dtype=t.dtype)
+        t = t.cpu().resolve_conj().resolve_neg()
+        # a copy: `.numpy()` of a CPU tensor shares its memory, so a later in-place
+        # update (backward accumulating into .grad) would change the "host copy"
+        return t.numpy().copy()
 
     def namespace(self) -> Any:
         try:

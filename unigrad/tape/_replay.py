@@ -263,8 +263,8 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
     xnp = engine.np
 
     def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> tuple[Any, ...]:
-        # zeros(shape) rather than zeros_like(x): autograd records zeros_like as a
-        # function of x, which would make every delta gradient "depend" on x
+        # zeros(shape)/ones(shape) rather than *_like(x): autograd records zeros_like
+        # as a function of x, which would make gradients "depend" on what they do not
         primals = tuple(
             xnp.zeros(x.shape, x.dtype) if i in deltas else x for i, x in enumerate(ins)
         )
@@ -274,7 +274,7 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
 
         outs, pull = engine.vjp(f, primals)
         cts = tuple(
-            xnp.ones_like(o) if none else (xnp.conj(s) if _is_complex(s) else s)
+            xnp.ones(o.shape, o.dtype) if none else (xnp.conj(s) if _is_complex(s) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
         )
         gs = pull(cts)

@@ -353,6 +353,23 @@ _NO_CONVERSION = message(
 _METHOD_ALIASES = {"flatten": "ravel"}
 
 
+def _np_diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """``x.diagonal(...)`` written with indexing: autograd's own ``diagonal`` VJP only
+    supports the last two axes and raises a raw ``NotImplementedError`` otherwise."""
+    import autograd.numpy as anp
+    import numpy as np
+
+    moved = anp.moveaxis(x, (axis1, axis2), (-2, -1))
+    rows, cols = moved.shape[-2], moved.shape[-1]
+    i = np.arange(max(0, min(rows, cols - offset) if offset >= 0 else min(rows + offset, cols)))
+    r, c = (i, i + offset) if offset >= 0 else (i - offset, i)
+    return moved[..., r, c]
+
+
+#: Methods an engine's own function cannot differentiate: (engine, name) -> function.
+_ENGINE_METHODS: dict[tuple[str, str], Callable[..., Any]] = {("numpy", "diagonal"): _np_diagonal}
+
+
 class Tensor:
     """A value of jax or numpy with the tape history that made it.
 
@@ -522,7 +539,9 @@ class Tensor:
         if name.startswith("_"):
             raise AttributeError(name)
         cls = type(self)
-        fn = getattr(cls._engine.np, _METHOD_ALIASES.get(name, name), None)
+        fn = _ENGINE_METHODS.get((cls._engine.name, name))
+        if fn is None:
+            fn = getattr(cls._engine.np, _METHOD_ALIASES.get(name, name), None)
         if fn is None or not callable(fn):
             msg = f"{cls.__name__} has no attribute {name!r}"
             raise AttributeError(msg)
