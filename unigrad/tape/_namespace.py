@@ -74,8 +74,17 @@ def _np_where(condition: Any, x1: Any, x2: Any, /) -> Any:
     return anp.where(condition, full(x1), full(x2))
 
 
+def _np_unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    import autograd.numpy as anp
+
+    # autograd has no VJP for unstack: index along the axis instead
+    moved = anp.moveaxis(x, axis, 0)
+    return tuple(moved[i] for i in range(moved.shape[0]))
+
+
 _NUMPY_ALIASES: dict[str, Any] = {
     "where": _np_where,
+    "unstack": _np_unstack,
     "concat": _np_concat,
     "pow": "power",
     "permute_dims": _np_permute_dims,

@@ -15,7 +15,7 @@ framework; Hypothesis is imported when programs are generated.
 
 from __future__ import annotations
 
-from ._certify import KNOWN, Divergence, Summary, certify, check_program, generate
+from ._certify import KNOWN, Divergence, Known, Summary, certify, check_program, generate
 from ._execute import TOLERANCE, CallOutcome, Entry, compare, on_backend, on_reference
 from ._program import Backward, Grad, Leaf, Op, Program, Seed
 from ._reference import Degenerate
@@ -29,6 +29,7 @@ __all__ = [
     "Divergence",
     "Entry",
     "Grad",
+    "Known",
     "Leaf",
     "Op",
     "Program",
