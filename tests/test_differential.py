@@ -9,7 +9,6 @@ import os
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 import unigrad
 from unigrad.conformance import Kit
@@ -54,7 +53,9 @@ def _loss(p, step: Grad, leaf_values: dict[str, np.ndarray]) -> float:
     total = 0.0
     for s in p.steps:
         if isinstance(s, Leaf):
-            v = leaf_values.get(s.name, np.asarray(s.data, dtype=bool if s.dtype == "bool" else None))
+            v = leaf_values.get(
+                s.name, np.asarray(s.data, dtype=bool if s.dtype == "bool" else None)
+            )
             env[s.name] = R.leaf(v, s.dtype, s.watched)
         elif s is step:
             break
@@ -87,7 +88,11 @@ def test_reference_gradients_match_finite_differences(p) -> None:
     if first.error is not None or first.step != p.steps.index(step):
         return
     leaves = {s.name: s for s in p.steps if isinstance(s, Leaf)}
-    base = {n: np.asarray(s.data, dtype=complex if "complex" in s.dtype else float) for n, s in leaves.items() if s.dtype != "bool"}
+    base = {
+        n: np.asarray(s.data, dtype=complex if "complex" in s.dtype else float)
+        for n, s in leaves.items()
+        if s.dtype != "bool"
+    }
     h = 1e-5
     for j, name in enumerate(step.inputs):
         leaf = leaves.get(name)
@@ -101,7 +106,9 @@ def test_reference_gradients_match_finite_differences(p) -> None:
                 up, dn = x.copy(), x.copy()
                 up[idx] += h * unit
                 dn[idx] -= h * unit
-                d = (_loss(p, step, {**base, name: up}) - _loss(p, step, {**base, name: dn})) / (2 * h)
+                d = (_loss(p, step, {**base, name: up}) - _loss(p, step, {**base, name: dn})) / (
+                    2 * h
+                )
                 fd[idx] += d * unit  # dL/dx + i dL/dy: the torch convention
         np.testing.assert_allclose(np.asarray(got.value), fd, rtol=1e-5, atol=1e-6)
 
@@ -109,10 +116,28 @@ def test_reference_gradients_match_finite_differences(p) -> None:
 def test_reference_second_order_is_exact() -> None:
     x = R.leaf(np.array([0.3, -0.7]), "float64", True)
     y = R.op("sin", [R.op("mul", [x, x], {})], {})
-    (g,) = R.grad([y], [x], [None], retain_graph=None, create_graph=True, allow_unused=None,
-                  materialize_grads=False, no_grad_vars=None, batched=False)
-    (h,) = R.grad([g], [x], [None], retain_graph=None, create_graph=False, allow_unused=None,
-                  materialize_grads=False, no_grad_vars=None, batched=False)
+    (g,) = R.grad(
+        [y],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=True,
+        allow_unused=None,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
+    (h,) = R.grad(
+        [g],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=False,
+        allow_unused=None,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
     v = x.v
     np.testing.assert_allclose(h.v, 2 * np.cos(v * v) - 4 * v * v * np.sin(v * v), rtol=1e-14)
 
@@ -120,11 +145,29 @@ def test_reference_second_order_is_exact() -> None:
 def test_reference_structure_follows_torch() -> None:
     x = R.leaf(np.array([0.3]), "float64", True)
     a = R.leaf(np.array([2.0]), "float64", True)
-    (g,) = R.grad([R.op("mul", [x, a], {})], [x], [None], retain_graph=None, create_graph=True,
-                  allow_unused=None, materialize_grads=False, no_grad_vars=None, batched=False)
+    (g,) = R.grad(
+        [R.op("mul", [x, a], {})],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=True,
+        allow_unused=None,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
     assert g.rg  # depends on a
-    (h,) = R.grad([g], [x], [None], retain_graph=None, create_graph=False, allow_unused=True,
-                  materialize_grads=False, no_grad_vars=None, batched=False)
+    (h,) = R.grad(
+        [g],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=False,
+        allow_unused=True,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
     assert h is None  # but not on x
 
 
@@ -135,7 +178,15 @@ def test_a_wrong_number_is_a_divergence() -> None:
     want = on_reference(p)
     got = on_backend(p, kit)
     assert compare(got, want, p) is None
-    bad = [dataclasses.replace(o, entries=tuple(dataclasses.replace(e, value=np.asarray(e.value) * 1.001) for e in o.entries)) for o in got]
+    bad = [
+        dataclasses.replace(
+            o,
+            entries=tuple(
+                dataclasses.replace(e, value=np.asarray(e.value) * 1.001) for e in o.entries
+            ),
+        )
+        for o in got
+    ]
     assert "values differ" in (compare(bad, want, p) or "")
 
 
@@ -143,12 +194,12 @@ def test_a_divergence_prints_a_runnable_repro() -> None:
     p = CORPUS[0][1]
     src = p.source("numpy")
     env: dict[str, object] = {}
-    exec(compile(src, "<repro>", "exec"), env)  # noqa: S102 - the repro is the test
+    exec(compile(src, "<repro>", "exec"), env)
     assert "unigrad.backward" in src
 
 
 # ---- the corpus: every program a divergence was once found in -------------------------------
-@pytest.mark.parametrize("why,program", CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
+@pytest.mark.parametrize(("why", "program"), CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
 def test_corpus_program_agrees(backend, why: str, program) -> None:
     found = check_program(program, [backend])
     assert found is not None, "a corpus program must not be degenerate"

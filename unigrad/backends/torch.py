@@ -83,9 +83,7 @@ def _plan(
     ``no_grad_vars`` (``cuts``) are not followed: nothing beyond a cut runs.
     """
     roots = [
-        y.grad_fn
-        for y in outputs
-        if y.grad_fn is not None and (y.grad_fn, y.output_nr) not in cuts
+        y.grad_fn for y in outputs if y.grad_fn is not None and (y.grad_fn, y.output_nr) not in cuts
     ]
     if inputs is None:
         is_target = _is_leaf_node

@@ -85,7 +85,7 @@ def _dep_node_class() -> type:
     class DepNode(Node):  # type: ignore[misc]
         """An autograd trace node that records what it computed, not how to differentiate."""
 
-        __slots__ = ("args", "argnums", "fun", "parents")
+        __slots__ = ("argnums", "args", "fun", "parents")
 
         def __init__(
             self, value: Any, fun: Any, args: Any, kwargs: Any, argnums: Any, parents: Any
@@ -159,7 +159,7 @@ def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any,
 
     if not _DEP_NODE:
         _DEP_NODE.append(_dep_node_class())
-    node_cls = _DEP_NODE[0]
+    node_cls: Any = _DEP_NODE[0]
     with trace_stack.new_trace() as t:
         roots = [node_cls.new_root() for _ in vals]
         boxed = [new_box(v, t, r) if _inexact(v) else v for v, r in zip(vals, roots, strict=True)]

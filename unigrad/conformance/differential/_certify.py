@@ -16,6 +16,7 @@ from ._program import Op, Program
 
 __all__ = ["KNOWN", "Divergence", "Known", "Summary", "certify", "check_program", "generate"]
 
+
 @dataclass(frozen=True)
 class Known:
     """A divergence already understood, reported as xfail (with ``reason``) rather than

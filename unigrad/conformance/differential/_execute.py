@@ -31,7 +31,8 @@ class Entry:
         if self.value is None:
             return "None"
         rg = ", requires_grad" if self.requires_grad else ""
-        return f"{self.dtype}{list(self.shape)}{rg} {np.array2string(np.asarray(self.value), precision=6, threshold=12)}"
+        text = np.array2string(np.asarray(self.value), precision=6, threshold=12)
+        return f"{self.dtype}{list(self.shape)}{rg} {text}"
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def _on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
     out: list[CallOutcome] = []
     for i, step in enumerate(program.steps):
         try:
-            exec(_compile(step.line()), env)  # noqa: S102 - the program's own lines
+            exec(_compile(step.line()), env)
         except Exception as err:  # a raw framework error, or the contract's
             out.append(
                 CallOutcome(
@@ -122,7 +123,8 @@ def _lookup(env: dict[str, Any], name: str) -> Any:
         base, _, rest = name.partition("[")
         v = env[base][int(rest.rstrip("]"))]
         if v is None:
-            raise R.Degenerate("the program uses a None gradient")
+            msg = "the program uses a None gradient"
+            raise R.Degenerate(msg)
         return v
     return env[name]
 
@@ -167,7 +169,7 @@ def on_reference(program: Program) -> list[CallOutcome]:
                     else [_lookup(env, n) for n in step.no_grad_vars],
                     batched=step.batched,
                 )
-            except R.ReferenceError_ as err:
+            except R.ContractError as err:
                 out.append(CallOutcome(i, err.name))
                 return out
             env[step.name] = got
@@ -185,7 +187,7 @@ def on_reference(program: Program) -> list[CallOutcome]:
                     create_graph=step.create_graph,
                     inputs=None if step.inputs is None else [_lookup(env, n) for n in step.inputs],
                 )
-            except R.ReferenceError_ as err:
+            except R.ContractError as err:
                 out.append(CallOutcome(i, err.name))
                 return out
             out.append(CallOutcome(i, None, tuple(_ref_entry(x.grad) for x in leaves if x.watched)))

@@ -81,7 +81,8 @@ class _Builder:
         # prefer recent values: programs then chain instead of fanning out
         i = self.draw(st.integers(0, len(vs) - 1))
         j = self.draw(st.integers(0, len(vs) - 1))
-        return vs[max(i, j)]
+        picked: _Var = vs[max(i, j)]
+        return picked
 
     def add_leaf(self, watched: bool) -> None:
         shape = self.draw(st.sampled_from(_SHAPES))
@@ -106,7 +107,7 @@ class _Builder:
         self.steps.append(Leaf(name, m.tolist(), "bool", False))
         return _Var(name, shape, False, False)
 
-    def op(self) -> None:  # noqa: C901, PLR0912 - one branch per op family
+    def op(self) -> None:
         d = self.draw
         a = self.pick(self.vars)
         nd = len(a.shape)
@@ -166,14 +167,14 @@ class _Builder:
             how = d(st.sampled_from(("stack", "concat", "where")))
             if how == "stack":
                 ax = d(st.integers(-nd - 1, nd))
-                shape = list(a.shape)
-                shape.insert(ax % (nd + 1), 2)
-                self.emit("stack", (a, b), tuple(shape), c, axis=ax)
+                dims = list(a.shape)
+                dims.insert(ax % (nd + 1), 2)
+                self.emit("stack", (a, b), tuple(dims), c, axis=ax)
             elif how == "concat":
                 ax = d(st.integers(-nd, nd - 1))
-                shape = list(a.shape)
-                shape[ax] *= 2
-                self.emit("concat", (a, b), tuple(shape), c, axis=ax)
+                dims = list(a.shape)
+                dims[ax] *= 2
+                self.emit("concat", (a, b), tuple(dims), c, axis=ax)
             else:
                 m = self.mask(a.shape)
                 self.emit("where", (a, b, m), a.shape, c)
@@ -230,7 +231,7 @@ class _Builder:
             self.emit("squeeze", (a,), a.shape[:ax] + a.shape[ax + 1 :], a.complex, axis=ax)
         else:
             ax = d(st.integers(0, nd))
-            self.emit("expand_dims", (a,), a.shape[:ax] + (1,) + a.shape[ax:], a.complex, axis=ax)
+            self.emit("expand_dims", (a,), (*a.shape[:ax], 1, *a.shape[ax:]), a.complex, axis=ax)
 
     def index(self, a: _Var) -> None:
         d = self.draw
@@ -249,14 +250,13 @@ class _Builder:
             name = self.fresh()
             # the count is known from the mask's data
             leaf = self.steps[-1]
-            assert isinstance(leaf, Leaf)  # noqa: S101 - the step just appended
+            assert isinstance(leaf, Leaf)
             k = int(np.sum(np.asarray(leaf.data)))
             shape = (k,) if full else (k, *a.shape[1:])
             self.steps.append(Op(name, "index", (a.name, m.name), (("index", ("mask",)),)))
             self.vars.append(_Var(name, shape, a.complex, a.rg))
 
     def matmul(self, a: _Var) -> None:
-        d = self.draw
         if len(a.shape) != 2:
             return
         m, k = a.shape

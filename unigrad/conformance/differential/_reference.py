@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["RV", "Degenerate", "ReferenceError_", "backward", "grad", "op"]
+__all__ = ["RV", "ContractError", "Degenerate", "backward", "grad", "op"]
 
 #: Distance to a kink (and smallest norm) below which a program is degenerate.
 KINK = 1e-3
@@ -36,7 +36,7 @@ class Degenerate(Exception):
     """The program hits a point where the derivative is undefined: skip it."""
 
 
-class ReferenceError_(Exception):
+class ContractError(Exception):
     """The contract says this call raises ``name`` (a unigrad error class name)."""
 
     def __init__(self, name: str, why: str) -> None:
@@ -282,11 +282,11 @@ def where(mask: np.ndarray, a: RV, b: RV) -> RV:
     return _select(np.broadcast_to(mask, np.broadcast_shapes(a.shape, b.shape, mask.shape)), a, b)
 
 
-def _tie(a: RV, b: RV) -> np.ndarray:
+def _tie(a: RV, b: RV) -> Any:
     d = a.v - b.v
     if np.any(np.abs(d) < KINK):
         raise Degenerate("a tie")
-    return np.asarray(d > 0)
+    return d > 0
 
 
 def maximum(a: RV, b: RV) -> RV:
@@ -491,7 +491,7 @@ def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
         return permute(a, tuple(p["axes"]))
     if name == "expand_dims":
         ax = p["axis"] % (a.v.ndim + 1)
-        return reshape(a, a.shape[:ax] + (1,) + a.shape[ax:])
+        return reshape(a, (*a.shape[:ax], 1, *a.shape[ax:]))
     if name == "squeeze":
         ax = p["axis"] % a.v.ndim
         return reshape(a, a.shape[:ax] + a.shape[ax + 1 :])
@@ -612,30 +612,30 @@ def _errors_front(
 ) -> None:
     for i, y in enumerate(outputs):
         if not y.rg:
-            raise ReferenceError_("NotDifferentiableError", f"outputs[{i}] does not require grad")
+            raise ContractError("NotDifferentiableError", f"outputs[{i}] does not require grad")
     for i, (y, s) in enumerate(zip(outputs, seeds, strict=True)):
         if s is None:
             if batched:
-                raise ReferenceError_("GradOutputsError", f"grad_outputs[{i}] None when batched")
+                raise ContractError("GradOutputsError", f"grad_outputs[{i}] None when batched")
             if y.is_complex:
-                raise ReferenceError_("GradOutputsError", f"grad_outputs[{i}] None, complex")
+                raise ContractError("GradOutputsError", f"grad_outputs[{i}] None, complex")
             continue
         want = y.shape
         got = s.shape[1:] if batched else s.shape
         if got != want or (batched and s.v.ndim != y.v.ndim + 1):
-            raise ReferenceError_("GradOutputsError", f"grad_outputs[{i}] shape {s.shape}")
+            raise ContractError("GradOutputsError", f"grad_outputs[{i}] shape {s.shape}")
         if s.is_complex and not y.is_complex:
-            raise ReferenceError_("GradOutputsError", f"grad_outputs[{i}] complex")
+            raise ContractError("GradOutputsError", f"grad_outputs[{i}] complex")
     if batched:
         sizes = {s.shape[0] for s in seeds if s is not None}
         if len(sizes) > 1:
-            raise ReferenceError_("GradOutputsError", "batch sizes differ")
+            raise ContractError("GradOutputsError", "batch sizes differ")
 
 
 def _consumed(order: list[Node]) -> None:
     for n in order:
         if n.consumed:
-            raise ReferenceError_("GraphFreedError", "through a consumed node")
+            raise ContractError("GraphFreedError", "through a consumed node")
 
 
 def grad(
@@ -653,7 +653,7 @@ def grad(
     """``unigrad.grad`` on reference values, by the contract."""
     retain = create_graph if retain_graph is None else retain_graph
     if materialize_grads and allow_unused is False:
-        raise ReferenceError_("GradArgumentError", "materialize_grads with allow_unused=False")
+        raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
     _errors_front(outputs, seeds, batched)
     cut = {v.key for v in no_grad_vars or ()}
     # duplicated outputs contribute twice: keep them (the sum below adds both)
@@ -699,7 +699,7 @@ def grad(
                 shape = x.shape if batch_n is None else (batch_n, *x.shape)
                 g = leaf(np.zeros(shape), x.dtype, watched=create_graph)
             elif not allow_unused:
-                raise ReferenceError_("UnusedInputError", f"inputs[{i}] is unused")
+                raise ContractError("UnusedInputError", f"inputs[{i}] is unused")
             out.append(g)
             continue
         g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
@@ -725,7 +725,7 @@ def backward(
     if inputs is not None:
         for i, x in enumerate(inputs):
             if not x.rg:
-                raise ReferenceError_("UnusedInputError", f"inputs[{i}] does not require grad")
+                raise ContractError("UnusedInputError", f"inputs[{i}] does not require grad")
         targets: list[RV] = []
         for x in inputs:
             if all(x is not t for t in targets):

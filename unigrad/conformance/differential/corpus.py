@@ -25,7 +25,8 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "paddle: .grad accumulated by backward(create_graph=True, inputs=...) is not differentiable",
+        "paddle: .grad accumulated by backward(create_graph=True, inputs=...) is not "
+        "differentiable (now UnsupportedFeatureError, capability backward_create_graph)",
         Program(
             steps=(
                 Leaf(name="x1", data=[-0.48, 0.54, 0.26], dtype="float32", watched=True),
@@ -63,7 +64,8 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "structure: d real(3 x)/dx is a constant (jax/numpy returned a tensor; paddle has no real_grad double kernel)",
+        "structure: d real(3 x)/dx is a constant (jax/numpy returned a tensor; paddle "
+        "has no real_grad double kernel)",
         Program(
             steps=(
                 Leaf(
