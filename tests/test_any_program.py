@@ -307,3 +307,23 @@ def test_backward_create_graph_is_differentiable_or_refused(backend) -> None:
     assert backend.requires_grad(g)
     (h,) = unigrad.grad(g.sum(), x)
     backend.close(h, [6.0, 12.0])
+
+
+def test_backward_into_an_output_after_a_consuming_pass(backend) -> None:
+    x = backend.leaf(-1.44, "float64")
+    v = backend.xp.mean(x, axis=None)
+    w = v * 0.5
+    unigrad.backward([w], retain_graph=False)
+    # w is its own input: nothing consumed runs (torch's engine would run w's node)
+    unigrad.backward([v, w], inputs=[w])
+    backend.close(backend.grad_of(w), 1.0)
+
+
+def test_a_real_input_of_complex_ops_gets_a_real_gradient(backend) -> None:
+    z = backend.leaf([0.5 + 1.0j, -1.0 + 0.5j], "complex64")
+    r = backend.xp.linalg.vector_norm(z)  # real
+    y = r * z  # complex again
+    (g,) = unigrad.grad(y, r, backend.tensor([1.0 + 2.0j, 0.5 - 1.0j], "complex64"))
+    assert backend.dtype(g) == "float32"
+    want = np.real(np.conj([1.0 + 2.0j, 0.5 - 1.0j]) @ np.array([0.5 + 1.0j, -1.0 + 0.5j]))
+    backend.close(g, want, rtol=1e-5)

@@ -223,3 +223,23 @@ def test_random_programs_shrink_to_a_minimal_repro(name: str, p) -> None:
     # Hypothesis shrinks a failure here to the smallest program; paste it into corpus.py
     found = check_program(p, [_kit(name)])
     assert not found, f"{found}\n{p!r}\n{p.source(name)}"
+
+
+# ---- the user's command -------------------------------------------------------------------
+def test_cli_certifies_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from unigrad.conformance.cli import main
+
+    code = main(["--differential", "20", "--seed", "3", "-b", "numpy", "-f", "json", "-q"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    (row,) = [c for c in out["cases"] if c["id"].startswith("differential/seed=3/20-programs")]
+    assert row["results"]["numpy"]["status"] == "pass"
+
+
+def test_cli_rejects_a_non_positive_count(capsys: pytest.CaptureFixture[str]) -> None:
+    from unigrad.conformance.cli import main
+
+    assert main(["--differential", "0"]) == 2
+    assert "N >= 1" in capsys.readouterr().err

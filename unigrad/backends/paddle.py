@@ -388,6 +388,11 @@ class PaddleBackend(Backend):
             self._consume(request.outputs, used)
             if consume_only:  # its results stay differentiable (the contract)
                 _mark_grad_graph(grads, old)
+        for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
+            if g is not None and g.dtype != x.dtype:
+                # paddle returns a complex gradient for a real input that feeds complex
+                # ops; the contract's (torch's) gradient is its real part, in x's dtype
+                grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
             grads = [None if g is None else _constant_if_detached(g) for g in grads]
         return grads

@@ -108,6 +108,26 @@ def _plan(
     return runs
 
 
+def _useful(
+    outputs: tuple[Any, ...], seeds: tuple[Any, ...], inputs: tuple[Any, ...], runs: list[Any]
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The outputs (and their seeds) from which a gradient reaches ``inputs``.
+
+    torch's engine runs every output's node, even one that leads to no input: after a
+    consuming pass that raises "backward through the graph a second time" although the
+    contract's pass would not touch that node. Such outputs contribute nothing.
+    """
+    ran = set(runs)
+    ids = {id(x) for x in inputs}
+    nodes = {x.grad_fn for x in inputs if x.grad_fn is not None}
+    keep = [
+        i for i, y in enumerate(outputs) if id(y) in ids or y.grad_fn in ran or y.grad_fn in nodes
+    ]
+    if len(keep) == len(outputs):
+        return outputs, seeds
+    return tuple(outputs[i] for i in keep), tuple(seeds[i] for i in keep)
+
+
 def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
     """Raise unless every consumed node is reached only through gradient graphs.
 
@@ -271,7 +291,10 @@ class TorchBackend(Backend):
             (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
         )
         runs = _plan(outputs, inputs, cuts)
-        seeds = self._seeds(outputs, request.seeds)
+        outputs, seeds = _useful(outputs, request.seeds, inputs, runs)
+        if not outputs:
+            return [None] * len(inputs)
+        seeds = self._seeds(outputs, seeds)
         handles = []
         unreached: list[int] = []
         # create_graph results must stay differentiable after retain_graph=False: torch
@@ -333,15 +356,38 @@ class TorchBackend(Backend):
         return grads
 
     def backward(self, request: BackwardRequest) -> None:
-        runs = _plan(request.outputs, request.inputs)
-        seeds = self._seeds(request.outputs, request.seeds)
+        if request.inputs is not None:
+            # torch's backward(inputs=[h]) runs h's own node to capture h.grad (and so
+            # fails on a consumed h that the contract's pass never touches): take the
+            # gradients with grad() and accumulate them as torch's AccumulateGrad does.
+            inputs = request.inputs
+            grads = self.grad(
+                GradRequest(
+                    request.outputs,
+                    inputs,
+                    request.seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                    False,
+                    (),
+                )
+            )
+            for x, g in zip(inputs, grads, strict=True):
+                if g is None:
+                    continue
+                if not request.create_graph:
+                    g = g.detach()
+                x.grad = g.clone() if x.grad is None else x.grad + g
+            return
+        runs = _plan(request.outputs, None)
+        outputs, seeds = request.outputs, request.seeds
+        seeds = self._seeds(outputs, seeds)
         try:
             torch.autograd.backward(
-                request.outputs,
+                outputs,
                 seeds,
                 retain_graph=request.retain_graph,
                 create_graph=request.create_graph,
-                inputs=request.inputs,
             )
         except RuntimeError as err:
             raise _translate(err) from err
