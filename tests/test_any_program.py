@@ -321,7 +321,7 @@ def test_backward_into_an_output_after_a_consuming_pass(backend) -> None:
 
 def test_a_real_input_of_complex_ops_gets_a_real_gradient(backend) -> None:
     z = backend.leaf([0.5 + 1.0j, -1.0 + 0.5j], "complex64")
-    r = backend.xp.linalg.vector_norm(z)  # real
+    r = backend.xp.sum(backend.xp.abs(z))  # real
     y = r * z  # complex again
     (g,) = unigrad.grad(y, r, backend.tensor([1.0 + 2.0j, 0.5 - 1.0j], "complex64"))
     assert backend.dtype(g) == "float32"

@@ -12,6 +12,7 @@ torch already follows most of the contract. This adapter adds:
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -377,7 +378,11 @@ class TorchBackend(Backend):
                     continue
                 if not request.create_graph:
                     g = g.detach()
-                x.grad = g.clone() if x.grad is None else x.grad + g
+                with warnings.catch_warnings():
+                    # reading a non-leaf's .grad warns unless it was set: this sets it
+                    warnings.simplefilter("ignore", UserWarning)
+                    prev = x.grad
+                x.grad = g.clone() if prev is None else prev + g
             return
         runs = _plan(request.outputs, None)
         outputs, seeds = request.outputs, request.seeds
