@@ -15,7 +15,16 @@ framework; Hypothesis is imported when programs are generated.
 
 from __future__ import annotations
 
-from ._certify import KNOWN, Divergence, Known, Summary, certify, check_program, generate
+from ._certify import (
+    KNOWN,
+    Divergence,
+    Known,
+    Summary,
+    certify,
+    check_program,
+    generate,
+    known_reason,
+)
 from ._execute import TOLERANCE, CallOutcome, Entry, compare, on_backend, on_reference
 from ._program import Backward, Grad, Leaf, Op, Program, Seed
 from ._reference import Degenerate
@@ -39,6 +48,7 @@ __all__ = [
     "check_program",
     "compare",
     "generate",
+    "known_reason",
     "on_backend",
     "on_reference",
     "programs",

@@ -14,7 +14,16 @@ from . import _reference
 from ._execute import compare, expected_on, on_backend, on_reference
 from ._program import Backward, Grad, Op, Program
 
-__all__ = ["KNOWN", "Divergence", "Known", "Summary", "certify", "check_program", "generate"]
+__all__ = [
+    "KNOWN",
+    "Divergence",
+    "Known",
+    "Summary",
+    "certify",
+    "check_program",
+    "generate",
+    "known_reason",
+]
 
 
 @dataclass(frozen=True)
@@ -148,7 +157,8 @@ def check_program(program: Program, kits: Sequence[Kit]) -> list[tuple[str, str]
     return out
 
 
-def _known(program: Program, backend: str, difference: str) -> str:
+def known_reason(program: Program, backend: str, difference: str) -> str:
+    """The reason of the :data:`KNOWN` entry a divergence matches, or ``""``."""
     return next((k.reason for k in KNOWN if k.matches(program, backend, difference)), "")
 
 
@@ -181,7 +191,9 @@ def certify(
         if found is None:
             summary.degenerate += 1
         else:
-            summary.divergences.extend(Divergence(i, b, p, d, _known(p, b, d)) for b, d in found)
+            summary.divergences.extend(
+                Divergence(i, b, p, d, known_reason(p, b, d)) for b, d in found
+            )
         if progress is not None:
             progress(i + 1, len(programs))
     summary.seconds = time.perf_counter() - start
