@@ -301,7 +301,9 @@ class TorchBackend(Backend):
         # create_graph results must stay differentiable after retain_graph=False: torch
         # keeps the buffers, unigrad marks the pass's nodes consumed (see _check_consumed)
         consume_only = request.create_graph and not request.retain_graph
-        retain = request.retain_graph or request.create_graph
+        # torch frees what it ran; the contract consumes only what the pass needed:
+        # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
+        retain = request.retain_graph or request.create_graph or bool(request.no_grad_vars)
         old = _forward_nodes(outputs) if consume_only else set()
         if request.no_grad_vars:
             cut_ids = {id(v) for v in request.no_grad_vars}

@@ -287,4 +287,58 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: backward(inputs=[v3]) after a consuming pass ran v3's own (consumed) node",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.44, dtype="float64", watched=True),
+                Op(
+                    name="v2", op="mean", args=("x1",), params=(("axis", None), ("keepdims", False))
+                ),
+                Op(name="v3", op="scale", args=("v2",), params=(("c", 0.5),)),
+                Backward(outputs=("v3",), retain_graph=False),
+                Backward(outputs=("v2", "v3"), seeds=(None, None), inputs=("v3",)),
+            )
+        ),
+    ),
+    (
+        "torch: a pass cut by no_grad_vars freed buffers beyond the cut (torch ran them)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.63, 0.3, 1.38], [0.59, -1.47, 0.66]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(
+                    name="v2",
+                    op="sum",
+                    args=("x1",),
+                    params=(("axis", (0, 1)), ("keepdims", False)),
+                ),
+                Op(name="v3", op="scale", args=("v2",), params=(("c", 3.0),)),
+                Op(name="v5", op="neg", args=("v3",)),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[-0.35, 0.71], dtype="float32"),),
+                    materialize_grads=True,
+                    no_grad_vars=("v3",),
+                    batched=True,
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[0.38, -1.49], dtype="float32"),),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    batched=True,
+                ),
+            )
+        ),
+    ),
 ]
