@@ -292,9 +292,11 @@ class TorchBackend(Backend):
             (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
         )
         runs = _plan(outputs, inputs, cuts)
-        outputs, seeds = _useful(outputs, request.seeds, inputs, runs)
-        if not outputs:
-            return [None] * len(inputs)
+        seeds = request.seeds
+        if len(outputs) > 1 or not runs:  # one output whose node runs is useful
+            outputs, seeds = _useful(outputs, seeds, inputs, runs)
+            if not outputs:
+                return [None] * len(inputs)
         seeds = self._seeds(outputs, seeds)
         handles = []
         unreached: list[int] = []
