@@ -365,7 +365,8 @@ def programs(draw: Any, max_ops: int = 7) -> Program:
         ins = {v.name: v for v in b.vars}
         for j, name in enumerate(g.inputs):
             v = ins[name]
-            b.vars.append(_Var(f"{g.name}[{j}]", v.shape, v.complex, True))
+            shape = (2, *v.shape) if g.batched else v.shape  # batched results lead with B
+            b.vars.append(_Var(f"{g.name}[{j}]", shape, v.complex, True))
         for _ in range(draw(st.integers(1, 3))):
             b.op()
         b.call(first=False)
