@@ -220,6 +220,26 @@ def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tupl
     return tuple(y.clone() if id(y) in ids else y for y in outputs)
 
 
+def _refuse_aliases(inputs: Sequence[Any]) -> None:
+    """Raise if paddle treats two distinct inputs as one tensor.
+
+    A full-range slice (``x[0:n]``) is a new Python object that paddle's autograd
+    identifies with ``x`` (same name, same node): it cannot give them different
+    gradients, as torch (the contract) does. Refuse rather than answer for the wrong one.
+    """
+    names: dict[str, int] = {}
+    for i, x in enumerate(inputs):
+        j = names.setdefault(x.name, i)
+        if j != i:
+            msg = message(
+                f"paddle treats inputs[{j}] and inputs[{i}] as one tensor",
+                expected="inputs that paddle's autograd tells apart",
+                got=f"two tensors named {x.name!r} (a full-range slice aliases its source)",
+                fix="Pass only one of them, or make the slice a new tensor (x[0:n].clone()).",
+            )
+            raise UnsupportedFeatureError(msg)
+
+
 def _constant_if_detached(g: Any) -> Any:
     """``g`` detached when its graph reaches no tensor that requires grad.
 
@@ -361,6 +381,8 @@ class PaddleBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         inputs = request.inputs
+        if len(inputs) > 1:
+            _refuse_aliases(inputs)
         grads: list[Any | None] = [None] * len(inputs)
         keep: Sequence[int] = range(len(inputs))
         handles: list[Any] = []

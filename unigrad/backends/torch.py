@@ -291,7 +291,11 @@ class TorchBackend(Backend):
         cuts = frozenset(
             (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
         )
-        runs = _plan(outputs, inputs, cuts)
+        targets = inputs
+        if request.no_grad_vars:  # a cut input is unused: the pass never runs toward it
+            cut_ids = {id(v) for v in request.no_grad_vars}
+            targets = tuple(x for x in inputs if id(x) not in cut_ids)
+        runs = _plan(outputs, targets, cuts)
         seeds = request.seeds
         if len(outputs) > 1 or not runs:  # one output whose node runs is useful
             outputs, seeds = _useful(outputs, seeds, inputs, runs)

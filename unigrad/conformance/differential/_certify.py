@@ -84,6 +84,13 @@ KNOWN: list[Known] = [
     ),
     Known(
         "paddle",
+        "paddle's autograd identifies a full-range slice with its source, so unigrad "
+        "refuses to differentiate with respect to both (UnsupportedFeatureError)",
+        op="index",
+        text=("got UnsupportedFeatureError",),
+    ),
+    Known(
+        "paddle",
         "paddle's complex128 exp is accurate to about 3e-8 (its kernel), above the "
         "float64 tolerance",
         op="exp",
