@@ -348,3 +348,22 @@ def test_a_full_slice_and_its_source_as_two_inputs(backend) -> None:
     gx, gw = unigrad.grad([top], [x, whole], allow_unused=True)
     backend.close(gx, [[1.0, 1.0], [0.0, 0.0]])
     assert gw is None
+
+
+def test_a_full_slice_and_its_source_as_two_outputs(backend) -> None:
+    x = backend.leaf([-0.53], "float64")
+    v = x * 3.0
+    whole = v[0:1]  # paddle: the same tensor as v to its autograd (merged here)
+    (g,) = unigrad.grad([whole, v], [x], [backend.tensor([-1.32], "float64"), None])
+    backend.close(g, [3.0 * (-1.32 + 1.0)])
+
+
+def test_a_consumed_node_beyond_a_cut_is_not_the_pass_s(backend) -> None:
+    x1, x3 = backend.leaf([[-0.73, -0.36]], "float64"), backend.leaf([[0.81, -0.84]], "float64")
+    xp = backend.xp
+    v4 = x1 * x3
+    v5 = xp.maximum(x3, x1)
+    unigrad.grad([v5], [x3])  # consumes maximum's node
+    # v5 is cut: its (consumed) node is not part of this pass
+    (g,) = unigrad.grad([v4, v5], [x3], retain_graph=False, no_grad_vars=[v5])
+    backend.close(g, [[-0.73, -0.36]])

@@ -93,6 +93,8 @@ class _Pass(threading.local):
     of the nodes it reaches without entering a gradient graph (see ``_plain``)."""
 
     plain: set[int] | None = None
+    #: Pointers of the nodes the running grad cuts (its no_grad_vars).
+    cuts: frozenset[int] = frozenset()
 
 
 _PASS = _Pass()
@@ -110,12 +112,14 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
 
 
 def _plain(outputs: Sequence[Any]) -> set[int] | None:
-    """Nodes reachable from ``outputs`` without entering a gradient graph, or None when
-    the outputs reach no gradient graph at all (every consumed node then raises)."""
-    if not _GRAD_GRAPH:
+    """Nodes reachable from ``outputs`` without entering a gradient graph or a cut, or
+    None when the outputs reach neither (every consumed node then raises). paddle runs
+    a cut branch (with zeroed gradients): a consumed node there is not the pass's."""
+    cuts = _PASS.cuts
+    if not _GRAD_GRAPH and not cuts:
         return None
     plain: set[int] = set()
-    crossed = False
+    crossed = bool(cuts)
     stack = [y.grad_fn for y in outputs]
     while stack:
         node = stack.pop()
@@ -124,7 +128,7 @@ def _plain(outputs: Sequence[Any]) -> set[int] | None:
         ptr = node.node_ptr()
         if ptr in plain:
             continue
-        if ptr in _GRAD_GRAPH:
+        if ptr in _GRAD_GRAPH or ptr in cuts:
             crossed = True
             continue
         plain.add(ptr)
@@ -204,6 +208,37 @@ def _translate(err: BaseException) -> BaseException:
         )
         return UnsupportedDtypeError(msg)
     return err
+
+
+def _alias_key(y: Any) -> tuple[Any, ...]:
+    node = y.grad_fn
+    return (None if node is None else node.node_ptr(), y.data_ptr(), tuple(y.shape))
+
+
+def _merge_aliases(outputs: tuple[Any, ...], seeds: list[Any]) -> tuple[tuple[Any, ...], list[Any]]:
+    """Outputs paddle identifies (a full-range slice shares its source's node and data)
+    merged, their seeds summed: they are one tensor to paddle, with the same values and
+    graph, so the sum is torch's answer for the two."""
+    if len(outputs) < 2:
+        return outputs, seeds
+    keys = [_alias_key(y) for y in outputs]
+    if len(set(keys)) == len(keys):
+        return outputs, seeds
+    where: dict[tuple[Any, ...], int] = {}
+    out: list[Any] = []
+    merged: list[Any] = []
+    for key, y, s in zip(keys, outputs, seeds, strict=True):
+        j = where.get(key)
+        if j is None:
+            where[key] = len(out)
+            out.append(y)
+            merged.append(s)
+            continue
+        prev = merged[j]
+        merged[j] = (paddle.ones_like(y) if prev is None else prev) + (
+            paddle.ones_like(y) if s is None else s
+        )
+    return tuple(out), merged
 
 
 def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -396,6 +431,9 @@ class PaddleBackend(Backend):
                 i for i, x in enumerate(inputs) if id(x) not in cut_ids and x.grad_fn in reached
             ]
             handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(v.grad_fn)]
+            _PASS.cuts = frozenset(
+                v.grad_fn.node_ptr() for v in cuts if not _is_leaf_node(v.grad_fn)
+            )
         used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only and used else set()
@@ -406,8 +444,9 @@ class PaddleBackend(Backend):
         finally:
             for h in handles:
                 h.remove()
+            cut_ptrs, _PASS.cuts = _PASS.cuts, frozenset()
         if not request.retain_graph and used:
-            self._consume(request.outputs, used)
+            self._consume(request.outputs, used, cut_ptrs)
             if consume_only:  # its results stay differentiable (the contract)
                 _mark_grad_graph(grads, old)
         for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
@@ -421,7 +460,7 @@ class PaddleBackend(Backend):
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
         seeds = list(request.seeds)
-        outputs = _copies_of_inputs(request.outputs, inputs)
+        outputs, seeds = _merge_aliases(_copies_of_inputs(request.outputs, inputs), seeds)
         if not request.batched:
             return self._call(outputs, inputs, seeds, request.retain_graph, request.create_graph)
         batch = next(s.shape[0] for s in seeds if s is not None)
@@ -434,15 +473,28 @@ class PaddleBackend(Backend):
             for i in range(len(inputs))
         ]
 
-    def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
-        roots = [r for r in (y.grad_fn for y in outputs) if r is not None]
+    def _consume(
+        self,
+        outputs: tuple[Any, ...],
+        inputs: tuple[Any, ...] | None,
+        cuts: frozenset[int] = frozenset(),
+    ) -> None:
+        children = _children
+        if cuts:  # nothing beyond a cut is the pass's: it stays usable
+
+            def children(node: Any) -> list[Any]:
+                return [c for c in _children(node) if c.node_ptr() not in cuts]
+
+        roots = [
+            r for r in (y.grad_fn for y in outputs) if r is not None and r.node_ptr() not in cuts
+        ]
         is_target: Callable[[Any], bool]
         if inputs is None:
             is_target = _is_leaf_node
         else:
             targets = {x.grad_fn for x in inputs} - {None}
             is_target = targets.__contains__
-        for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
+        for node in _graph.executed(roots, children, is_target, _is_leaf_node):
             _mark(node)
 
     def backward(self, request: BackwardRequest) -> None:
