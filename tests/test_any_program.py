@@ -367,3 +367,11 @@ def test_a_consumed_node_beyond_a_cut_is_not_the_pass_s(backend) -> None:
     # v5 is cut: its (consumed) node is not part of this pass
     (g,) = unigrad.grad([v4, v5], [x3], retain_graph=False, no_grad_vars=[v5])
     backend.close(g, [[-0.73, -0.36]])
+
+
+def test_an_output_that_is_the_only_input_adds_its_seed(backend) -> None:
+    x = backend.leaf([[0.4, 0.88], [-0.75, 0.41]], "float64")
+    v = x * 0.5
+    w = backend.xp.minimum(v, x)  # v where x > 0, else x
+    (g,) = unigrad.grad([w, v], [v])
+    backend.close(g, [[2.0, 2.0], [1.0, 2.0]])
