@@ -91,6 +91,14 @@ KNOWN: list[Known] = [
     ),
     Known(
         "paddle",
+        "issue 10 open, a wrong number: paddle's autograd identifies a full-range slice "
+        "(x[0:n]) with x, so differentiating with respect to the slice gives x's gradient "
+        "where torch gives the slice's own (often none); unigrad cannot see the alias",
+        op="index",
+        text=("values differ",),
+    ),
+    Known(
+        "paddle",
         "paddle's complex128 exp is accurate to about 3e-8 (its kernel), above the "
         "float64 tolerance",
         op="exp",
