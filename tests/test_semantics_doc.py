@@ -20,17 +20,16 @@ def _test_names(path: Path) -> set[str]:
 def test_every_test_named_in_semantics_md_exists():
     doc = (ROOT / "docs" / "semantics.md").read_text()
     named = set(re.findall(r"`(test_\w+)`", doc))
-    defined = set().union(
-        *(
-            _test_names(ROOT / "tests" / f)
-            for f in (
-                "test_contract.py",
-                "test_errors.py",
-                "test_any_program.py",
-                "test_differential.py",
-            )
-        )
-    )
+    defined: set[str] = set()
+    for name in (
+        "test_contract",
+        "test_errors",
+        "test_bad_input",
+        "test_reliability",
+        "test_any_program",
+        "test_differential",
+    ):
+        defined |= _test_names(ROOT / "tests" / f"{name}.py")
     assert named, "semantics.md names no test"
     assert named - defined == set(), "semantics.md names tests that do not exist"
 
@@ -41,6 +40,8 @@ def test_every_contract_test_is_named_in_semantics_md():
     missing = (
         _test_names(ROOT / "tests" / "test_contract.py")
         | _test_names(ROOT / "tests" / "test_any_program.py")
+        | _test_names(ROOT / "tests" / "test_bad_input.py")
+        | _test_names(ROOT / "tests" / "test_reliability.py")
     ) - named
     assert missing == set(), "contract tests missing from docs/semantics.md"
 

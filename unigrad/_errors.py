@@ -46,9 +46,10 @@ class UnigradError(Exception):
 
 
 class GradArgumentError(UnigradError, TypeError, ValueError, AssertionError, RuntimeError):
-    """An argument of the wrong type or value: containers, flags, empty inputs.
+    """An argument of the wrong type or value: containers, flags, empty inputs, None entries.
 
-    torch raises ``TypeError``/``RuntimeError`` here, paddle ``AssertionError``.
+    torch raises ``TypeError``/``RuntimeError`` here (``AssertionError`` for a None
+    output), paddle ``AssertionError``.
     """
 
 

@@ -8,18 +8,28 @@ paddle.grad differs from the contract in ways this adapter closes:
   retained, stacked (differentiably under ``create_graph``);
 * its argument checks are ``assert`` statements (gone under ``python -O``) and it never
   checks a seed's shape: the front checks everything before paddle sees it;
-* duplicates are merged by the front; errors are mapped to unigrad's classes.
+* duplicates are merged by the front; errors are mapped to unigrad's classes;
+* paddle 3.3's ``Tensor.grad_fn`` returns its node with one reference too many, so
+  each read would keep the whole graph behind it alive for ever (about 20 kB per call
+  on a small MLP): nodes are read through :func:`_grad_fn`, which gives the extra
+  reference back where a probe at import shows it is there;
+* paddle's engine is not thread-safe (two threads in backward crash the process):
+  every backward pass runs under one re-entrant lock, so a hook or a nested call that
+  runs ``grad`` on the same thread proceeds.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import re
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import paddle
+from paddle.base.dygraph.base import in_to_static_mode as _in_to_static
 
 from .._errors import (
     GraphFreedError,
@@ -53,7 +63,7 @@ _FLOAT = {paddle.float16, paddle.float32, paddle.float64, paddle.bfloat16}
 _COMPLEX = {paddle.complex64, paddle.complex128}
 
 
-def _kind_of(dtype: Any) -> Kind:
+def _slow_kind(dtype: Any) -> Kind:
     if dtype in _FLOAT:
         return "f"
     if dtype in _COMPLEX:
@@ -63,8 +73,90 @@ def _kind_of(dtype: Any) -> Kind:
     return "i"
 
 
+#: ``id(dtype) -> (dtype, kind)`` for paddle's dtype singletons. Hashing a paddle dtype
+#: or comparing two with ``==`` costs ~0.5 us (a Python-level ``__hash__``/``__eq__``),
+#: and the front asks for kinds several times per call; ``Tensor.dtype`` returns these
+#: same objects, so an identity lookup answers. The objects are kept alive here, so no
+#: other object can take their ids; a miss falls back to the comparisons.
+_KINDS: dict[int, tuple[Any, Kind]] = {
+    id(d): (d, _slow_kind(d))
+    for d in (
+        *_FLOAT,
+        *_COMPLEX,
+        paddle.bool,
+        paddle.int8,
+        paddle.int16,
+        paddle.int32,
+        paddle.int64,
+        paddle.uint8,
+    )
+}
+
+
+def _kind_of(dtype: Any) -> Kind:
+    hit = _KINDS.get(id(dtype))
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    return _slow_kind(dtype)
+
+
 def _zero_grad(g: Any) -> Any:
     return paddle.zeros_like(g)
+
+
+#: Serialises paddle's backward passes (its engine crashes when two threads run one).
+#: Re-entrant: a tensor hook or a nested ``unigrad.grad`` runs on the thread that holds it.
+ENGINE_LOCK = threading.RLock()
+
+#: Per thread: whether paddle.grad is running (a hook may call back into unigrad).
+_THREAD = threading.local()
+_NESTED_MESSAGE = message(
+    "paddle cannot run grad inside another grad",
+    expected="unigrad.grad on paddle tensors outside a running paddle gradient pass",
+    got="a call from a tensor hook while paddle.grad runs on this thread (paddle's "
+    "engine crashes or hangs there)",
+    fix="Compute it after the outer call returns, or use unigrad.backward (without "
+    "inputs=) inside the hook, which paddle supports.",
+)
+
+_py_decref: Any = ctypes.pythonapi.Py_DecRef
+_py_decref.argtypes = [ctypes.py_object]
+_py_decref.restype = None
+
+
+def _extra_grad_fn_refs() -> int:
+    """How many references one read of ``Tensor.grad_fn`` leaks (1 on paddle 3.3).
+
+    Measured on a throw-away graph rather than assumed, so that a paddle which fixes
+    its ``ToPyObject(GradNodeBase)`` gets no decrement (a wrong one would free a live
+    object). Anything but 0 or 1 is not understood and left alone.
+    """
+    with paddle.set_grad_enabled(True):
+        x = paddle.to_tensor([1.0], stop_gradient=False)
+        y = x * 2.0
+    node = y.grad_fn
+    if node is None:
+        return 0
+    before = sys.getrefcount(node)
+    again = y.grad_fn
+    extra = sys.getrefcount(node) - before - 1
+    del again
+    if extra != 1:
+        return 0
+    _py_decref(node)  # give back what the two probe reads leaked
+    _py_decref(node)
+    return 1
+
+
+_LEAKED_REFS = _extra_grad_fn_refs()
+
+
+def _grad_fn(t: Any) -> Any:
+    """``t.grad_fn`` without paddle's leaked reference (see the module docstring)."""
+    node = t.grad_fn
+    if node is not None and _LEAKED_REFS:
+        _py_decref(node)
+    return node
 
 
 def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
@@ -74,7 +166,7 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     op (split, unbind) also blocks its other outputs here.
     """
     seen: set[Any] = set()
-    stack = [y.grad_fn for y in outputs]
+    stack = [_grad_fn(y) for y in outputs]
     while stack:
         node = stack.pop()
         if node is None or node in seen or node in cuts:
@@ -120,7 +212,7 @@ def _plain(outputs: Sequence[Any]) -> set[int] | None:
         return None
     plain: set[int] = set()
     crossed = bool(cuts)
-    stack = [y.grad_fn for y in outputs]
+    stack = [_grad_fn(y) for y in outputs]
     while stack:
         node = stack.pop()
         if node is None:
@@ -137,7 +229,7 @@ def _plain(outputs: Sequence[Any]) -> set[int] | None:
 
 
 def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
-    stack = [g.grad_fn for g in grads if g is not None]
+    stack = [_grad_fn(g) for g in grads if g is not None]
     while stack:
         node = stack.pop()
         if node is None:
@@ -151,7 +243,7 @@ def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
 
 def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
     seen: set[int] = set()
-    stack = [y.grad_fn for y in outputs]
+    stack = [_grad_fn(y) for y in outputs]
     while stack:
         node = stack.pop()
         if node is None or node.node_ptr() in seen:
@@ -159,6 +251,36 @@ def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
         seen.add(node.node_ptr())
         stack.extend(node.next_functions)
     return seen
+
+
+def _engine() -> Callable[..., list[Any]] | None:
+    """paddle's engine entry point behind ``paddle.grad``, where its signature is known.
+
+    ``paddle.grad`` spends ~5 us per call re-checking its arguments with ``assert``
+    statements (the front has checked them all) before it calls
+    ``core.eager.run_partial_grad``. Its arguments have been (outputs, inputs,
+    grad_outputs, retain_graph, create_graph, only_inputs, allow_unused, no_grad_vars,
+    dump_backward_graph_path) throughout paddle 3.x; any other version, or a missing
+    function, keeps the public ``paddle.grad``.
+    """
+    fn = getattr(_core.eager, "run_partial_grad", None)
+    major = str(paddle.__version__).split(".", 1)[0]
+    return fn if callable(fn) and major == "3" else None
+
+
+_RUN_PARTIAL_GRAD = _engine()
+
+
+def _paddle_grad(
+    outputs: list[Any], inputs: list[Any], seeds: list[Any], retain: bool, create: bool
+) -> list[Any]:
+    """``paddle.grad(..., allow_unused=True)``, through the engine when it is safe."""
+    if _RUN_PARTIAL_GRAD is None or _in_to_static():
+        result: list[Any] = paddle.grad(
+            outputs, inputs, seeds, retain_graph=retain, create_graph=create, allow_unused=True
+        )
+        return result
+    return _RUN_PARTIAL_GRAD(outputs, inputs, seeds, retain, create, True, True, [], None)
 
 
 def _children(node: Any) -> list[Any]:
@@ -169,9 +291,50 @@ def _is_leaf_node(node: Any) -> bool:
     return bool(node.name() == "GradNodeAccumulation")
 
 
-def _mark(node: Any) -> None:
-    # Post-hooks survive as long as the C++ node; the remove-helper is dropped at once.
-    node._register_post_hook(functools.partial(_freed_hook, node.node_ptr()))
+def _mark_executed(
+    roots: list[Any], targets: set[Any], leaves: set[Any], cuts: frozenset[int] = frozenset()
+) -> None:
+    """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
+
+    A node runs when one of its children is a target or runs; a target is reached
+    without running it. :func:`unigrad.backends._graph.executed` answers the same
+    question generically; this walk is specialised for paddle, where a node's
+    ``next_functions`` builds a fresh list of wrappers (~0.5 us) and a hook costs about
+    as much, so that the Python around them matters: one walk down records each node's
+    parents, then one walk up from the targets collects the nodes that ran.
+    ``leaves`` are targets known to be accumulation nodes (the inputs that are leaves):
+    their empty ``next_functions`` is not read. A node with no children (a leaf's
+    ``GradNodeAccumulation``) never runs, so leaves, which graphs share, are never
+    marked. Post-hooks live as long as the C++ node; the remove-helper each
+    registration returns is dropped at once. Iterative: long chains do not hit the
+    recursion limit.
+    """
+    if cuts:  # nothing beyond a no_grad_vars cut is the pass's: it stays usable
+        roots = [r for r in roots if r.node_ptr() not in cuts]
+    parents: dict[Any, list[Any]] = {r: [] for r in roots}
+    stack = list(parents)
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        for c in node.next_functions:
+            if c is None or (cuts and c.node_ptr() in cuts):
+                continue
+            ps = parents.get(c)
+            if ps is None:
+                parents[c] = [node]
+                if c not in leaves:
+                    push(c)
+            else:
+                ps.append(node)
+    ran: set[Any] = set()
+    up = [t for t in targets if t in parents]
+    while up:
+        for p in parents[up.pop()]:
+            if p not in ran:
+                ran.add(p)
+                up.append(p)
+    for node in ran:
+        node._register_post_hook(functools.partial(_freed_hook, node.node_ptr()))
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -211,7 +374,7 @@ def _translate(err: BaseException) -> BaseException:
 
 
 def _alias_key(y: Any) -> tuple[Any, ...]:
-    node = y.grad_fn
+    node = _grad_fn(y)
     return (None if node is None else node.node_ptr(), y.data_ptr(), tuple(y.shape))
 
 
@@ -286,7 +449,7 @@ def _constant_if_detached(g: Any) -> Any:
     """
     if g.stop_gradient:
         return g
-    root = g.grad_fn
+    root = _grad_fn(g)
     if root is None:  # itself a leaf that requires grad (a seed returned as is)
         return g
     seen: set[Any] = set()
@@ -365,7 +528,7 @@ class PaddleBackend(Backend):
         if not any(t.dtype in _COMPLEX for t in (*outputs, *inputs)):
             return
         seen: set[int] = set()
-        stack = [y.grad_fn for y in outputs]
+        stack = [_grad_fn(y) for y in outputs]
         while stack:
             node = stack.pop()
             if node is None or node.node_ptr() in seen:
@@ -393,63 +556,32 @@ class PaddleBackend(Backend):
         create: bool,
     ) -> list[Any]:
         self._refuse_wrong_kernels(outputs, inputs)
+        state = _THREAD.__dict__  # this thread's; getattr on a local costs ~0.5 us
+        if state.get("in_grad"):
+            # paddle.grad inside paddle.grad (from a tensor hook) crashes or hangs
+            state["nested"] = err = UnsupportedFeatureError(_NESTED_MESSAGE)
+            raise err
         grad_mode = _has_grad()
+        state["in_grad"] = True
         _PASS.plain = _plain(outputs)
         try:
-            result: list[Any] = paddle.grad(
-                list(outputs),
-                list(inputs),
-                seeds,
-                retain_graph=retain,
-                create_graph=create,
-                allow_unused=True,
-            )
+            return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
-            new = _translate(err)
+            nested, state["nested"] = state.get("nested"), None
+            new = nested or _translate(err)
             if new is err:
                 raise
             raise new from err
         finally:
+            state["in_grad"] = False
             _PASS.plain = None
-        return result
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        with ENGINE_LOCK:
+            grads = self._grad(request)
         inputs = request.inputs
-        if len(inputs) > 1:
-            _refuse_aliases(inputs)
-        grads: list[Any | None] = [None] * len(inputs)
-        keep: Sequence[int] = range(len(inputs))
-        handles: list[Any] = []
-        if request.no_grad_vars:
-            # paddle's own no_grad_vars segfaults when a cut feeds a scale op, and when
-            # an input is itself cut: cut with zeroing hooks, decide reachability here.
-            cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
-            cut_ids = {id(v) for v in request.no_grad_vars}
-            reached = _reachable(request.outputs, {v.grad_fn for v in cuts})
-            keep = [
-                i for i, x in enumerate(inputs) if id(x) not in cut_ids and x.grad_fn in reached
-            ]
-            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(v.grad_fn)]
-            _PASS.cuts = frozenset(
-                v.grad_fn.node_ptr() for v in cuts if not _is_leaf_node(v.grad_fn)
-            )
-        used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
-        consume_only = request.create_graph and not request.retain_graph
-        old = _graph_ptrs(request.outputs) if consume_only and used else set()
-        try:
-            if used:
-                for i, g in zip(keep, self._grads(request, used), strict=True):
-                    grads[i] = g
-        finally:
-            for h in handles:
-                h.remove()
-            cut_ptrs, _PASS.cuts = _PASS.cuts, frozenset()
-        if not request.retain_graph and used:
-            self._consume(request.outputs, used, cut_ptrs)
-            if consume_only:  # its results stay differentiable (the contract)
-                _mark_grad_graph(grads, old)
         for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
             if g is not None and g.dtype != x.dtype:
                 # paddle returns a complex gradient for a real input that feeds complex
@@ -459,7 +591,68 @@ class PaddleBackend(Backend):
             grads = [None if g is None else _constant_if_detached(g) for g in grads]
         return grads
 
+    def _grad(self, request: GradRequest) -> list[Any | None]:
+        if len(request.inputs) > 1:
+            _refuse_aliases(request.inputs)
+        if request.no_grad_vars:
+            return self._grad_cut(request)
+        consume_only = request.create_graph and not request.retain_graph
+        old = _graph_ptrs(request.outputs) if consume_only else set()
+        grads: list[Any | None] = self._grads(request, request.inputs)
+        if not request.retain_graph:
+            self._consume(request.outputs, request.inputs)
+            if consume_only:  # its results stay differentiable (the contract)
+                _mark_grad_graph(grads, old)
+        return grads
+
+    def _grad_cut(self, request: GradRequest) -> list[Any | None]:
+        """``grad`` with ``no_grad_vars``.
+
+        paddle's own ``no_grad_vars`` segfaults when a cut feeds a scale op, and when an
+        input is itself cut: cut with zeroing hooks, decide reachability here.
+        """
+        inputs = request.inputs
+        cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
+        cut_ids = {id(v) for v in request.no_grad_vars}
+        reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
+        keep = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached]
+        grads: list[Any | None] = [None] * len(inputs)
+        if not keep:
+            return grads
+        used = tuple(inputs[i] for i in keep)
+        cut_nodes = [_grad_fn(v) for v in cuts]
+        handles = [
+            v.register_hook(_zero_grad)
+            for v, n in zip(cuts, cut_nodes, strict=True)
+            if not _is_leaf_node(n)
+        ]
+        _PASS.cuts = cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
+        consume_only = request.create_graph and not request.retain_graph
+        old = _graph_ptrs(request.outputs) if consume_only else set()
+        try:
+            computed = self._grads(request, used)
+        finally:
+            for h in handles:
+                h.remove()
+            _PASS.cuts = frozenset()
+        for i, g in zip(keep, computed, strict=True):
+            grads[i] = g
+        if not request.retain_graph:
+            self._consume(request.outputs, used, cut_ptrs)
+            if consume_only:
+                _mark_grad_graph(grads, old)
+        return grads
+
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
+        grad_mode = _has_grad()
+        if request.create_graph and not grad_mode:
+            # torch's engine records the gradient's graph even under no_grad; paddle's
+            # would return a tensor with no history: turn grad mode on
+            _set_has_grad(True)
+            try:
+                return self._grads(request, inputs)
+            finally:
+                _set_has_grad(grad_mode)
         seeds = list(request.seeds)
         outputs, seeds = _merge_aliases(_copies_of_inputs(request.outputs, inputs), seeds)
         if not request.batched:
@@ -480,25 +673,27 @@ class PaddleBackend(Backend):
         inputs: tuple[Any, ...] | None,
         cuts: frozenset[int] = frozenset(),
     ) -> None:
-        children = _children
-        if cuts:  # nothing beyond a cut is the pass's: it stays usable
-
-            def children(node: Any) -> list[Any]:
-                return [c for c in _children(node) if c.node_ptr() not in cuts]
-
-        roots = [
-            r for r in (y.grad_fn for y in outputs) if r is not None and r.node_ptr() not in cuts
-        ]
-        is_target: Callable[[Any], bool]
-        if inputs is None:
-            is_target = _is_leaf_node
-        else:
-            targets = {x.grad_fn for x in inputs} - {None}
-            is_target = targets.__contains__
-        for node in _graph.executed(roots, children, is_target, _is_leaf_node):
-            _mark(node)
+        roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
+        if inputs is not None:
+            targets: set[Any] = set()
+            leaves: set[Any] = set()
+            for x in inputs:
+                node = _grad_fn(x)
+                if node is not None:
+                    targets.add(node)
+                    if x.is_leaf:
+                        leaves.add(node)
+            _mark_executed(roots, targets, leaves, cuts)
+            return
+        # every leaf is a target (backward into .grad)
+        for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
+            node._register_post_hook(functools.partial(_freed_hook, node.node_ptr()))
 
     def backward(self, request: BackwardRequest) -> None:
+        with ENGINE_LOCK:
+            self._backward(request)
+
+    def _backward(self, request: BackwardRequest) -> None:
         seeds = list(request.seeds)
         if request.create_graph:
             # paddle's `.grad` cannot hold a graph (its setter copies the value), and its
@@ -513,21 +708,23 @@ class PaddleBackend(Backend):
             )
             raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
-            grads = self._call(
-                _copies_of_inputs(request.outputs, request.inputs),
-                request.inputs,
-                seeds,
-                request.retain_graph,
-                request.create_graph,
-            )
-            for x, g in zip(request.inputs, grads, strict=True):
-                if g is None:
-                    continue
-                total = g if x.grad is None else x.grad + g
-                if _is_leaf_node(x.grad_fn) or x.grad_fn is None:
-                    x.grad = total
-                else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
-                    x._copy_gradient_from(total)
+            with paddle.set_grad_enabled(_has_grad()):
+                grads = self._call(
+                    _copies_of_inputs(request.outputs, request.inputs),
+                    request.inputs,
+                    seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                )
+                for x, g in zip(request.inputs, grads, strict=True):
+                    if g is None:
+                        continue
+                    total = g if x.grad is None else x.grad + g
+                    node = _grad_fn(x)
+                    if node is None or _is_leaf_node(node):
+                        x.grad = total
+                    else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
+                        x._copy_gradient_from(total)
         else:
             grad_mode = _has_grad()
             try:
@@ -560,10 +757,20 @@ class PaddleBackend(Backend):
                 fix="Cast it first, e.g. x.astype('float32').",
             )
             raise NotDifferentiableError(msg)
+        if x.dtype == paddle.float16 and x.place.is_cpu_place():
+            msg = message(
+                "paddle has no float16 kernels on CPU",
+                expected="a float32/float64 tensor on CPU (float16 works on GPU)",
+                got="a float16 tensor on CPU, on which even x + x fails in paddle",
+                fix="Compute in float32 (x.astype('float32')) and cast the result.",
+            )
+            raise UnsupportedDtypeError(msg)
         x.stop_gradient = False
         return x
 
     def to_numpy(self, x: Any) -> Any:
+        if x.dtype == paddle.bfloat16:  # .numpy() gives the raw bits as uint16
+            return x.astype(paddle.float32).numpy()
         return x.numpy()
 
     def namespace(self) -> Any:

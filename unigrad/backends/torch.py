@@ -19,6 +19,7 @@ from typing import Any
 import torch
 
 from .._errors import (
+    GradOutputsError,
     GraphFreedError,
     InplaceModifiedError,
     NotDifferentiableError,
@@ -279,6 +280,15 @@ class TorchBackend(Backend):
         return a + b
 
     def _seeds(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> tuple[Any, ...]:
+        for i, (y, s) in enumerate(zip(outputs, seeds, strict=True)):
+            if s is not None and s.device != y.device:
+                msg = message(
+                    f"grad_outputs[{i}] is on another device",
+                    expected=f"a seed on the output's device, {y.device}",
+                    got=f"a seed on {s.device}",
+                    fix=f"Move the seed first: seed.to({str(y.device)!r}).",
+                )
+                raise GradOutputsError(msg)
         # torch fills ones itself only for one-element outputs
         if all(s is not None or y.numel() == 1 for y, s in zip(outputs, seeds, strict=True)):
             return seeds
@@ -424,6 +434,15 @@ class TorchBackend(Backend):
                 fix="Cast it first, e.g. x.float().",
             )
             raise NotDifferentiableError(msg)
+        if x.is_inference() and not torch.is_inference_mode_enabled():
+            msg = message(
+                "an inference-mode tensor cannot require grad",
+                expected="a tensor made outside torch.inference_mode()",
+                got="a tensor made under torch.inference_mode()",
+                fix="Clone it outside inference mode first: unigrad.watch(x.clone()), or "
+                "make it under torch.no_grad() instead.",
+            )
+            raise NotDifferentiableError(msg)
         if not x.requires_grad:
             x.requires_grad_(True)
         return x
@@ -432,6 +451,8 @@ class TorchBackend(Backend):
         t = x.detach()
         if t._is_zerotensor():  # torch's lazily zero gradients (second order of abs)
             t = torch.zeros(t.shape, dtype=t.dtype)
+        if t.dtype is torch.bfloat16:  # NumPy has no bfloat16: float32 holds it exactly
+            t = t.float()
         t = t.cpu().resolve_conj().resolve_neg()
         # a copy: `.numpy()` of a CPU tensor shares its memory, so a later in-place
         # update (backward accumulating into .grad) would change the "host copy"

@@ -10,12 +10,14 @@ plain references that dies with its last tensor.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import operator
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._errors import BackendError, TapeError, message
+from .._errors import BackendError, InplaceModifiedError, TapeError, message
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -24,9 +26,15 @@ __all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "record", "record_call"
 
 
 class Node:
-    """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays."""
+    """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays.
 
-    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "parents")
+    ``saved`` pairs each NumPy array the step read that the tape does not own (a
+    watched array, a constant operand) with a copy taken when the step was recorded:
+    NumPy has no version counter, so :func:`check_saved` compares them before a
+    gradient recomputes the step (torch's "modified by an inplace operation").
+    """
+
+    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "parents", "saved")
 
     def __init__(
         self, fn: Callable[..., Any], key: Any, parents: tuple[Any, ...], n_out: int
@@ -36,12 +44,60 @@ class Node:
         self.parents: tuple[Any, ...] = parents
         self.n_out = n_out
         self.consumed = False
+        self.saved = _snapshots(parents)
 
     def __repr__(self) -> str:
         op = self.key[0] if isinstance(self.key, tuple) and self.key else self.key
         name = getattr(op, "__name__", op)
         state = ", consumed" if self.consumed else ""
         return f"<unigrad tape node {name}{state}>"
+
+
+_ndarray: Any = None  # numpy.ndarray, once a node exists
+
+
+def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
+    """(array, copy) for every writeable NumPy array among the parents' values.
+
+    Values the tape computed are read-only (:meth:`Tensor._make`), so what is left is
+    the user's: watched arrays and constant operands. jax arrays are immutable.
+    """
+    nd = _ndarray
+    if nd is None:  # the first node: numpy is imported (by jax or autograd) by now
+        nd = _track_numpy()
+    out: tuple[tuple[Any, Any], ...] = ()
+    for p in parents:
+        v = p._value if isinstance(p, Tensor) else p
+        if type(v) is nd and v.flags.writeable:
+            out += ((v, v.copy()),)
+    return out
+
+
+def check_saved(nodes: Sequence[Node]) -> None:
+    """Raise :class:`InplaceModifiedError` if an array a node read changed since."""
+    import numpy as np
+
+    for node in nodes:
+        for arr, copy in node.saved:
+            if not np.array_equal(arr, copy, equal_nan=True):
+                msg = message(
+                    "an array used by the forward pass was modified in place",
+                    expected="watched arrays and constant operands unchanged between "
+                    "the forward pass and the gradient",
+                    got=f"an in-place change of a {arr.dtype} array of shape {arr.shape}",
+                    fix="Use out-of-place updates (w = w - lr * g), or copy the array "
+                    "before modifying it, or recompute the forward pass.",
+                )
+                raise InplaceModifiedError(msg)
+
+
+def _track_numpy() -> Any:
+    """The NumPy array type, remembered for :func:`_snapshots` and :meth:`Tensor._make`."""
+    global _ndarray
+    import numpy as np
+
+    _ndarray = np.ndarray
+    return np.ndarray
 
 
 #: Tokens for keys that must never match another: never reused, unlike id().
@@ -136,10 +192,14 @@ def _wrap_outputs(
 
 
 def _classify(
-    cls: type[Tensor], engine: Engine, items: Sequence[Any]
+    cls: type[Tensor], engine: Engine, items: Sequence[Any], scalars: bool = False
 ) -> tuple[list[Any], list[int], list[Any], bool]:
     """Split a call's arguments: array parents (tape tensors and plain arrays) with their
-    positions, static values with their cache keys, and whether any tape tensor is there."""
+    positions, static values with their cache keys, and whether any tape tensor is there.
+
+    With ``scalars``, Python numbers (not bools) are parents too (constants of the rebuilt
+    function, not part of its cache key): see :func:`record`.
+    """
     parents: list[Any] = []
     slots: list[int] = []
     statics: list[Any] = []
@@ -151,7 +211,7 @@ def _classify(
             tracked = True
             parents.append(a)
             slots.append(i)
-        elif engine.is_array(a):
+        elif engine.is_array(a) or (scalars and type(a) in _TRACED_SCALARS):
             parents.append(a)
             slots.append(i)
         else:
@@ -159,10 +219,26 @@ def _classify(
     return parents, slots, statics, tracked
 
 
+#: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
+#: baked into it: ``x * lr`` or ``x + step`` with a new value every step does not
+#: recompile. Not bools, and not an int exponent (``x ** 3`` is exact repeated
+#: multiplication only with a static exponent): see :func:`record`.
+_TRACED_SCALARS = (float, complex, int)
+_INT_STATIC_OPS = frozenset({"power", "rpower", "float_power", "rfloat_power"})
+
+
 def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
-    """Record ``op(*args)`` for flat positional arguments (the operators' fast path)."""
+    """Record ``op(*args)`` for flat positional arguments (the operators' fast path).
+
+    On a compiling engine, Python number operands are constants of the rebuilt function
+    (jax traces them weakly typed, so dtypes are as in eager mode), so a value that
+    changes every step reuses the compiled function; an int exponent stays static.
+    """
     engine = cls._engine
-    parents, slots, statics, tracked = _classify(cls, engine, args)
+    scalars = engine.compiles and not (
+        getattr(op, "__name__", "") in _INT_STATIC_OPS and any(type(a) is int for a in args)
+    )
+    parents, slots, statics, tracked = _classify(cls, engine, args, scalars)
     if not tracked:
         return op(*args)
     vals = [p._value if isinstance(p, Tensor) else p for p in parents]
@@ -218,18 +294,32 @@ def record_call(
     return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
 
 
-_COMPILED: dict[Any, Callable[..., Any]] = {}
+_COMPILED: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
+_COMPILED_MAX = [32]  # set by unigrad.tape.set_cache_size
+
+
+def set_lift_cache_size(n: int) -> None:
+    """Bound the compiled functions ``unigrad.lift`` keeps (least recently used go)."""
+    _COMPILED_MAX[0] = n
+    while len(_COMPILED) > n:
+        _COMPILED.popitem(last=False)
 
 
 def _compiled(engine: Engine, key: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
     try:
         hit = _COMPILED.get(key)
     except TypeError:
-        return fn
-    if hit is None:
-        if len(_COMPILED) > 1024:
-            _COMPILED.clear()
-        hit = _COMPILED[key] = engine.jit(fn)
+        return engine.jit(fn)
+    if hit is not None:
+        with contextlib.suppress(KeyError):  # another thread may have evicted it
+            _COMPILED.move_to_end(key)
+        return hit
+    hit = engine.jit(fn)
+    if _COMPILED_MAX[0]:
+        _COMPILED[key] = hit
+        while len(_COMPILED) > _COMPILED_MAX[0]:
+            with contextlib.suppress(KeyError):
+                _COMPILED.popitem(last=False)
     return hit
 
 
@@ -403,6 +493,12 @@ class Tensor:
     @classmethod
     def _make(cls, value: Any, node: Node | None, index: int) -> Tensor:
         t = cls.__new__(cls)
+        if type(value) is _ndarray:
+            # the tape owns computed values: a read-only view, so that an in-place
+            # change through t.value / t.detach() fails at once (the op's own result
+            # object stays as it was, in case a lifted function returned a user's array)
+            value = value.view()
+            value.flags.writeable = False
         t._value = value
         t._node = node
         t._index = index
