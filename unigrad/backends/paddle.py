@@ -21,7 +21,6 @@ paddle.grad differs from the contract in ways this adapter closes:
 from __future__ import annotations
 
 import ctypes
-import functools
 import re
 import sys
 import threading
@@ -196,11 +195,11 @@ _PASS = _Pass()
 _GRAD_GRAPH: set[int] = set()
 
 
-def _freed_hook(ptr: int, *args: Any) -> Any:
-    plain = _PASS.plain
-    if plain is None or ptr in plain:
-        raise RuntimeError(_SENTINEL)
-    return args[0]  # the node's gradients, unchanged
+def _freed_hook(*_: Any) -> None:
+    # A permissive variant (letting a create_graph result's pass through a consumed
+    # node, returning the node's gradients) aborts the process under main's engine
+    # entry point: until that is understood, a consumed node always raises on paddle.
+    raise RuntimeError(_SENTINEL)
 
 
 def _plain(outputs: Sequence[Any]) -> set[int] | None:
@@ -334,7 +333,7 @@ def _mark_executed(
                 ran.add(p)
                 up.append(p)
     for node in ran:
-        node._register_post_hook(functools.partial(_freed_hook, node.node_ptr()))
+        node._register_post_hook(_freed_hook)
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -687,7 +686,7 @@ class PaddleBackend(Backend):
             return
         # every leaf is a target (backward into .grad)
         for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
-            node._register_post_hook(functools.partial(_freed_hook, node.node_ptr()))
+            node._register_post_hook(_freed_hook)
 
     def backward(self, request: BackwardRequest) -> None:
         with ENGINE_LOCK:
