@@ -12,6 +12,8 @@ torch already follows most of the contract. This adapter adds:
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import torch
@@ -54,6 +56,7 @@ _FREED_MESSAGE = message(
     "or recompute the forward pass.",
 )
 _CONSUMED = "unigrad.consumed"
+_GRAD_GRAPH = "unigrad.grad_graph"
 # torch.autograd.grad is argument handling (which the front has done) around this
 # private helper (torch >= 2.3). Where it is missing, for batched seeds, or when a
 # tensor overrides __torch_function__, the public call runs.
@@ -70,13 +73,20 @@ def _is_leaf_node(node: Any) -> bool:
     return type(node) is _ACCUMULATE
 
 
-def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]:
+def _plan(
+    outputs: tuple[Any, ...],
+    inputs: tuple[Any, ...] | None,
+    cuts: frozenset[tuple[Any, int]] = frozenset(),
+) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
     Consumed nodes carry a flag in their ``metadata`` dict, which lives and dies with
-    the node: no id() bookkeeping, nothing to fool after garbage collection.
+    the node: no id() bookkeeping, nothing to fool after garbage collection. Edges into
+    ``no_grad_vars`` (``cuts``) are not followed: nothing beyond a cut runs.
     """
-    roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    roots = [
+        y.grad_fn for y in outputs if y.grad_fn is not None and (y.grad_fn, y.output_nr) not in cuts
+    ]
     if inputs is None:
         is_target = _is_leaf_node
     else:
@@ -88,16 +98,86 @@ def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]
                 return id(node.variable) in leaves
             return node in nodes
 
-    runs = _graph.executed(roots, _children, is_target, _is_leaf_node)
-    for node in runs:
+    children = _children
+    if cuts:
+
+        def children(node: Any) -> list[Any]:
+            return [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
+
+    runs = _graph.executed(roots, children, is_target, _is_leaf_node)
+    if any(_CONSUMED in node.metadata for node in runs):
+        _check_consumed(roots, runs, children)
+    return runs
+
+
+def _useful(
+    outputs: tuple[Any, ...], seeds: tuple[Any, ...], inputs: tuple[Any, ...], runs: list[Any]
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The outputs (and their seeds) from which a gradient reaches ``inputs``.
+
+    torch's engine runs every output's node, even one that leads to no input: after a
+    consuming pass that raises "backward through the graph a second time" although the
+    contract's pass would not touch that node. Such outputs contribute nothing.
+    """
+    ran = set(runs)
+    ids = {id(x) for x in inputs}
+    nodes = {x.grad_fn for x in inputs if x.grad_fn is not None}
+    keep = [
+        i for i, y in enumerate(outputs) if id(y) in ids or y.grad_fn in ran or y.grad_fn in nodes
+    ]
+    if len(keep) == len(outputs):
+        return outputs, seeds
+    return tuple(outputs[i] for i in keep), tuple(seeds[i] for i in keep)
+
+
+def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
+    """Raise unless every consumed node is reached only through gradient graphs.
+
+    A ``create_graph=True`` pass stays differentiable whatever ``retain_graph`` says
+    (the contract): torch's graph of such a gradient runs through the forward nodes
+    that pass consumed, so a pass reaching them through a gradient's own nodes is
+    allowed; one reaching them otherwise (from the consumed outputs, or anything built
+    on them) raises.
+    """
+    ran = set(runs)
+    seen: set[Any] = set()
+    stack = [r for r in roots if r in ran]
+    while stack:
+        node = stack.pop()
+        if node in seen or _GRAD_GRAPH in node.metadata:
+            continue
+        seen.add(node)
         if _CONSUMED in node.metadata:
             raise GraphFreedError(_FREED_MESSAGE)
-    return runs
+        stack.extend(c for c in children(node) if c in ran)
 
 
 def _consume(runs: list[Any]) -> None:
     for node in runs:
         node.metadata[_CONSUMED] = True
+
+
+def _forward_nodes(outputs: tuple[Any, ...]) -> set[Any]:
+    seen: set[Any] = set()
+    stack = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(_children(node))
+    return seen
+
+
+def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
+    """Flag the nodes a create_graph pass made (those not in the forward graph ``old``)."""
+    stack = [g.grad_fn for g in grads if g is not None and g.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in old or _GRAD_GRAPH in node.metadata:
+            continue
+        node.metadata[_GRAD_GRAPH] = True
+        stack.extend(_children(node))
 
 
 def _translate(err: RuntimeError) -> BaseException:
@@ -120,7 +200,7 @@ def _zero_grad(g: torch.Tensor) -> torch.Tensor:
 
 
 def _reachable(
-    outputs: tuple[Any, ...], cuts: set[tuple[Any, int]]
+    outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:
     """Edges reachable from the outputs without crossing a cut edge, and the ids of the
     leaf tensors reached."""
@@ -218,13 +298,31 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
-        runs = _plan(outputs, inputs)
-        seeds = self._seeds(outputs, request.seeds)
+        cuts = frozenset(
+            (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
+        )
+        targets = inputs
+        if request.no_grad_vars:  # a cut input is unused: the pass never runs toward it
+            cut_ids = {id(v) for v in request.no_grad_vars}
+            targets = tuple(x for x in inputs if id(x) not in cut_ids)
+        runs = _plan(outputs, targets, cuts)
+        seeds = request.seeds
+        if len(outputs) > 1 or not runs:  # one output whose node runs is useful
+            outputs, seeds = _useful(outputs, seeds, inputs, runs)
+            if not outputs:
+                return [None] * len(inputs)
+        seeds = self._seeds(outputs, seeds)
         handles = []
         unreached: list[int] = []
+        # create_graph results must stay differentiable after retain_graph=False: torch
+        # keeps the buffers, unigrad marks the pass's nodes consumed (see _check_consumed)
+        consume_only = request.create_graph and not request.retain_graph
+        # torch frees what it ran; the contract consumes only what the pass needed:
+        # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
+        retain = request.retain_graph or request.create_graph or bool(request.no_grad_vars)
+        old = _forward_nodes(outputs) if consume_only else set()
         if request.no_grad_vars:
             cut_ids = {id(v) for v in request.no_grad_vars}
-            cuts = {(v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None}
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
                 i
@@ -244,7 +342,7 @@ class TorchBackend(Backend):
                     outputs,
                     inputs,
                     seeds,
-                    retain_graph=request.retain_graph,
+                    retain_graph=retain,
                     create_graph=request.create_graph,
                     allow_unused=True,
                     is_grads_batched=request.batched,
@@ -256,7 +354,7 @@ class TorchBackend(Backend):
                         torch.ones_like(y, memory_format=torch.preserve_format) if s is None else s
                         for y, s in zip(outputs, seeds, strict=True)
                     ),
-                    request.retain_graph,
+                    retain,
                     request.create_graph,
                     inputs,
                     True,
@@ -269,21 +367,50 @@ class TorchBackend(Backend):
                 h.remove()
         if not request.retain_graph:
             _consume(runs)
+        if consume_only:
+            _mark_grad_graph(result, old)
         grads = list(result)
         for i in unreached:
             grads[i] = None
         return grads
 
     def backward(self, request: BackwardRequest) -> None:
-        runs = _plan(request.outputs, request.inputs)
-        seeds = self._seeds(request.outputs, request.seeds)
+        if request.inputs is not None:
+            # torch's backward(inputs=[h]) runs h's own node to capture h.grad (and so
+            # fails on a consumed h that the contract's pass never touches): take the
+            # gradients with grad() and accumulate them as torch's AccumulateGrad does.
+            inputs = request.inputs
+            grads = self.grad(
+                GradRequest(
+                    request.outputs,
+                    inputs,
+                    request.seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                    False,
+                    (),
+                )
+            )
+            for x, g in zip(inputs, grads, strict=True):
+                if g is None:
+                    continue
+                if not request.create_graph:
+                    g = g.detach()
+                with warnings.catch_warnings():
+                    # reading a non-leaf's .grad warns unless it was set: this sets it
+                    warnings.simplefilter("ignore", UserWarning)
+                    prev = x.grad
+                x.grad = g.clone() if prev is None else prev + g
+            return
+        runs = _plan(request.outputs, None)
+        outputs, seeds = request.outputs, request.seeds
+        seeds = self._seeds(outputs, seeds)
         try:
             torch.autograd.backward(
-                request.outputs,
+                outputs,
                 seeds,
                 retain_graph=request.retain_graph,
                 create_graph=request.create_graph,
-                inputs=request.inputs,
             )
         except RuntimeError as err:
             raise _translate(err) from err
@@ -321,10 +448,15 @@ class TorchBackend(Backend):
         return x
 
     def to_numpy(self, x: Any) -> Any:
-        x = x.detach()
-        if x.dtype is torch.bfloat16:  # NumPy has no bfloat16: float32 holds it exactly
-            x = x.float()
-        return x.cpu().resolve_conj().resolve_neg().numpy()
+        t = x.detach()
+        if t._is_zerotensor():  # torch's lazily zero gradients (second order of abs)
+            t = torch.zeros(t.shape, dtype=t.dtype)
+        if t.dtype is torch.bfloat16:  # NumPy has no bfloat16: float32 holds it exactly
+            t = t.float()
+        t = t.cpu().resolve_conj().resolve_neg()
+        # a copy: `.numpy()` of a CPU tensor shares its memory, so a later in-place
+        # update (backward accumulating into .grad) would change the "host copy"
+        return t.numpy().copy()
 
     def namespace(self) -> Any:
         try:

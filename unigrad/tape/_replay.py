@@ -277,14 +277,18 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
     xnp = engine.np
 
     def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> tuple[Any, ...]:
-        primals = tuple(xnp.zeros_like(x) if i in deltas else x for i, x in enumerate(ins))
+        # zeros(shape)/ones(shape) rather than *_like(x): autograd records zeros_like
+        # as a function of x, which would make gradients "depend" on what they do not
+        primals = tuple(
+            xnp.zeros(x.shape, x.dtype) if i in deltas else x for i, x in enumerate(ins)
+        )
 
         def f(*p: Any) -> tuple[Any, ...]:
             return forward(p, consts)
 
         outs, pull = engine.vjp(f, primals)
         cts = tuple(
-            xnp.ones_like(o) if none else (xnp.conj(s) if _is_complex(s) else s)
+            xnp.ones(o.shape, o.dtype) if none else (xnp.conj(s) if _is_complex(s) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
         )
         gs = pull(cts)
@@ -537,6 +541,42 @@ def grad(
     return result
 
 
+_DEPS: OrderedDict[Any, list[frozenset[int]]] = OrderedDict()
+
+
+def _dependencies(
+    engine: Any, key: Any, fn: Callable[..., Any], vals: Sequence[Any]
+) -> tuple[tuple[Any, ...], list[frozenset[int]]]:
+    """``fn(*vals)`` and, per output, the argument positions it depends on (cached by
+    the graph's structure: the dependence does not depend on the values)."""
+    from . import _deps
+
+    deps = None
+    if key is not None:
+        try:
+            deps = _DEPS.get(key)
+        except TypeError:
+            key = None
+    if engine.name == "numpy" and deps is None:
+        values, deps = _deps.numpy_trace(fn, vals)
+    else:
+        values = tuple(fn(*vals))
+        if deps is None:
+            deps = _deps.jax_dependencies(fn, vals)
+    if key is not None:
+        _DEPS[key] = deps
+        if len(_DEPS) > _CACHE_SIZE:
+            _DEPS.popitem(last=False)
+    return values, deps
+
+
+def _output(fn: Callable[..., Any], i: int) -> Callable[..., tuple[Any]]:
+    def one(*vals: Any) -> tuple[Any]:
+        return (fn(*vals)[i],)
+
+    return one
+
+
 def _differentiable(
     cls: type[Tensor],
     run: Callable[..., Any],
@@ -546,7 +586,13 @@ def _differentiable(
     seeds: Sequence[Any],
     reached: Sequence[bool],
 ) -> list[Any | None]:
-    """Gradients as tape tensors whose node is ``run``: differentiable to any order."""
+    """Gradients as tape tensors whose node is ``run``: differentiable to any order.
+
+    Each gradient's node holds, as tape parents, only the tensors it really depends on
+    (the others enter as constants): a gradient that depends on nothing that requires
+    grad is a plain array, and a later ``grad`` finds an input it does not depend on
+    unused, as torch does (``docs/semantics.md``, structure follows torch).
+    """
     n_in, n_c = len(inputs), len(consts)
     seed_idx = tuple(i for i, s in enumerate(seeds) if s is not None)
     n_s = len(seeds)
@@ -559,12 +605,22 @@ def _differentiable(
 
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
     node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
-    node = Node(fn, node_key, parents, n_in)
-    values = fn(*[p._value if isinstance(p, Tensor) else p for p in parents])
+    plain = [p._value if isinstance(p, Tensor) else p for p in parents]
     engine = cls._engine
-    return [
-        cls._make(engine.canon(v), node, i) if reached[i] else None for i, v in enumerate(values)
-    ]
+    values, deps = _dependencies(engine, None if key is None else node_key, fn, plain)
+    out: list[Any | None] = []
+    for i, v in enumerate(values):
+        if not reached[i]:
+            out.append(None)
+            continue
+        tracked = frozenset(j for j in deps[i] if isinstance(parents[j], Tensor))
+        if not tracked:  # a constant: it requires no grad (torch's answer)
+            out.append(engine.canon(v))
+            continue
+        own = tuple(p if j in tracked else plain[j] for j, p in enumerate(parents))
+        node = Node(_output(fn, i), (node_key, i, tracked), own, 1)
+        out.append(cls._make(engine.canon(v), node, 0))
+    return out
 
 
 def backward(
