@@ -57,12 +57,6 @@ class Known:
 #: reason. Keep it tiny and delete entries as the work lands.
 KNOWN: list[Known] = [
     Known(
-        "paddle",
-        "paddle namespace vector_norm (axis=None/keepdims shape, tuple axis): issue 10 "
-        "item 1, owned by the namespace work; delete when it merges",
-        op="vector_norm",
-    ),
-    Known(
         "torch",
         "issue 10 open: torch's no_grad_vars are zeroing hooks, so under create_graph the "
         "cut branch stays in the gradient's graph (zero-valued): it reports requires_grad",
