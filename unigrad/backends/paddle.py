@@ -464,7 +464,7 @@ def _constant_if_detached(g: Any) -> Any:
     paddle marks every gradient taken with ``create_graph=True`` as requiring grad, even
     ``d(x + c)/dx``, a constant; torch (the contract) says it requires grad exactly when
     it depends on a tensor that does. Differentiating the constant again raises
-    :class:`~unigrad.NotDifferentiableError` on every backend.
+    `unigrad.NotDifferentiableError` on every backend.
     """
     if g.stop_gradient:
         return g

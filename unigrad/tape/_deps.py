@@ -5,7 +5,7 @@ Following torch, a gradient requires grad exactly when it depends on a tensor th
 requires grad, and an input it does not depend on is unused by a later ``grad``. The
 tape learns this from the function itself, never assuming "every argument":
 
-* jax: the function's jaxpr (:func:`jax.make_jaxpr`), walked equation by equation;
+* jax: the function's jaxpr (`jax.make_jaxpr`), walked equation by equation;
   nested jaxprs (``jit``, ``custom_jvp_call``, ``custom_vjp_call``) are entered, other
   higher-order primitives (``cond``, ``while``, ``scan``) depend on all their operands.
 * numpy: HIPS autograd's own trace: each argument is boxed under its own root node and

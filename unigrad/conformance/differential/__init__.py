@@ -1,12 +1,12 @@
 """Differential testing: random programs on every backend against a float64 reference.
 
-A program (:class:`Program`) is data: leaves, namespace ops and ``grad``/``backward``
-calls with random flags, drawn by Hypothesis (:func:`programs`). It runs on each
-backend through the public API only (its own lines: :meth:`Program.source` is the
+A program (`Program`) is data: leaves, namespace ops and ``grad``/``backward``
+calls with random flags, drawn by Hypothesis (`programs`). It runs on each
+backend through the public API only (its own lines: `Program.source` is the
 repro) and on a NumPy float64 reference with closed-form derivatives that implements
-the contract (:mod:`._reference`). Outcomes are compared call by call: the error class,
+the contract (`_reference`). Outcomes are compared call by call: the error class,
 the result structure (tuple length, None entries), dtypes, shapes, requires-grad-ness
-and values at stated tolerances (:data:`TOLERANCE`).
+and values at stated tolerances (`TOLERANCE`).
 
 ``python -m unigrad.conformance --differential N [--seed S]`` certifies any backend,
 third-party ones included, on N programs. Importing this package imports NumPy, not a

@@ -118,7 +118,7 @@ class Divergence:
 
 @dataclass
 class Summary:
-    """What :func:`certify` ran and found."""
+    """What `certify` ran and found."""
 
     seed: int
     programs: int = 0
@@ -129,7 +129,7 @@ class Summary:
 
 
 def generate(n: int, seed: int) -> list[Program]:
-    """``n`` programs drawn by Hypothesis from :func:`~._generate.programs` with ``seed``."""
+    """``n`` programs drawn by Hypothesis from `_generate.programs` with ``seed``."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 
@@ -170,7 +170,7 @@ def check_program(program: Program, kits: Sequence[Kit]) -> list[tuple[str, str]
 
 
 def known_reason(program: Program, backend: str, difference: str) -> str:
-    """The reason of the :data:`KNOWN` entry a divergence matches, or ``""``."""
+    """The reason of the `KNOWN` entry a divergence matches, or ``""``."""
     return next((k.reason for k in KNOWN if k.matches(program, backend, difference)), "")
 
 
@@ -182,7 +182,7 @@ def certify(
     progress: Callable[[int, int], None] | None = None,
 ) -> Summary:
     """Run ``n`` random programs (Hypothesis seed ``seed``) on ``backends`` and the
-    float64 reference; the :class:`Summary` holds a suite :class:`Report` with one row
+    float64 reference; the `Summary` holds a suite `Report` with one row
     per diverging program plus one summary row."""
     from ..._dispatch import backends as installed
 

@@ -1,14 +1,14 @@
 """Reference values and their closed-form derivatives: a tiny tape in NumPy float64.
 
-Every value is an :class:`RV`: a float64/complex128 NumPy array, the dtype the backends
-hold it in, and (when it depends on a watched leaf) the :class:`Node` that made it. A
+Every value is an `RV`: a float64/complex128 NumPy array, the dtype the backends
+hold it in, and (when it depends on a watched leaf) the `Node` that made it. A
 node's VJP is written with the same recorded operations, so gradients taken with
 ``create_graph=True`` are themselves recorded: higher orders are exact closed forms,
 not finite differences, and *which* inputs a gradient depends on falls out of the
 rules, which follow torch's (``d(x*c)/dx = c`` does not depend on ``x``; a clip's mask
 is a constant). Points where a derivative is not defined (|x| at 0, ties of maximum, a
 clip at its bound) or numbers too large to compare in float32 raise
-:class:`Degenerate`: the program is skipped, not compared.
+`Degenerate`: the program is skipped, not compared.
 """
 
 from __future__ import annotations
@@ -428,7 +428,7 @@ def vector_norm(a: RV, axis: Any, keepdims: bool, ord: Any) -> RV:
 
 # ---- the namespace ops of a program -----------------------------------------------------
 def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
-    """Evaluate program op ``name`` (see :func:`~._program.render_op`)."""
+    """Evaluate program op ``name`` (see `_program.render_op`)."""
     a = args[0]
     unary: dict[str, Callable[[RV], RV]] = {
         "exp": exp,

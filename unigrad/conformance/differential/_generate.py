@@ -1,6 +1,6 @@
 """Hypothesis strategies for random differential programs.
 
-:func:`programs` draws 1-3 leaves (watched or constant, of one dtype), 1-7 namespace ops
+`programs` draws 1-3 leaves (watched or constant, of one dtype), 1-7 namespace ops
 over them, then one or two ``grad``/``backward`` calls with random flags: single or
 sequence outputs and inputs, duplicates, None/explicit/batched/wrongly shaped seeds,
 ``no_grad_vars``, ``allow_unused``/``materialize_grads``, ``retain_graph``/
@@ -349,7 +349,7 @@ class _Builder:
 
 @st.composite
 def programs(draw: Any, max_ops: int = 7) -> Program:
-    """A random :class:`~._program.Program` (see the module docstring)."""
+    """A random `_program.Program` (see the module docstring)."""
     dtype = draw(st.sampled_from(("float64", "float64", "float32", "complex128", "complex64")))
     smooth = draw(st.booleans())
     b = _Builder(draw, dtype, smooth)

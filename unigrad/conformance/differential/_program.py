@@ -1,9 +1,9 @@
 """A differential program as data: leaves, namespace ops and ``grad``/``backward`` calls.
 
-A :class:`Program` is a tuple of steps. Each step renders to one line of Python written
-against the neutral :class:`~unigrad.conformance.Kit` (``k``), its namespace (``xp``)
-and :mod:`unigrad`; the lines *are* what a backend runs (:mod:`._execute` executes them
-one by one), so :meth:`Program.source` is an exact, pasteable repro.
+A `Program` is a tuple of steps. Each step renders to one line of Python written
+against the neutral `unigrad.conformance.Kit` (``k``), its namespace (``xp``)
+and `unigrad`; the lines *are* what a backend runs (`_execute` executes them
+one by one), so `Program.source` is an exact, pasteable repro.
 """
 
 from __future__ import annotations
