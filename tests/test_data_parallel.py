@@ -15,6 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -55,24 +56,23 @@ def _launch(args: list[str], cwd: Path, **env: str) -> None:
     assert proc.returncode == 0, f"{args} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
 
 
+def _check_means(ranks: list[Any], loss: Any, penalty: Any) -> None:
+    """Each rank's loss and penalty are means over its half of the batch; with equal
+    halves, their mean is the whole batch's."""
+    import numpy as np
+
+    for key, want in (("loss", loss), ("penalty", penalty)):
+        got = np.mean([float(r[key]) for r in ranks])
+        np.testing.assert_allclose(got, float(want), rtol=RTOL, atol=ATOL)
+
+
 def test_torch_ddp_on_two_cpu_processes_matches_one_process(tmp_path):
     torch = pytest.importorskip("torch")
     np = pytest.importorskip("numpy")
     if not (torch.distributed.is_available() and torch.distributed.is_gloo_available()):
         pytest.skip("this torch build has no gloo backend")
     script = RECIPES / "torch_ddp_wgan_gp.py"
-    _launch(
-        [
-            "-m",
-            "torch.distributed.run",
-            "--standalone",
-            "--nproc-per-node",
-            "2",
-            str(script),
-            str(tmp_path),
-        ],
-        tmp_path,
-    )
+    _launch([*TORCHRUN, str(script), str(tmp_path)], tmp_path)
     ranks = [torch.load(tmp_path / f"rank{r}.pt") for r in range(2)]
 
     recipe = _recipe("torch_ddp_wgan_gp")
@@ -82,11 +82,7 @@ def test_torch_ddp_on_two_cpu_processes_matches_one_process(tmp_path):
     loss, penalty = loss.detach(), penalty.detach()
     want = [p.grad for p in critic.parameters()]
 
-    # Each rank's mean over its half; equal halves: their mean is the whole batch's.
-    got_loss = np.mean([float(r["loss"]) for r in ranks])
-    got_penalty = np.mean([float(r["penalty"]) for r in ranks])
-    np.testing.assert_allclose(got_loss, float(loss), rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(got_penalty, float(penalty), rtol=RTOL, atol=ATOL)
+    _check_means(ranks, loss, penalty)
     for r in ranks:  # DDP averaged the gradients: every rank holds the whole batch's
         assert len(r["grads"]) == len(want)
         for g, w in zip(r["grads"], want, strict=True):
@@ -100,17 +96,7 @@ def test_paddle_data_parallel_on_two_cpu_processes_matches_one_process(tmp_path)
     np = pytest.importorskip("numpy")
     script = RECIPES / "paddle_dp_wgan_gp.py"
     _launch(
-        [
-            "-m",
-            "paddle.distributed.launch",
-            "--nproc_per_node",
-            "2",
-            "--log_dir",
-            str(tmp_path / "log"),
-            str(script),
-            str(tmp_path),
-        ],
-        tmp_path,
+        [*PADDLE_LAUNCH, "--log_dir", str(tmp_path / "log"), str(script), str(tmp_path)], tmp_path
     )
     ranks = [np.load(tmp_path / f"rank{r}.npz") for r in range(2)]
 
@@ -120,10 +106,7 @@ def test_paddle_data_parallel_on_two_cpu_processes_matches_one_process(tmp_path)
     unigrad.backward(loss)
     want = [p.grad.numpy() for p in critic.parameters()]
 
-    got_loss = np.mean([float(r["loss"]) for r in ranks])
-    got_penalty = np.mean([float(r["penalty"]) for r in ranks])
-    np.testing.assert_allclose(got_loss, float(loss), rtol=RTOL, atol=ATOL)
-    np.testing.assert_allclose(got_penalty, float(penalty), rtol=RTOL, atol=ATOL)
+    _check_means(ranks, loss, penalty)
     for r in ranks:
         for i, w in enumerate(want):
             np.testing.assert_allclose(r[f"grad{i}"], w, rtol=RTOL, atol=ATOL)
