@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from typing import Any
 
 import numpy as np
 import pytest
@@ -120,31 +121,24 @@ def test_reference_gradients_match_finite_differences(p) -> None:
         np.testing.assert_allclose(np.asarray(got.value), fd, rtol=1e-5, atol=1e-6)
 
 
+def _rgrad(outputs: list[Any], inputs: list[Any], **flags: Any) -> tuple[Any, ...]:
+    """The reference's ``grad`` with the contract's defaults (ones seeds, no cuts)."""
+    kw: dict[str, Any] = {
+        "retain_graph": None,
+        "create_graph": False,
+        "allow_unused": None,
+        "materialize_grads": False,
+        "no_grad_vars": None,
+        "batched": False,
+    }
+    return R.grad(outputs, inputs, [None] * len(outputs), **{**kw, **flags})
+
+
 def test_reference_second_order_is_exact() -> None:
     x = R.leaf(np.array([0.3, -0.7]), "float64", True)
     y = R.op("sin", [R.op("mul", [x, x], {})], {})
-    (g,) = R.grad(
-        [y],
-        [x],
-        [None],
-        retain_graph=None,
-        create_graph=True,
-        allow_unused=None,
-        materialize_grads=False,
-        no_grad_vars=None,
-        batched=False,
-    )
-    (h,) = R.grad(
-        [g],
-        [x],
-        [None],
-        retain_graph=None,
-        create_graph=False,
-        allow_unused=None,
-        materialize_grads=False,
-        no_grad_vars=None,
-        batched=False,
-    )
+    (g,) = _rgrad([y], [x], create_graph=True)
+    (h,) = _rgrad([g], [x])
     v = x.v
     np.testing.assert_allclose(h.v, 2 * np.cos(v * v) - 4 * v * v * np.sin(v * v), rtol=1e-14)
 
@@ -152,29 +146,9 @@ def test_reference_second_order_is_exact() -> None:
 def test_reference_structure_follows_torch() -> None:
     x = R.leaf(np.array([0.3]), "float64", True)
     a = R.leaf(np.array([2.0]), "float64", True)
-    (g,) = R.grad(
-        [R.op("mul", [x, a], {})],
-        [x],
-        [None],
-        retain_graph=None,
-        create_graph=True,
-        allow_unused=None,
-        materialize_grads=False,
-        no_grad_vars=None,
-        batched=False,
-    )
+    (g,) = _rgrad([R.op("mul", [x, a], {})], [x], create_graph=True)
     assert g.rg  # depends on a
-    (h,) = R.grad(
-        [g],
-        [x],
-        [None],
-        retain_graph=None,
-        create_graph=False,
-        allow_unused=True,
-        materialize_grads=False,
-        no_grad_vars=None,
-        batched=False,
-    )
+    (h,) = _rgrad([g], [x], allow_unused=True)
     assert h is None  # but not on x
 
 
