@@ -111,6 +111,48 @@ def test_numpy_functions_record_or_raise(mk):
         np.add.reduce(x)
 
 
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: jnp.sin(x),
+        lambda x: jnp.sum(x),
+        lambda x: jnp.matmul(x, x),
+        lambda x: jnp.exp(x) * 2.0,
+        lambda x: jnp.asarray(x),
+        lambda x: jnp.array(x),
+        lambda x: jax.jit(lambda a: a)(x),
+        lambda x: jax.vmap(jnp.sin)(x),
+    ],
+    ids=["sin", "sum", "matmul", "exp", "asarray", "array", "jit", "vmap"],
+)
+def test_jax_functions_raise_a_tape_error(mk, call):
+    # jax has no dispatch protocol that could hand the call to the tape: a tape tensor
+    # is refused with the ways out (the pytree registration, or __array__)
+    x = unigrad.watch(mk([0.5, 1.0]))
+    unigrad.watch(jnp.ones(1))  # the jax backend is loaded whenever jax tape tensors exist
+    with pytest.raises(unigrad.TapeError, match=r"unigrad\.namespace.*unigrad\.lift"):
+        call(x)
+    xp = unigrad.namespace(x)  # the ways out the message names
+    ways = [xp.sin] + ([unigrad.lift(jnp.sin)] if x.__unigrad_backend__ == "jax" else [])
+    for sin in ways:
+        (g,) = unigrad.grad(xp.sum(sin(x)), x)
+        np.testing.assert_allclose(unigrad.to_numpy(g), np.cos([0.5, 1.0]), rtol=1e-12)
+
+
+def test_jax_functions_that_check_their_operands_first_raise_jax_type_error(mk):
+    # jnp.add, jnp.concatenate, ... test isinstance(x, jax.Array) or __jax_array__ before
+    # anything unigrad can hook; defining __jax_array__ would make jax's operators
+    # convert the tape tensor (jax_array + t would drop its history), so jax's own
+    # TypeError stays: it names the tape tensor's type
+    x = unigrad.watch(mk([0.5, 1.0]))
+    for call in (lambda: jnp.add(x, 1.0), lambda: jnp.concatenate([x, x])):
+        with pytest.raises(TypeError, match="Tensor"):
+            call()
+    y = jnp.ones(2) + x  # jax defers to the tape tensor's __radd__: recorded
+    assert isinstance(y, Tensor)
+    assert y.requires_grad
+
+
 def test_plain_arrays_stay_plain(mk):
     a = mk([1.0, 2.0])
     xp = unigrad.namespace(a)

@@ -215,10 +215,10 @@ def test_jax_tape_tensors_cannot_cross_jit():
     def returns_tape(a: Any) -> Any:
         return unigrad.watch(a) * 2.0
 
-    with pytest.raises(unigrad.TapeError, match="cannot cross a jax transformation"):
+    with pytest.raises(unigrad.TapeError, match="handed to a jax function or transformation"):
         returns_tape(jnp.ones(2))
     t = unigrad.watch(jnp.ones(2))
-    with pytest.raises(unigrad.TapeError, match="cannot cross a jax transformation"):
+    with pytest.raises(unigrad.TapeError, match="handed to a jax function or transformation"):
         jax.jit(lambda a: a * 2)(t)
 
 

@@ -14,18 +14,21 @@ import jax
 from .._errors import TapeError, message
 from ..tape._backend import TapeBackend
 from ..tape._engine import jax_engine
-from ..tape._tensor import JaxTensor
+from ..tape._tensor import JaxTensor, NumpyTensor, Tensor
 from ._base import BackwardRequest, Capabilities, GradRequest
 
 __all__ = ["BACKEND", "JaxBackend"]
 
 _ACROSS_JIT = message(
-    "a tape tensor cannot cross a jax transformation's boundary",
-    expected="tape tensors made, differentiated and converted inside one jax.jit/vmap "
-    "function (or entirely outside)",
-    got="a tape tensor passed into or returned from a transformed function",
-    fix="Call unigrad.grad inside the jitted function and return plain arrays "
-    "(t.value, or the gradients), or watch the arrays outside jit.",
+    "a tape tensor cannot be handed to a jax function or transformation",
+    expected="the tape's own functions, which record: xp.sin(t) with "
+    "xp = unigrad.namespace(t), or a jax function wrapped as unigrad.lift(fn)(t); across "
+    "jax.jit/vmap, tape tensors made, differentiated and converted inside one "
+    "transformed function (or entirely outside)",
+    got="a tape tensor passed to a jax.numpy function (jnp.sin(t)), or into or out of jax.jit/vmap",
+    fix="Write xp.sin(t) (xp = unigrad.namespace(t)) or unigrad.lift(jnp.sin)(t), which "
+    "record; inside jax.jit, call unigrad.grad in the jitted function and return plain "
+    "arrays (t.value, or the gradients), or watch the arrays outside jit.",
 )
 _TRACER = message(
     "this tape was recorded inside jax.jit/vmap and differentiated outside it",
@@ -35,7 +38,7 @@ _TRACER = message(
 )
 
 
-def _no_flatten(t: JaxTensor) -> NoReturn:
+def _no_flatten(t: Tensor) -> NoReturn:
     raise TapeError(_ACROSS_JIT)
 
 
@@ -43,9 +46,12 @@ def _no_unflatten(aux: Any, children: Any) -> NoReturn:  # pragma: no cover - un
     raise TapeError(_ACROSS_JIT)
 
 
-# jax flattens what enters and leaves jit/vmap: a tape tensor there says so clearly
-# (unigrad's own flattening treats tape tensors as leaves and never gets here).
-jax.tree_util.register_pytree_node(JaxTensor, _no_flatten, _no_unflatten)
+# jax flattens what enters and leaves jit/vmap, and every jax.numpy function is
+# jitted: a tape tensor there says so clearly, instead of jax's TypeError (unigrad's own
+# flattening treats tape tensors as leaves and never gets here). Both tapes' tensors: a
+# numpy tape tensor handed to jax.numpy is the same mistake.
+for _cls in (JaxTensor, NumpyTensor):
+    jax.tree_util.register_pytree_node(_cls, _no_flatten, _no_unflatten)
 
 
 class JaxBackend(TapeBackend):

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+
 import autograd  # noqa: F401  (fail early when autograd is missing)
 import numpy as np
 
@@ -12,6 +14,9 @@ from ..tape._tensor import NumpyTensor
 from ._base import Capabilities
 
 __all__ = ["BACKEND", "NumpyBackend"]
+
+if "jax" in sys.modules:  # jax is in use: numpy tape tensors handed to it raise TapeError
+    import unigrad.backends.jax  # noqa: F401  (registers both tapes' tensors with jax)
 
 
 class NumpyBackend(TapeBackend):
