@@ -14,6 +14,7 @@ import functools
 import types
 from typing import Any
 
+from . import _c99
 from . import _common as c
 
 __all__ = ["build"]
@@ -153,6 +154,32 @@ def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     return anp.moveaxis(anp.reshape(flat, xm.shape), -1, axis)
 
 
+def _complex_special(anp: Any, name: str) -> Any:
+    """``anp.<name>`` with the standard's complex special cases (``_c99``): NumPy's
+    complex kernels miss some (``expm1``, ``tanh``); NumPy's result stays elsewhere."""
+    import numpy as np
+    from autograd.tracer import getval
+
+    fn = getattr(anp, name)
+
+    def f(x: Any, /) -> Any:
+        out = fn(x)
+        v = getval(x)
+        if not np.iscomplexobj(v):
+            return out
+        v = np.asarray(v)
+        with np.errstate(all="ignore"):
+            mask, re, im = _c99.special(np, name, v.real, v.imag)
+        if not mask.any():
+            return out
+        value = np.empty(v.shape, v.dtype)
+        value.real, value.imag = re, im
+        return anp.where(mask, value, out)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 def _tensordot(xp: Any, x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     return xp.tensordot(x1, x2, axes=axes)
 
@@ -189,6 +216,8 @@ def build() -> _Module:
         iinfo=c.bind(c.iinfo, np, "iinfo"),
         __array_namespace_info__=np.__array_namespace_info__,
     )
+    for name in _c99.FUNCTIONS:
+        setattr(ns, name, _complex_special(anp, name))
     for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
         setattr(ns, name, getattr(np, name))
     vars(ns).update(linalg=linalg, fft=fft)

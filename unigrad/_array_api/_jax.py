@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from . import _c99
 from . import _common as c
 from ._autograd import _Module
 
@@ -21,6 +22,7 @@ __all__ = ["build"]
 @functools.cache
 def build() -> Any:
     """The namespace (built once)."""
+    import jax
     import jax.numpy as jnp
 
     ns = _Module("unigrad._array_api.jax_tape", jnp)
@@ -34,6 +36,22 @@ def build() -> Any:
     def sign(x: Any, /) -> Any:
         return jnp.sign(x) + 0  # -0.0 + 0 is +0.0; values and gradients otherwise jnp's
 
+    def complex_special(name: str) -> Any:
+        fn = getattr(jnp, name)
+
+        def f(x: Any, /) -> Any:  # XLA's complex kernels miss many: the standard's values
+            out = fn(x)
+            if not jnp.iscomplexobj(x):
+                return out
+            v = jax.lax.stop_gradient(x)
+            mask, re, im = _c99.special(jnp, name, jnp.real(v), jnp.imag(v))
+            return jnp.where(mask, jax.lax.complex(re, im), out)
+
+        f.__name__ = f.__qualname__ = name
+        return f
+
+    for name in _c99.FUNCTIONS:
+        setattr(ns, name, complex_special(name))
     vars(ns).update(
         sign=sign,
         finfo=c.bind(c.finfo, jnp, "finfo"),

@@ -19,6 +19,7 @@ from typing import Any
 
 import paddle
 
+from . import _c99
 from . import _common as c
 from ._paddle_dtypes import (
     _COMPLEX,
@@ -211,6 +212,23 @@ def _unary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
     return f
 
 
+def _complex_special(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """A unary function with the standard's complex special cases (``_c99``): paddle's
+    complex kernels miss some; the kernel's result stays everywhere else."""
+    base = _unary(op, name)
+
+    def f(x: Any, /) -> Any:
+        out = base(x)
+        if not isdtype(x.dtype, "complex floating"):
+            return out
+        v = x.detach()
+        mask, re, im = _c99.special(paddle, name, paddle.real(v), paddle.imag(v))
+        return paddle.where(mask, paddle.complex(re, im), out)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 def _binary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
     op = _widened(op)
 
@@ -223,33 +241,33 @@ def _binary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 
 abs = _unary(paddle.abs, "abs")
-acos = _unary(paddle.acos, "acos")
-acosh = _unary(paddle.acosh, "acosh")
+acos = _complex_special(paddle.acos, "acos")
+acosh = _complex_special(paddle.acosh, "acosh")
 asin = _unary(paddle.asin, "asin")
-asinh = _unary(paddle.asinh, "asinh")
+asinh = _complex_special(paddle.asinh, "asinh")
 atan = _unary(paddle.atan, "atan")
-atanh = _unary(paddle.atanh, "atanh")
+atanh = _complex_special(paddle.atanh, "atanh")
 bitwise_invert = _unary(paddle.bitwise_not, "bitwise_invert")
 conj = _unary(paddle.conj, "conj")
 cos = _unary(paddle.cos, "cos")
-cosh = _unary(paddle.cosh, "cosh")
-exp = _unary(paddle.exp, "exp")
-expm1 = _unary(paddle.expm1, "expm1")
+cosh = _complex_special(paddle.cosh, "cosh")
+exp = _complex_special(paddle.exp, "exp")
+expm1 = _complex_special(paddle.expm1, "expm1")
 imag = _unary(paddle.imag, "imag")
 isfinite = _unary(paddle.isfinite, "isfinite")
 isinf = _unary(paddle.isinf, "isinf")
 isnan = _unary(paddle.isnan, "isnan")
-log = _unary(paddle.log, "log")
-log1p = _unary(paddle.log1p, "log1p")
+log = _complex_special(paddle.log, "log")
+log1p = _complex_special(paddle.log1p, "log1p")
 log2 = _unary(paddle.log2, "log2")
 log10 = _unary(paddle.log10, "log10")
 logical_not = _unary(paddle.logical_not, "logical_not")
 real = _unary(paddle.real, "real")
 sin = _unary(paddle.sin, "sin")
-sinh = _unary(paddle.sinh, "sinh")
-sqrt = _unary(paddle.sqrt, "sqrt")
+sinh = _complex_special(paddle.sinh, "sinh")
+sqrt = _complex_special(paddle.sqrt, "sqrt")
 tan = _unary(paddle.tan, "tan")
-tanh = _unary(paddle.tanh, "tanh")
+tanh = _complex_special(paddle.tanh, "tanh")
 signbit = _unary(paddle.signbit, "signbit")
 
 
@@ -282,7 +300,7 @@ def square(x: Any, /) -> Any:
 def sign(x: Any, /) -> Any:
     if x.dtype in _COMPLEX:  # x / |x|, and 0 where x is 0
         a = paddle.abs(x)
-        zero = a == 0
+        zero = a <= 0  # not a == 0: paddle's == on floats has a tolerance
         safe = paddle.where(zero, paddle.ones_like(a), a)
         return paddle.where(zero, paddle.zeros_like(x), x / paddle.cast(safe, x.dtype))
     return paddle.sign(x)
@@ -297,7 +315,23 @@ bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
 bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
 copysign = _binary(paddle.copysign, "copysign")
 divide = _binary(paddle.divide, "divide")
-equal = _binary(paddle.equal, "equal")
+
+
+def _exact_equal(x1: Any, x2: Any) -> Any:
+    # paddle.equal on floats has a tolerance (1e-300 == 0 is True): compare with <= and >=
+    if x1.dtype in _COMPLEX:
+        re = _exact_equal(paddle.real(x1), paddle.real(x2))
+        return re & _exact_equal(paddle.imag(x1), paddle.imag(x2))
+    if isdtype(x1.dtype, "real floating"):
+        return paddle.less_equal(x1, x2) & paddle.greater_equal(x1, x2)
+    return paddle.equal(x1, x2)
+
+
+def _exact_not_equal(x1: Any, x2: Any) -> Any:
+    return paddle.logical_not(_exact_equal(x1, x2))
+
+
+equal = _binary(_exact_equal, "equal")
 floor_divide = _binary(paddle.floor_divide, "floor_divide")
 greater = _binary(paddle.greater_than, "greater")
 greater_equal = _binary(paddle.greater_equal, "greater_equal")
@@ -311,7 +345,7 @@ logical_xor = _binary(paddle.logical_xor, "logical_xor")
 maximum = _binary(paddle.maximum, "maximum")
 minimum = _binary(paddle.minimum, "minimum")
 multiply = _binary(paddle.multiply, "multiply")
-not_equal = _binary(paddle.not_equal, "not_equal")
+not_equal = _binary(_exact_not_equal, "not_equal")
 pow = _binary(paddle.pow, "pow")
 remainder = _binary(paddle.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
