@@ -106,6 +106,10 @@ class _Prims:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._anp, name)
 
+    @property
+    def fft(self) -> Any:
+        return _RealFFT(self._anp)
+
     def sort(self, x: Any, axis: int = -1, kind: Any = None) -> Any:
         # autograd differentiates sort of 1-d arrays only: gather with argsort instead
         anp = self._anp
@@ -167,6 +171,8 @@ def _complex_special(anp: Any, name: str) -> Any:
         v = getval(x)
         if not np.iscomplexobj(v):
             return out
+        if name == "acosh":
+            out = c.acosh_branch_gradient(anp, getval, x, out)
         v = np.asarray(v)
         with np.errstate(all="ignore"):
             mask, re, im = _c99.special(np, name, v.real, v.imag)
@@ -178,6 +184,173 @@ def _complex_special(anp: Any, name: str) -> Any:
 
     f.__name__ = f.__qualname__ = name
     return f
+
+
+# ---- linalg: what autograd lacks -------------------------------------------------
+def _cholesky(anp: Any, x: Any, /, *, upper: bool = False) -> Any:
+    # autograd's cholesky rule takes no upper=: the lower factor's conjugate transpose
+    low = anp.linalg.cholesky(x)
+    return anp.conj(anp.swapaxes(low, -1, -2)) if upper else low
+
+
+@functools.cache
+def _qr_primitive() -> Any:
+    """``numpy.linalg.qr`` (reduced) as an autograd primitive with a derivative rule:
+    autograd has none. The rule is the standard one (as torch's ``linalg_qr_backward``),
+    written with ``autograd.numpy`` so that it is differentiable again."""
+    import autograd.numpy as anp
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+
+    @primitive  # type: ignore[untyped-decorator]
+    def qr(a: Any) -> tuple[Any, Any]:
+        q, r = np.linalg.qr(a, mode="reduced")
+        return q, r
+
+    def mh(x: Any) -> Any:
+        return anp.conj(anp.swapaxes(x, -1, -2))
+
+    def square_vjp(q: Any, r: Any, gq: Any, gr: Any) -> Any:
+        # m >= n: gA = [gQ + Q syminvadj(triu(gR R^H - Q^H gQ))] R^{-H}
+        m_ = anp.triu(anp.matmul(gr, mh(r)) - anp.matmul(mh(q), gq))
+        sym = m_ + mh(m_)
+        n = sym.shape[-1]
+        eye = np.eye(n)
+        sym = sym - 0.5 * anp.real(sym * eye) * eye  # halve the (real) diagonal
+        b = gq + anp.matmul(q, sym)
+        # b R^{-H}: solve R X = b^H for X = (b R^{-H})^H
+        return mh(anp.linalg.solve(r, mh(b)))
+
+    def qr_vjp(ans: Any, a: Any) -> Any:
+        q, r = ans
+        m, n = a.shape[-2], a.shape[-1]
+
+        def vjp(g: Any) -> Any:
+            gq, gr = g
+            if m >= n:
+                return square_vjp(q, r, gq, gr)
+            # m < n: A = [X Y], R = [U V]; Q and U are the QR of X, and V = Q^H Y
+            u, gu, gv = r[..., :m], gr[..., :m], gr[..., m:]
+            y = a[..., m:]
+            gx = square_vjp(q, u, gq + anp.matmul(y, mh(gv)), gu)
+            gy = anp.matmul(q, gv)
+            return anp.concatenate([gx, gy], axis=-1)
+
+        return vjp
+
+    defvjp(qr, qr_vjp)
+    return qr
+
+
+def _qr(anp: Any, x: Any, /, *, mode: str = "reduced") -> Any:
+    """QR with a derivative (autograd has none): reduced mode, or complete mode where it
+    is the same factorization (at least as many columns as rows)."""
+    import numpy as np
+
+    m, n = x.shape[-2], x.shape[-1]
+    if mode == "reduced" or (mode == "complete" and m <= n):
+        q, r = _qr_primitive()(x)
+        return c.QRResult(q, r)
+    if mode != "complete":
+        msg = f"qr: mode must be 'reduced' or 'complete', got {mode!r}"
+        raise ValueError(msg)
+    return _qr_complete(np, x)
+
+
+def _qr_complete(np: Any, x: Any) -> Any:
+    from autograd.tracer import isbox
+
+    from .._errors import NotDifferentiableError, message
+
+    if isbox(x):
+        msg = message(
+            "qr(mode='complete') of a matrix with more rows than columns has no derivative",
+            expected="mode='reduced', or at least as many columns as rows",
+            got=f"a {x.shape[-2]}x{x.shape[-1]} matrix",
+            fix="Use mode='reduced': Q's extra columns are not determined by the matrix "
+            "(torch refuses this derivative too).",
+        )
+        raise NotDifferentiableError(msg)
+    return c.QRResult(*np.linalg.qr(x, mode="complete"))
+
+
+# ---- fft: autograd differentiates real FFTs of even lengths only -----------------
+def _axis_slice(ndim: int, axis: int, sl: slice) -> tuple[slice, ...]:
+    idx = [slice(None)] * ndim
+    idx[axis] = sl
+    return tuple(idx)
+
+
+def _rfft(
+    anp: Any, x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
+) -> Any:
+    """The first ``n // 2 + 1`` terms of the full FFT (autograd differentiates that)."""
+    size = x.shape[axis] if n is None else n
+    out = anp.fft.fft(x, n=n, axis=axis, norm=norm)
+    return out[_axis_slice(out.ndim, axis, slice(0, size // 2 + 1))]
+
+
+def _irfft(
+    anp: Any, x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
+) -> Any:
+    """The real part of the inverse FFT of the Hermitian extension of ``x``: NumPy's
+    irfft (the imaginary parts of the zero and Nyquist terms drop out, as there)."""
+    m = x.shape[axis]
+    size = 2 * (m - 1) if n is None else n
+    if size < 1:
+        msg = f"irfft: invalid number of data points ({size}) specified"
+        raise ValueError(msg)
+    h = size // 2 + 1
+    xm = anp.moveaxis(x, axis, -1)
+    if m >= h:
+        xm = xm[..., :h]
+    else:
+        pad = anp.zeros((*xm.shape[:-1], h - m), dtype=xm.dtype)
+        xm = anp.concatenate([xm, pad], axis=-1)
+    tail = anp.conj(xm[..., 1 : size - h + 1][..., ::-1])
+    full = anp.concatenate([xm, tail], axis=-1)
+    out = anp.real(anp.fft.ifft(full, n=size, axis=-1, norm=norm))
+    return anp.moveaxis(out, -1, axis)
+
+
+def _nd_axes(x: Any, s: Any, axes: Any) -> tuple[list[Any], list[int]]:
+    if axes is None:
+        axes = list(range(x.ndim)) if s is None else list(range(x.ndim - len(s), x.ndim))
+    axes = [c.normalize_axis(a, x.ndim) for a in axes]
+    sizes = [None] * len(axes) if s is None else list(s)
+    return sizes, axes
+
+
+def _rfftn(anp: Any, x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+    sizes, axes_ = _nd_axes(x, s, axes)
+    out = _rfft(anp, x, n=sizes[-1], axis=axes_[-1], norm=norm)
+    for n, a in zip(sizes[:-1], axes_[:-1], strict=True):
+        out = anp.fft.fft(out, n=n, axis=a, norm=norm)
+    return out
+
+
+def _irfftn(anp: Any, x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
+    sizes, axes_ = _nd_axes(x, s, axes)
+    out = x
+    for n, a in zip(sizes[:-1], axes_[:-1], strict=True):
+        out = anp.fft.ifft(out, n=n, axis=a, norm=norm)
+    return _irfft(anp, out, n=sizes[-1], axis=axes_[-1], norm=norm)
+
+
+class _RealFFT:
+    """``autograd.numpy.fft`` with the real FFTs above (the primitives' ``xp.fft``)."""
+
+    def __init__(self, anp: Any) -> None:
+        self._anp = anp
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._anp.fft, name)
+
+    def rfft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
+        return _rfft(self._anp, x, n=n, axis=axis, norm=norm)
+
+    def irfft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
+        return _irfft(self._anp, x, n=n, axis=axis, norm=norm)
 
 
 def _tensordot(xp: Any, x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
@@ -202,7 +375,14 @@ def build() -> _Module:
         setattr(ns, name, c.bind(getattr(c, name), prims, name))
     for name in _LINALG:
         setattr(linalg, name, c.bind(getattr(c, name), prims, name))
-    vars(linalg).update(matmul=anp.matmul, tensordot=c.bind(_tensordot, anp, "tensordot"))
+    vars(linalg).update(
+        matmul=anp.matmul,
+        tensordot=c.bind(_tensordot, anp, "tensordot"),
+        cholesky=c.bind(_cholesky, anp, "cholesky"),
+        qr=c.bind(_qr, anp, "qr"),
+    )
+    for name, fn in (("rfft", _rfft), ("irfft", _irfft), ("rfftn", _rfftn), ("irfftn", _irfftn)):
+        setattr(fft, name, c.bind(fn, anp, name))
     for name in _FFT:
         setattr(fft, name, c.bind(getattr(c, name), prims, name))
     # the frequencies are not differentiable (no input array): NumPy's, standard signature

@@ -32,6 +32,7 @@ __all__ = [
     "UniqueAll",
     "UniqueCounts",
     "UniqueInverse",
+    "acosh_branch_gradient",
     "argsort",
     "bind",
     "broadcast_arrays",
@@ -468,6 +469,18 @@ def matrix_norm(
     if keepdims:
         out = xp.reshape(out, (*out.shape, 1, 1))
     return out
+
+
+# ---- complex elementwise ----------------------------------------------------------------
+def acosh_branch_gradient(xp: Any, stop: Callable[[Any], Any], z: Any, out: Any) -> Any:
+    """``out`` (the kernel's complex ``acosh(z)``), with the derivative of the principal
+    branch, ``1 / (sqrt(z - 1) sqrt(z + 1))``: jax, autograd and paddle differentiate it
+    as ``1 / sqrt(z**2 - 1)``, which has the wrong sign where ``real(z) < 0``. The value
+    stays the kernel's: ``stop(out) + (f - stop(f))`` with ``f`` the principal branch's formula,
+    ``log(z + sqrt(z - 1) sqrt(z + 1))`` (the kernel's value where ``f`` is not finite)."""
+    f = xp.log(z + xp.sqrt(z - 1) * xp.sqrt(z + 1))
+    ok = stop(xp.isfinite(xp.real(f)) & xp.isfinite(xp.imag(f)))
+    return xp.where(ok, stop(out) + (f - stop(f)), out)
 
 
 # ---- fft -------------------------------------------------------------------------------

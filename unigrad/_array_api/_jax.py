@@ -43,6 +43,8 @@ def build() -> Any:
             out = fn(x)
             if not jnp.iscomplexobj(x):
                 return out
+            if name == "acosh":
+                out = c.acosh_branch_gradient(jnp, jax.lax.stop_gradient, x, out)
             v = jax.lax.stop_gradient(x)
             mask, re, im = _c99.special(jnp, name, jnp.real(v), jnp.imag(v))
             return jnp.where(mask, jax.lax.complex(re, im), out)

@@ -212,6 +212,20 @@ def _unary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
     return f
 
 
+def _detach(x: Any) -> Any:
+    return x.detach()
+
+
+def _exp(x: Any) -> Any:
+    """paddle's exp, save for complex: paddle's complex128 exp is accurate to about 1e-8
+    only (a single-precision step inside), so ``exp(a) * cis(b)`` with real kernels."""
+    if x.dtype not in _COMPLEX:
+        return paddle.exp(x)
+    a, b = paddle.real(x), paddle.imag(x)
+    m = paddle.exp(a)
+    return paddle.complex(m * paddle.cos(b), m * paddle.sin(b))
+
+
 def _complex_special(op: Callable[..., Any], name: str) -> Callable[..., Any]:
     """A unary function with the standard's complex special cases (``_c99``): paddle's
     complex kernels miss some; the kernel's result stays everywhere else."""
@@ -221,6 +235,8 @@ def _complex_special(op: Callable[..., Any], name: str) -> Callable[..., Any]:
         out = base(x)
         if not isdtype(x.dtype, "complex floating"):
             return out
+        if name == "acosh":
+            out = c.acosh_branch_gradient(paddle, _detach, x, out)
         v = x.detach()
         mask, re, im = _c99.special(paddle, name, paddle.real(v), paddle.imag(v))
         return paddle.where(mask, paddle.complex(re, im), out)
@@ -251,7 +267,7 @@ bitwise_invert = _unary(paddle.bitwise_not, "bitwise_invert")
 conj = _unary(paddle.conj, "conj")
 cos = _unary(paddle.cos, "cos")
 cosh = _complex_special(paddle.cosh, "cosh")
-exp = _complex_special(paddle.exp, "exp")
+exp = _complex_special(_exp, "exp")
 expm1 = _complex_special(paddle.expm1, "expm1")
 imag = _unary(paddle.imag, "imag")
 isfinite = _unary(paddle.isfinite, "isfinite")

@@ -222,6 +222,10 @@ def _flatten(tree: Any, is_leaf: Callable[[Any], bool], leaves: list[Any]) -> An
         return (type(tree), tuple(_flatten(v, is_leaf, leaves) for v in tree))
     if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a namedtuple (eigh, svd, ...)
         return (_namedtuple(type(tree)), tuple(_flatten(v, is_leaf, leaves) for v in tree))
+    if type(tree).__name__ == "SequenceBox" and type(tree).__module__ == "autograd.builtins":
+        # autograd traces a function that returns a tuple (eigh, svd, slogdet, qr) as one
+        # box over the tuple: its items, as the untraced call's tuple
+        return (tuple, tuple(_flatten(tree[i], is_leaf, leaves) for i in range(len(tree))))
     if type(tree) is dict:
         keys = tuple(tree)
         return (dict, keys, tuple(_flatten(tree[k], is_leaf, leaves) for k in keys))
