@@ -120,6 +120,20 @@ class _Prims:
         anp = self._anp  # autograd's cumsum rule takes no dtype: cast first
         return anp.cumsum(x if dtype is None else x.astype(dtype), axis=axis)
 
+    def cumprod(self, x: Any, axis: int, dtype: Any = None) -> Any:
+        # autograd has no cumprod rule: the running products, one multiply each (NumPy's
+        # order, so the same values), which autograd differentiates
+        anp = self._anp
+        if dtype is not None:
+            x = x.astype(dtype)
+        xm = anp.moveaxis(x, axis, 0)
+        if xm.shape[0] == 0:
+            return x
+        outs = [xm[0]]
+        for i in range(1, xm.shape[0]):
+            outs.append(outs[-1] * xm[i])
+        return anp.moveaxis(anp.stack(outs), 0, axis)
+
     def diagonal(self, x: Any, offset: int = 0, axis1: int = -2, axis2: int = -1) -> Any:
         # autograd's diagonal rule wants offset 0: index the diagonal instead
         import numpy as np
@@ -353,6 +367,21 @@ class _RealFFT:
         return _irfft(self._anp, x, n=n, axis=axis, norm=norm)
 
 
+def _copysign(xp: Any, x1: Any, x2: Any, /) -> Any:
+    # autograd has no copysign rule: x1 or -x1 (-x flips a NaN's sign bit too)
+    import numpy as np
+    from autograd.tracer import getval
+
+    v1, v2 = getval(x1), getval(x2)
+    dtype = np.result_type(v1, v2)
+    flip = np.signbit(v1) != np.signbit(v2)
+    return _where(xp, flip, -x1, x1).astype(dtype)
+
+
+def _positive(xp: Any, x: Any, /) -> Any:
+    return x * 1  # autograd has no rule for np.positive; x * 1 keeps -0.0 and the dtype
+
+
 def _tensordot(xp: Any, x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     return xp.tensordot(x1, x2, axes=axes)
 
@@ -391,6 +420,8 @@ def build() -> _Module:
     )
     vars(ns).update(
         mean=c.bind(_mean, anp, "mean"),
+        copysign=c.bind(_copysign, anp, "copysign"),
+        positive=c.bind(_positive, anp, "positive"),
         where=c.bind(_where, anp, "where"),
         finfo=c.bind(c.finfo, np, "finfo"),
         iinfo=c.bind(c.iinfo, np, "iinfo"),

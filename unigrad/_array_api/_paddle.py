@@ -89,6 +89,7 @@ __all__ = [
     "copysign",
     "cos",
     "cosh",
+    "cumulative_prod",
     "cumulative_sum",
     "divide",
     "e",
@@ -719,6 +720,12 @@ def cumulative_sum(
     x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: builtins.bool = False
 ) -> Any:
     return c.cumulative_sum(prims, x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def cumulative_prod(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: builtins.bool = False
+) -> Any:
+    return c.cumulative_prod(prims, x, axis=axis, dtype=dtype, include_initial=include_initial)
 
 
 def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
