@@ -35,9 +35,10 @@ class Engine:
     def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
         raise NotImplementedError
 
-    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
-        """``(outputs, pullback)``: ``fn(*primals)`` returns a tuple of arrays; the
-        pullback takes a tuple of cotangents and returns one per primal."""
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
+        """``(outputs, pullback, aux)``: ``fn(*primals)`` returns ``(outputs, aux)``, two
+        tuples of arrays, and only ``outputs`` are differentiated; the pullback takes a
+        tuple of cotangents and returns one per primal."""
         raise NotImplementedError
 
     def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -58,6 +59,19 @@ class Engine:
 
     def asarray(self, data: Any, dtype: str) -> Any:
         raise NotImplementedError
+
+    def defers(self) -> bool:
+        """Whether ops may be recorded now and computed later (see ``_lazy``)."""
+        return True
+
+    def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
+        """``(shape, dtype, weak_type)`` of an array."""
+        return (tuple(v.shape), v.dtype, False)
+
+    def aval(self, v: Any) -> Any:
+        """:meth:`describe` for a float/complex array, else None: an integer or boolean
+        array (an index, a mask) may decide a result's shape by its values."""
+        return self.describe(v) if is_inexact(v.dtype) else None
 
     def zeros(self, shape: tuple[int, ...], dtype: Any) -> Any:
         return self.np.zeros(shape, dtype=dtype)
@@ -98,9 +112,9 @@ class _JaxEngine(Engine):
     def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
         return self._jax.tree_util.tree_unflatten(treedef, leaves)
 
-    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
-        out, pull = self._jax.vjp(fn, *primals)
-        return out, pull
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
+        out, pull, aux = self._jax.vjp(fn, *primals, has_aux=True)
+        return out, pull, aux
 
     def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         return self._jax.jit(fn)  # type: ignore[no-any-return]
@@ -127,6 +141,17 @@ class _JaxEngine(Engine):
 
     def cast(self, x: Any, dtype: Any) -> Any:
         return x.astype(dtype)
+
+    @functools.cached_property
+    def _config(self) -> Any:
+        return self._jax.config
+
+    def defers(self) -> bool:
+        cfg = self._config
+        return not (cfg.jax_debug_nans or cfg.jax_debug_infs)
+
+    def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
+        return (tuple(v.shape), v.dtype, bool(getattr(v, "weak_type", False)))
 
 
 class _NumpyEngine(Engine):
@@ -156,12 +181,17 @@ class _NumpyEngine(Engine):
         it = iter(leaves)
         return _unflatten(treedef, it)
 
-    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
         from autograd import make_vjp
         from autograd.builtins import tuple as atuple
+        from autograd.tracer import getval
+
+        aux: list[Any] = []
 
         def packed(*xs: Any) -> Any:
-            return atuple(fn(*xs))
+            outs, extra = fn(*xs)
+            aux.extend(getval(v) for v in extra)  # values only: not differentiated
+            return atuple(outs)
 
         n = len(primals)
         with warnings.catch_warnings():
@@ -173,7 +203,7 @@ class _NumpyEngine(Engine):
         def pullback(cts: Sequence[Any]) -> Any:
             return pull(atuple(cts))
 
-        return out, pullback
+        return out, pullback, tuple(aux)
 
     def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         anp = self.np
@@ -194,12 +224,36 @@ class _NumpyEngine(Engine):
     def asarray(self, data: Any, dtype: str) -> Any:
         return self._np.array(data, dtype=dtype)
 
+    def defers(self) -> bool:
+        # np.seterr(...="raise"/"call"): the op that overflows must be the one to raise
+        err = self._np.geterr()
+        return "raise" not in err.values() and "call" not in err.values()
+
     def cast(self, x: Any, dtype: Any) -> Any:
         from autograd.tracer import isbox
 
         if isbox(x):
             return x.astype(dtype)
         return self._np.asarray(x).astype(dtype)
+
+
+_INEXACT: dict[Any, bool] = {}
+
+
+def is_inexact(dtype: Any) -> bool:
+    """Float or complex (bfloat16 and the ml_dtypes floats included)."""
+    ok = _INEXACT.get(dtype)
+    if ok is None:
+        import numpy as np
+
+        try:
+            ok = bool(np.issubdtype(dtype, np.inexact))
+        except TypeError:
+            ok = False
+        if not ok and "float" in str(dtype):
+            ok = True
+        _INEXACT[dtype] = ok
+    return ok
 
 
 # ---- a small pytree for the numpy engine: lists, tuples, dicts, None ----------

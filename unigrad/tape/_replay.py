@@ -26,7 +26,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .._errors import GraphFreedError, message
-from ._tensor import Node, Tensor, fresh_token
+from . import _lazy
+from ._tensor import Node, Tensor, emit, fresh_token
 
 __all__ = ["analyse", "grad", "leaves_of"]
 
@@ -161,7 +162,7 @@ def leaves_of(outputs: Sequence[Any]) -> list[Tensor]:
 class Plan:
     """A rebuilt pure function and what to call it with."""
 
-    __slots__ = ("consts", "deltas", "key", "n_slots", "out_srcs", "steps")
+    __slots__ = ("consts", "deltas", "keep_srcs", "key", "n_slots", "out_srcs", "steps")
 
     def __init__(self) -> None:
         self.steps: list[
@@ -175,12 +176,20 @@ class Plan:
         ] = []
         self.consts: list[Any] = []
         self.out_srcs: tuple[tuple[int, int], ...] = ()
+        self.keep_srcs: tuple[tuple[int, int], ...] = ()
         self.deltas: frozenset[int] = frozenset()
         self.n_slots = 0
         self.key: Any = None
 
 
-def build(a: Analysis, outputs: Sequence[Any], inputs: Sequence[Tensor], cut: set[int]) -> Plan:
+def build(
+    a: Analysis,
+    outputs: Sequence[Any],
+    inputs: Sequence[Tensor],
+    cut: set[int],
+    keep: Sequence[Tensor] = (),
+) -> Plan:
+    """The live nodes as steps of one function; ``keep``: pending values it also returns."""
     plan = Plan()
     in_pos = {id(t): i for i, t in enumerate(inputs)}
     live = a.live
@@ -224,17 +233,28 @@ def build(a: Analysis, outputs: Sequence[Any], inputs: Sequence[Tensor], cut: se
         n_slots += node.n_out
     plan.n_slots = n_slots
     plan.out_srcs = tuple(source(y) for y in outputs)
+    plan.keep_srcs = tuple(source(t) for t in keep)
     plan.deltas = frozenset(deltas)
-    plan.key = (tuple(keys), plan.out_srcs, len(inputs), len(consts), plan.deltas)
+    plan.key = (
+        tuple(keys),
+        plan.out_srcs,
+        plan.keep_srcs,
+        len(inputs),
+        len(consts),
+        plan.deltas,
+    )
     return plan
 
 
-def _forward(plan: Plan) -> Callable[..., tuple[Any, ...]]:
+def _forward(plan: Plan) -> Callable[..., tuple[tuple[Any, ...], tuple[Any, ...]]]:
     steps = tuple(plan.steps)
     out_srcs = plan.out_srcs
+    keep_srcs = plan.keep_srcs
     n_slots = plan.n_slots
 
-    def forward(ins: Sequence[Any], consts: Sequence[Any]) -> tuple[Any, ...]:
+    def forward(
+        ins: Sequence[Any], consts: Sequence[Any]
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         slots: list[Any] = [None] * n_slots
         srcs_of = (ins, consts, slots)
         for fn, srcs, b, n_out, ds in steps:
@@ -242,7 +262,8 @@ def _forward(plan: Plan) -> Callable[..., tuple[Any, ...]]:
             slots[b : b + n_out] = outs
             for s, i in ds:
                 slots[s] = slots[s] + ins[i]
-        return tuple(srcs_of[k][i] for k, i in out_srcs)
+        kept = tuple(srcs_of[k][i] for k, i in keep_srcs)
+        return tuple(srcs_of[k][i] for k, i in out_srcs), kept
 
     return forward
 
@@ -256,19 +277,24 @@ def _is_complex(v: Any) -> bool:
         return False
 
 
-def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[..., Any]:
-    """``run(ins, consts, seeds) -> one gradient per input``, in the torch convention."""
+def make_run(
+    engine: Any, plan: Plan, seed_none: tuple[bool, ...], values: bool = False
+) -> Callable[..., Any]:
+    """``run(ins, consts, seeds) -> one gradient per input``, in the torch convention.
+
+    With ``values``, ``(gradients, outputs, kept)``: the forward's values of the outputs
+    and of ``plan.keep_srcs``, computed by the same pass."""
     forward = _forward(plan)
     deltas = plan.deltas
     xnp = engine.np
 
-    def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> tuple[Any, ...]:
+    def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> Any:
         primals = tuple(xnp.zeros_like(x) if i in deltas else x for i, x in enumerate(ins))
 
-        def f(*p: Any) -> tuple[Any, ...]:
+        def f(*p: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
             return forward(p, consts)
 
-        outs, pull = engine.vjp(f, primals)
+        outs, pull, kept = engine.vjp(f, primals)
         cts = tuple(
             xnp.ones_like(o) if none else (xnp.conj(s) if _is_complex(s) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
@@ -281,6 +307,8 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
             if g.dtype != x.dtype:
                 g = engine.cast(g, x.dtype)
             result.append(g)
+        if values:
+            return tuple(result), outs, kept
         return tuple(result)
 
     return run
@@ -291,10 +319,10 @@ _CACHE_SIZE = 512
 
 
 def compiled_run(
-    engine: Any, plan: Plan, seed_none: tuple[bool, ...], batched: bool
+    engine: Any, plan: Plan, seed_none: tuple[bool, ...], batched: bool, values: bool = False
 ) -> tuple[Callable[..., Any], Any]:
     """The (cached, on jax compiled) run function for this plan, and its cache key."""
-    key: Any = (plan.key, seed_none, batched)
+    key: Any = (plan.key, seed_none, batched, values)
     if engine.compiles:
         try:
             fn = _CACHE.get(key)
@@ -303,7 +331,7 @@ def compiled_run(
         if fn is not None:
             _CACHE.move_to_end(key)
             return fn, key
-    run = make_run(engine, plan, seed_none)
+    run = make_run(engine, plan, seed_none, values)
     if batched:
         run = engine.batched(run)
     if engine.compiles:
@@ -338,26 +366,92 @@ def grad(
     result: list[Any | None] = [None] * len(inputs)
     if not any(a.reached):
         if not retain_graph:
-            _consume(a.order)
+            _consume_keeping_values(cls, a, outputs)
         return result
-    plan = build(a, outputs, inputs, cut)
+    # The pass that computes the gradients also computes the values still wanted: the
+    # outputs', and, when the graph is consumed, those of pending tensors held elsewhere.
+    values = not create_graph and not batched
+    keep = _held(a, outputs) if values and not retain_graph else []
+    plan = build(a, outputs, inputs, cut, keep)
     seed_none = tuple(s is None for s in seeds)
-    run, key = compiled_run(engine, plan, seed_none, batched)
+    run, key = compiled_run(engine, plan, seed_none, batched, values)
     consts = plan.consts
+    pending = [c for c in consts if isinstance(c, Tensor) and c._v is None]
+    pending += [s for s in seeds if isinstance(s, Tensor) and s._v is None]
+    pending += [x for i, x in enumerate(inputs) if x._v is None and i not in plan.deltas]
+    _lazy.materialize(cls, pending)
     if not create_graph:
         gs = run(
-            tuple(x._value for x in inputs),
-            tuple(c._value if isinstance(c, Tensor) else c for c in consts),
-            tuple(s._value if isinstance(s, Tensor) else s for s in seeds),
+            tuple(_primal(engine, x) for x in inputs),
+            tuple(c._v if isinstance(c, Tensor) else c for c in consts),
+            tuple(s._v if isinstance(s, Tensor) else s for s in seeds),
         )
+        if values:
+            gs, outs, kept = gs
+            for y, v in zip(outputs, outs, strict=True):
+                if isinstance(y, Tensor) and y._v is None:
+                    y._v = engine.canon(v)
+            for t, v in zip(keep, kept, strict=True):
+                t._v = engine.canon(v)
         for i, g in enumerate(gs):
             if a.reached[i]:
                 result[i] = engine.canon(g)
+        if not retain_graph:
+            _consume_keeping_values(cls, a, outputs)
     else:
         result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
-    if not retain_graph:
-        _consume(a.order)
+        if not retain_graph:
+            _consume_keeping_values(cls, a, outputs)
     return result
+
+
+def _primal(engine: Any, x: Tensor) -> Any:
+    """An input's value; zeros for a pending non-leaf input (it only gives the shape:
+    the rebuilt function computes the input itself and adds this as a perturbation)."""
+    if x._v is not None:
+        return x._v
+    shape, dtype, _ = x._aval
+    return engine.zeros(shape, dtype)
+
+
+def _held(a: Analysis, outputs: Sequence[Any]) -> list[Tensor]:
+    """Pending outputs of the live nodes that something outside the graph still holds:
+    they need their values before ``_consume`` drops the recipes."""
+    candidates, occurrences = _candidates(a, {id(y) for y in outputs})
+    return _lazy.held_elsewhere(candidates, occurrences)
+
+
+def _candidates(a: Analysis, out_ids: set[int]) -> tuple[dict[int, Tensor], dict[int, int]]:
+    # A function of its own: its loop variables must not hold a candidate when the
+    # references are counted.
+    live = a.live
+    candidates: dict[int, Tensor] = {}
+    occurrences: dict[int, int] = {}
+    for node in a.order:
+        for p in node.parents:
+            if isinstance(p, Tensor) and p._v is None and p._node is not None:
+                if live.get(p._node) and id(p) not in out_ids:
+                    candidates[id(p)] = p
+                    occurrences[id(p)] = occurrences.get(id(p), 0) + 1
+        for ref in node.outs:
+            t = ref()
+            if t is not None and t._v is None and id(t) not in out_ids:
+                candidates[id(t)] = t
+                occurrences.setdefault(id(t), 0)
+    return candidates, occurrences
+
+
+def _consume_keeping_values(cls: type[Tensor], a: Analysis, outputs: Sequence[Any]) -> None:
+    """Consume the live nodes; first compute what is still pending and held elsewhere
+    (nothing, after a pass that returned those values)."""
+    rest = _held(a, ())
+    rest += [y for y in outputs if isinstance(y, Tensor) and y._v is None and _live(a, y)]
+    _lazy.materialize(cls, rest)
+    _consume(a.order)
+
+
+def _live(a: Analysis, t: Tensor) -> bool:
+    return t._node is not None and bool(a.live.get(t._node))
 
 
 def _differentiable(
@@ -369,7 +463,8 @@ def _differentiable(
     seeds: Sequence[Any],
     reached: Sequence[bool],
 ) -> list[Any | None]:
-    """Gradients as tape tensors whose node is ``run``: differentiable to any order."""
+    """Gradients as tape tensors whose node is ``run``: differentiable to any order, and
+    pending (``_lazy``) like any other recorded op."""
     n_in, n_c = len(inputs), len(consts)
     seed_idx = tuple(i for i, s in enumerate(seeds) if s is not None)
     n_s = len(seeds)
@@ -382,12 +477,8 @@ def _differentiable(
 
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
     node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
-    node = Node(fn, node_key, parents, n_in)
-    values = fn(*[p._value if isinstance(p, Tensor) else p for p in parents])
-    engine = cls._engine
-    return [
-        cls._make(engine.canon(v), node, i) if reached[i] else None for i, v in enumerate(values)
-    ]
+    values = emit(cls, fn, node_key, parents)
+    return [v if reached[i] else None for i, v in enumerate(values)]
 
 
 def backward(

@@ -1,7 +1,7 @@
-"""Tape tensors and nodes: eager values plus a record of the pure functions that made them.
+"""Tape tensors and nodes: values plus a record of the pure functions that made them.
 
-A :class:`Tensor` holds a framework array (``_value``) and, unless it is a leaf, the
-:class:`Node` that produced it. A node is a pure function of its parents' values
+A :class:`Tensor` holds a framework array (``_value``, pending until it is needed: see
+``_lazy``) and, unless it is a leaf, the :class:`Node` that produced it. A node is a pure function of its parents' values
 (``fn``), the parents (tape tensors, or plain arrays that enter as constants), and a
 hashable ``key`` that identifies the function up to its parents' values: the op plus
 every static argument. Nodes never point at their outputs, so a graph is a DAG of
@@ -11,11 +11,15 @@ plain references that dies with its last tensor.
 from __future__ import annotations
 
 import itertools
+import math
 import operator
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._errors import BackendError, TapeError, message
+from . import _lazy
+from ._engine import is_inexact as _inexact
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -26,7 +30,7 @@ __all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "record", "record_call"
 class Node:
     """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays."""
 
-    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "parents")
+    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "outs", "parents")
 
     def __init__(
         self, fn: Callable[..., Any], key: Any, parents: tuple[Any, ...], n_out: int
@@ -36,6 +40,9 @@ class Node:
         self.parents: tuple[Any, ...] = parents
         self.n_out = n_out
         self.consumed = False
+        #: Weak references to the outputs of a multi-output node recorded pending: a
+        #: consumed graph must compute the ones still held (``_lazy``).
+        self.outs: tuple[weakref.ref[Any], ...] = ()
 
     def __repr__(self) -> str:
         op = self.key[0] if isinstance(self.key, tuple) and self.key else self.key
@@ -70,24 +77,6 @@ def _skey(v: Any) -> Any:
 
 def _is_tensor(v: Any) -> bool:
     return isinstance(v, Tensor)
-
-
-_INEXACT: dict[Any, bool] = {}
-
-
-def _inexact(dtype: Any) -> bool:
-    ok = _INEXACT.get(dtype)
-    if ok is None:
-        import numpy as np
-
-        try:
-            ok = bool(np.issubdtype(dtype, np.inexact))
-        except TypeError:
-            ok = False
-        if not ok and "float" in str(dtype):  # bfloat16 and the ml_dtypes floats
-            ok = True
-        _INEXACT[dtype] = ok
-    return ok
 
 
 def _wrong_engine(cls: type[Tensor], v: Tensor) -> BackendError:
@@ -135,6 +124,50 @@ def _wrap_outputs(
     return engine.unflatten(treedef, wrapped)
 
 
+def _spec_of(engine: Engine, out: Any) -> Any:
+    """What a deferred call of the same signature returns (see ``_lazy``), or EAGER."""
+    if engine.is_array(out):
+        a = engine.aval(engine.canon(out))
+        return _lazy.EAGER if a is None else ("one", a)
+    leaves, treedef = engine.flatten(out, engine.is_array)
+    avals = []
+    for v in leaves:
+        a = engine.aval(engine.canon(v)) if engine.is_array(v) else None
+        if a is None:
+            return _lazy.EAGER
+        avals.append(a)
+    return ("tree", treedef, tuple(avals))
+
+
+def emit(cls: type[Tensor], node_fn: Callable[..., Any], key: Any, parents: tuple[Any, ...]) -> Any:
+    """The result of ``node_fn(*parents)`` as tape tensors, deferred when the call's
+    output spec is known (``_lazy``), else computed now."""
+    engine = cls._engine
+    sig = _lazy.signature(engine, key, parents, cls)
+    spec = None if sig is None else _lazy.spec_for(sig)
+    if spec is None or spec is _lazy.EAGER:
+        _lazy.materialize(cls, [p for p in parents if isinstance(p, Tensor)])
+        out = node_fn(*[p._v if isinstance(p, Tensor) else p for p in parents])
+        if sig is not None:
+            _lazy.remember(sig, _spec_of(engine, out))
+        return _wrap_outputs(cls, node_fn, key, parents, out)
+    if spec[0] == "one":
+
+        def fn1(*vals: Any) -> tuple[Any, ...]:
+            return (node_fn(*vals),)
+
+        return cls._pending(Node(fn1, key, parents, 1), 0, spec[1])
+    _, treedef, avals = spec
+
+    def fnn(*vals: Any) -> tuple[Any, ...]:
+        return tuple(engine.flatten(node_fn(*vals), engine.is_array)[0])
+
+    node = Node(fnn, key, parents, len(avals))
+    outs = [cls._pending(node, i, a) for i, a in enumerate(avals)]
+    node.outs = tuple(weakref.ref(t) for t in outs)
+    return engine.unflatten(treedef, outs)
+
+
 def _classify(
     cls: type[Tensor], engine: Engine, items: Sequence[Any]
 ) -> tuple[list[Any], list[int], list[Any], bool]:
@@ -165,7 +198,6 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
     parents, slots, statics, tracked = _classify(cls, engine, args)
     if not tracked:
         return op(*args)
-    vals = [p._value if isinstance(p, Tensor) else p for p in parents]
     if not statics:
         fn = op
         key: Any = (op, len(args))
@@ -182,7 +214,7 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
             return op(*full)
 
         key = (op, len(args), tuple(statics))
-    return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
+    return emit(cls, fn, key, tuple(parents))
 
 
 def record_call(
@@ -214,8 +246,7 @@ def record_call(
     key = (op, treedef, tuple(statics), slots_t)
     if compile_eager and engine.compiles:
         fn = _compiled(engine, key, fn)
-    vals = [p._value if isinstance(p, Tensor) else p for p in parents]
-    return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
+    return emit(cls, fn, key, tuple(parents))
 
 
 _COMPILED: dict[Any, Callable[..., Any]] = {}
@@ -339,7 +370,7 @@ class Tensor:
         (array([2., 4.]),)
     """
 
-    __slots__ = ("__weakref__", "_index", "_node", "_value", "grad")
+    __slots__ = ("__weakref__", "_aval", "_index", "_node", "_v", "grad")
     __unigrad_backend__: ClassVar[str] = "?"
     _engine: ClassVar[Engine]
     __array_ufunc__ = None  # numpy defers binary operators to ours
@@ -347,7 +378,8 @@ class Tensor:
 
     def __init__(self, value: Any) -> None:
         """Prefer :func:`unigrad.watch`: this makes a leaf holding ``value``."""
-        self._value = value
+        self._v: Any = value  # None while pending (see ``_lazy``)
+        self._aval: Any = self._engine.describe(value)  # (shape, dtype, weak_type)
         self._node: Node | None = None
         self._index = 0
         self.grad: Any = None
@@ -355,11 +387,29 @@ class Tensor:
     @classmethod
     def _make(cls, value: Any, node: Node | None, index: int) -> Tensor:
         t = cls.__new__(cls)
-        t._value = value
+        t._v = value
+        t._aval = cls._engine.describe(value)
         t._node = node
         t._index = index
         t.grad = None
         return t
+
+    @classmethod
+    def _pending(cls, node: Node, index: int, aval: Any) -> Tensor:
+        t = cls.__new__(cls)
+        t._v = None
+        t._aval = aval
+        t._node = node
+        t._index = index
+        t.grad = None
+        return t
+
+    @property
+    def _value(self) -> Any:
+        """The framework array, computed now if it is pending."""
+        if self._v is None:
+            _lazy.materialize(type(self), (self,))
+        return self._v
 
     # ---- explicit conversion --------------------------------------------------
     @property
@@ -400,22 +450,25 @@ class Tensor:
     # ---- metadata ---------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
-        return tuple(self._value.shape)
+        return tuple(self._aval[0])
 
     @property
     def dtype(self) -> Any:
-        return self._value.dtype
+        return self._aval[1]
 
     @property
     def ndim(self) -> int:
-        return int(self._value.ndim)
+        return len(self._aval[0])
 
     @property
     def size(self) -> int:
-        return int(self._value.size)
+        return math.prod(self._aval[0])
 
     def __len__(self) -> int:
-        return len(self._value)
+        shape = self._aval[0]
+        if not shape:
+            raise TypeError("len() of unsized object")
+        return int(shape[0])
 
     def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):
