@@ -429,10 +429,15 @@ def _candidates(a: Analysis, out_ids: set[int]) -> tuple[dict[int, Tensor], dict
     occurrences: dict[int, int] = {}
     for node in a.order:
         for p in node.parents:
-            if isinstance(p, Tensor) and p._v is None and p._node is not None:
-                if live.get(p._node) and id(p) not in out_ids:
-                    candidates[id(p)] = p
-                    occurrences[id(p)] = occurrences.get(id(p), 0) + 1
+            if (
+                isinstance(p, Tensor)
+                and p._v is None
+                and p._node is not None
+                and live.get(p._node)
+                and id(p) not in out_ids
+            ):
+                candidates[id(p)] = p
+                occurrences[id(p)] = occurrences.get(id(p), 0) + 1
         for ref in node.outs:
             t = ref()
             if t is not None and t._v is None and id(t) not in out_ids:

@@ -1,11 +1,12 @@
 """Tape tensors and nodes: values plus a record of the pure functions that made them.
 
 A :class:`Tensor` holds a framework array (``_value``, pending until it is needed: see
-``_lazy``) and, unless it is a leaf, the :class:`Node` that produced it. A node is a pure function of its parents' values
-(``fn``), the parents (tape tensors, or plain arrays that enter as constants), and a
-hashable ``key`` that identifies the function up to its parents' values: the op plus
-every static argument. Nodes never point at their outputs, so a graph is a DAG of
-plain references that dies with its last tensor.
+``_lazy``) and, unless it is a leaf, the :class:`Node` that produced it. A node is a
+pure function of its parents' values (``fn``), the parents (tape tensors, or plain
+arrays that enter as constants), and a hashable ``key`` that identifies the function
+up to its parents' values: the op plus every static argument. Nodes point at their
+outputs only weakly, so a graph is a DAG of plain references that dies with its last
+tensor.
 """
 
 from __future__ import annotations
@@ -467,7 +468,8 @@ class Tensor:
     def __len__(self) -> int:
         shape = self._aval[0]
         if not shape:
-            raise TypeError("len() of unsized object")
+            msg = "len() of unsized object"
+            raise TypeError(msg)
         return int(shape[0])
 
     def __iter__(self) -> Iterator[Any]:
