@@ -290,7 +290,17 @@ def _inputs(
             keep.append(x)
         else:
             reasons[j] = "does not require grad (mark it with unigrad.watch before the forward)"
+    if len(keep) == len(distinct):  # every input kept: the positions are unchanged
+        return distinct, where, reasons if len(where) == len(distinct) else [None] * len(where)
     return tuple(keep), [remap.get(j, -1) for j in where], [reasons[j] for j in where]
+
+
+def _all_given(results: list[Any]) -> bool:
+    # a loop, not all(<genexpr>): this runs on every call, and the generator costs more
+    for g in results:  # noqa: SIM110
+        if g is None:
+            return False
+    return True
 
 
 def grad(
@@ -400,8 +410,10 @@ def grad(
         request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
         results = be.grad(request)
 
-    if -1 not in where and all(g is not None for g in results):
+    if -1 not in where and _all_given(results):
         # every input used (the common call): the results in input order
+        if len(results) == len(where):  # no duplicates: the same order
+            return tuple(results)
         return tuple(results[j] for j in where)
     batch = be.shape(next(s for s in seeds if s is not None))[0] if batched else None
     out: list[Any] = []

@@ -22,7 +22,6 @@ from .._errors import (
     NotDifferentiableError,
     message,
 )
-from . import _graph
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "TorchBackend"]
@@ -61,36 +60,60 @@ _has_torch_function: Any = torch._C._has_torch_function
 _ACCUMULATE = torch._C._functions.AccumulateGrad
 
 
-def _children(node: Any) -> list[Any]:
-    return [c for c, _ in node.next_functions if c is not None]
-
-
-def _is_leaf_node(node: Any) -> bool:
-    return type(node) is _ACCUMULATE
-
-
 def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
-    Consumed nodes carry a flag in their ``metadata`` dict, which lives and dies with
-    the node: no id() bookkeeping, nothing to fool after garbage collection.
+    A node runs when one of its children leads to a target (an input's node, or an
+    input leaf's gradient accumulator; with ``inputs=None`` every accumulator); a target
+    is reached without running it. Accumulators are never returned: they are shared
+    between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
+    and dies with the node: no id() bookkeeping, nothing to fool after garbage
+    collection. The walk is ``_graph.executed`` written out for torch's node types
+    (iterative post-order, so long chains do not hit the recursion limit): it runs on
+    every call, and the generic version's callbacks cost more than the walk itself.
     """
-    roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
-    if inputs is None:
-        is_target = _is_leaf_node
-    else:
-        leaves = {id(x) for x in inputs if x.grad_fn is None}
-        nodes = {x.grad_fn for x in inputs if x.grad_fn is not None}
-
-        def is_target(node: Any) -> bool:
-            if type(node) is _ACCUMULATE:
-                return id(node.variable) in leaves
-            return node in nodes
-
-    runs = _graph.executed(roots, _children, is_target, _is_leaf_node)
-    for node in runs:
-        if _CONSUMED in node.metadata:
-            raise GraphFreedError(_FREED_MESSAGE)
+    every_leaf = inputs is None
+    leaves: set[int] = set()
+    targets: set[Any] = set()
+    for x in inputs or ():
+        fn = x.grad_fn
+        if fn is None:
+            leaves.add(id(x))
+        else:
+            targets.add(fn)
+    leads: dict[Any, bool] = {}
+    edges_of: dict[Any, tuple[tuple[Any, int], ...]] = {}
+    runs: list[Any] = []
+    stack = []
+    for y in outputs:
+        fn = y.grad_fn
+        if fn is not None:
+            stack.append(fn)
+    while stack:
+        node = stack.pop()
+        if node in leads:
+            continue
+        if type(node) is _ACCUMULATE:
+            leads[node] = every_leaf or id(node.variable) in leaves
+            continue
+        edges = edges_of.get(node)
+        if edges is None:  # first visit: the children first, then this node again
+            edges = edges_of[node] = node.next_functions
+            stack.append(node)
+            for c, _ in edges:
+                if c is not None:
+                    stack.append(c)
+            continue
+        ran = False
+        for c, _ in edges:
+            if c is not None and leads[c]:
+                ran = True
+                break
+        leads[node] = ran or node in targets
+        if ran:
+            if _CONSUMED in node.metadata:
+                raise GraphFreedError(_FREED_MESSAGE)
+            runs.append(node)
     return runs
 
 
@@ -209,7 +232,7 @@ class TorchBackend(Backend):
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
         runs = _plan(outputs, inputs)
-        seeds = self._seeds(outputs, request.seeds)
+        seeds = request.seeds
         handles = []
         unreached: list[int] = []
         if request.no_grad_vars:
@@ -233,7 +256,7 @@ class TorchBackend(Backend):
                 result = torch.autograd.grad(
                     outputs,
                     inputs,
-                    seeds,
+                    self._seeds(outputs, seeds),
                     retain_graph=request.retain_graph,
                     create_graph=request.create_graph,
                     allow_unused=True,
