@@ -150,9 +150,31 @@ def _check_outputs(be: Backend, outs: tuple[Any, ...]) -> None:
             raise NotDifferentiableError(msg)
 
 
+def _all_none(values: tuple[Any, ...]) -> bool:
+    for v in values:  # noqa: SIM110 (a loop: all(<genexpr>) costs more on every call)
+        if v is not None:
+            return False
+    return True
+
+
+def _complex_needs_seed(be: Backend, y: Any, i: int) -> GradOutputsError:
+    msg = message(
+        f"grad_outputs[{i}] is None for a complex output",
+        expected="an explicit seed for a complex output",
+        got=f"None for an output of dtype {be.dtype_name(y)}",
+        fix="Pass the seed (e.g. ones) explicitly; for a real loss take .real first.",
+    )
+    return GradOutputsError(msg)
+
+
 def _check_seeds(
     be: Backend, outs: tuple[Any, ...], seeds: tuple[Any, ...], batched: bool
 ) -> tuple[Any, ...]:
+    if not batched and _all_none(seeds):  # the common call: ones for real outputs
+        for i, y in enumerate(outs):
+            if be.kind(y) == "c":
+                raise _complex_needs_seed(be, y, i)
+        return seeds
     checked = list(seeds)
     batch: int | None = None
     for i, (y, s) in enumerate(zip(outs, seeds, strict=True)):
@@ -167,13 +189,7 @@ def _check_seeds(
                 )
                 raise GradOutputsError(msg)
             if y_kind == "c":
-                msg = message(
-                    f"grad_outputs[{i}] is None for a complex output",
-                    expected="an explicit seed for a complex output",
-                    got=f"None for an output of dtype {be.dtype_name(y)}",
-                    fix="Pass the seed (e.g. ones) explicitly; for a real loss take .real first.",
-                )
-                raise GradOutputsError(msg)
+                raise _complex_needs_seed(be, y, i)
             continue
         y_shape, s_shape = be.shape(y), be.shape(s)
         if batched:
@@ -296,8 +312,7 @@ def _inputs(
 
 
 def _all_given(results: list[Any]) -> bool:
-    # a loop, not all(<genexpr>): this runs on every call, and the generator costs more
-    for g in results:  # noqa: SIM110
+    for g in results:  # noqa: SIM110 (a loop: all(<genexpr>) costs more on every call)
         if g is None:
             return False
     return True

@@ -117,6 +117,29 @@ def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]
     return runs
 
 
+def _check_unconsumed(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
+    """:func:`_plan`'s check alone, for a pass that consumes nothing: one visit per
+    reachable node; only when a consumed node is found does it ask whether the pass
+    would run it (the answer costs a second, post-order walk)."""
+    seen: set[Any] = set()
+    stack = []
+    for y in outputs:
+        fn = y.grad_fn
+        if fn is not None:
+            stack.append(fn)
+    while stack:
+        node = stack.pop()
+        if node in seen or type(node) is _ACCUMULATE:
+            continue
+        seen.add(node)
+        if _CONSUMED in node.metadata:
+            _plan(outputs, inputs)  # raises if the pass would run a consumed node
+            return
+        for c, _ in node.next_functions:
+            if c is not None:
+                stack.append(c)
+
+
 def _consume(runs: list[Any]) -> None:
     for node in runs:
         node.metadata[_CONSUMED] = True
@@ -231,7 +254,9 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
-        runs = _plan(outputs, inputs)
+        runs = _plan(outputs, inputs) if not request.retain_graph else None
+        if runs is None:
+            _check_unconsumed(outputs, inputs)
         seeds = request.seeds
         handles = []
         unreached: list[int] = []
@@ -280,7 +305,7 @@ class TorchBackend(Backend):
         finally:
             for h in handles:
                 h.remove()
-        if not request.retain_graph:
+        if runs is not None:
             _consume(runs)
         grads = list(result)
         for i in unreached:
