@@ -314,6 +314,24 @@ def make_run(
     return run
 
 
+class _Key:
+    """A cache key that hashes its long, nested contents once, not at every lookup.
+
+    Raises TypeError when the contents are unhashable (an opaque static argument)."""
+
+    __slots__ = ("hash", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self.hash == other.hash and self.value == other.value
+
+
 _CACHE: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
 _CACHE_SIZE = 512
 
@@ -322,12 +340,13 @@ def compiled_run(
     engine: Any, plan: Plan, seed_none: tuple[bool, ...], batched: bool, values: bool = False
 ) -> tuple[Callable[..., Any], Any]:
     """The (cached, on jax compiled) run function for this plan, and its cache key."""
-    key: Any = (plan.key, seed_none, batched, values)
-    if engine.compiles:
-        try:
-            fn = _CACHE.get(key)
-        except TypeError:  # an unhashable static argument: no cache
-            fn, key = None, None
+    key: Any
+    try:
+        key = _Key((plan.key, seed_none, batched, values))
+    except TypeError:  # an unhashable static argument: no cache
+        key = None
+    if engine.compiles and key is not None:
+        fn = _CACHE.get(key)
         if fn is not None:
             _CACHE.move_to_end(key)
             return fn, key
@@ -396,7 +415,9 @@ def grad(
         for i, g in enumerate(gs):
             if a.reached[i]:
                 result[i] = engine.canon(g)
-        if not retain_graph:
+        if values and not retain_graph:
+            _consume(a.order)  # the pass above returned every value still held
+        elif not retain_graph:
             _consume_keeping_values(cls, a, outputs)
     else:
         result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
