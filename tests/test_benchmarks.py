@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+import unigrad
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 NATIVE = [b for b in ("torch", "paddle") if importlib.util.find_spec(b) is not None]
 TAPE = [b for b in ("jax", "autograd") if importlib.util.find_spec(b) is not None]
@@ -52,3 +54,11 @@ def test_bench_tape_quick_prints_ratios() -> None:
             assert re.search(line, out, re.MULTILINE), out
             verdict = rf"^verdict {engine} {case} unigrad: (PASS|FAIL) "
             assert re.search(verdict, out, re.MULTILINE), out
+
+
+def test_bench_scaling_quick_prints_per_op_costs() -> None:
+    out = _run("bench_scaling.py", "--sizes", "4", "8", "--rounds", "2", "--block", "0.002")
+    for backend in unigrad.backends():
+        row = rf"^{backend}\s+8 \|\s+[\d.]+ us \|\s+[\d.]+ us \|\s+\d+\.\d+x \|\s+-?[\d.]+$"
+        assert re.search(row, out, re.MULTILINE), out
+        assert re.search(rf"^verdict {backend} scaling: (PASS|FAIL) ", out, re.MULTILINE), out
