@@ -228,6 +228,8 @@ def record_call(
 ) -> Any:
     """Record ``op(*args, **kwargs)``, where tape tensors may sit anywhere in pytrees."""
     engine = cls._engine
+    if not compile_eager and _flat(engine, args, kwargs):
+        return _record_flat(cls, op, args, kwargs)
     leaves, treedef = engine.flatten((args, kwargs), _is_tensor)
     parents, slots, statics, tracked = _classify(cls, engine, leaves)
     if not tracked:
@@ -247,6 +249,48 @@ def record_call(
     key = (op, treedef, tuple(statics), slots_t)
     if compile_eager and engine.compiles:
         fn = _compiled(engine, key, fn)
+    return emit(cls, fn, key, tuple(parents))
+
+
+#: Static arguments that are certainly not containers (pytree nodes) of arrays.
+_SCALARS = frozenset({int, float, bool, complex, str, type(None), slice})
+
+
+def _flat(engine: Engine, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether no argument is a container: the pytree flattening can be skipped."""
+    for a in args:
+        if type(a) not in _SCALARS and not isinstance(a, Tensor) and not engine.is_array(a):
+            return False
+    for v in kwargs.values():
+        if type(v) not in _SCALARS and not (
+            type(v) is tuple and all(type(e) in _SCALARS for e in v)
+        ):
+            return False
+    return True
+
+
+def _record_flat(
+    cls: type[Tensor], op: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """:func:`record` with static keyword arguments (the namespace's common call)."""
+    if not kwargs:
+        return record(cls, op, *args)
+    parents, slots, statics, tracked = _classify(cls, cls._engine, args)
+    if not tracked:
+        return op(*args, **kwargs)
+    template = list(args)
+    for i in slots:
+        template[i] = None
+    slots_t = tuple(slots)
+    kw = dict(kwargs)
+
+    def fn(*pv: Any) -> Any:
+        full = template.copy()
+        for i, v in zip(slots_t, pv, strict=True):
+            full[i] = v
+        return op(*full, **kw)
+
+    key = (op, len(args), tuple(statics), _skey(kw))
     return emit(cls, fn, key, tuple(parents))
 
 
