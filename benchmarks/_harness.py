@@ -7,10 +7,12 @@ garbage collector is off inside a block, as in :mod:`timeit`), then the **median
 per-round ratios** with its interquartile range. ``n`` is calibrated so that a block of
 the slowest variant lasts about ``block_s`` seconds.
 
-Peak memory is the growth of the process's resident set while a few calls run: the
-kernel's high-water mark (``VmHWM``) is reset through ``/proc/self/clear_refs`` first.
-It is Linux-only (``None`` elsewhere) and counts what the allocators keep, so it
-compares variants of one process, not processes.
+Peak memory, two ways. :func:`peak_traced_mib`: the peak of the allocations
+:mod:`tracemalloc` sees while a call runs, exact for NumPy (whose buffers it tracks)
+and blind to torch, paddle and XLA. :func:`peak_rss_mib`: the growth of the process's
+resident set while a few calls run (the kernel's high-water mark, ``VmHWM``, is reset
+through ``/proc/self/clear_refs`` first); Linux-only, and it counts what the allocators
+keep, so memory that an earlier call left cached reads as zero growth.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "describe_machine",
     "interleaved",
     "peak_rss_mib",
+    "peak_traced_mib",
     "quartiles",
 ]
 
@@ -128,6 +131,22 @@ def peak_rss_mib(fn: Callable[[], Any], calls: int = 3) -> float | None:
     if before is None or peak is None:
         return None
     return max(0, peak - before) / 1024
+
+
+def peak_traced_mib(fn: Callable[[], Any]) -> float:
+    """The peak of the allocations :mod:`tracemalloc` sees during one call of ``fn``,
+    above what was allocated before it."""
+    import tracemalloc
+
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        fn()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return max(0, peak - base) / 2**20
 
 
 def describe_machine() -> str:

@@ -225,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"machine: {_harness.describe_machine()}")
     print(
         f"method: {rounds} interleaved rounds x {block_s:g} s blocks, median [IQR] of "
-        "per-round ratios; peak = resident-set growth over 3 steps"
+        "per-round ratios; peak: numpy the tracemalloc peak of one step, jax the "
+        "resident-set growth over 3 steps"
     )
     verdicts = []
     for engine in engines:
@@ -236,8 +237,12 @@ def main(argv: list[str] | None = None) -> int:
             ref = next(iter(variants))
             print()
             for name, fn in variants.items():
-                mem = None if args.no_memory else _harness.peak_rss_mib(fn)
-                mem_s = "" if mem is None else f"   peak +{mem:.1f} MiB"
+                mem_s = ""
+                if not args.no_memory and engine == "numpy":
+                    mem_s = f"   peak {_harness.peak_traced_mib(fn):.1f} MiB (traced)"
+                elif not args.no_memory:
+                    mem = _harness.peak_rss_mib(fn)
+                    mem_s = "" if mem is None else f"   peak RSS +{mem:.1f} MiB"
                 line = f"{engine:<6} {case:<8} {name:<13} {s.median(name) / 1e3:9.3f} ms"
                 if name != ref:
                     q1, q2, q3 = _harness.quartiles(s.ratios(name, ref))
