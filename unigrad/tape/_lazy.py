@@ -137,7 +137,7 @@ def materialize(cls: type[Tensor], tensors: Sequence[Tensor]) -> None:
     fn = _forward(engine, (tuple(keys), outs, len(args)), tuple(steps), outs, n_slots)
     values = fn(tuple(args))
     for t, v in zip(targets, values, strict=True):
-        t._v = engine.canon(v)
+        t._store(v)
 
 
 _LOST = message(

@@ -409,9 +409,9 @@ def grad(
             gs, outs, kept = gs
             for y, v in zip(outputs, outs, strict=True):
                 if isinstance(y, Tensor) and y._v is None:
-                    y._v = engine.canon(v)
+                    y._store(v)
             for t, v in zip(keep, kept, strict=True):
-                t._v = engine.canon(v)
+                t._store(v)
         for i, g in enumerate(gs):
             if a.reached[i]:
                 result[i] = engine.canon(g)

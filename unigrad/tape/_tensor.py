@@ -449,6 +449,10 @@ class Tensor:
         t.grad = None
         return t
 
+    def _store(self, value: Any) -> None:
+        """Give a pending tensor the value the tape computed for it."""
+        self._v = type(self)._engine.canon(value)
+
     @property
     def _value(self) -> Any:
         """The framework array, computed now if it is pending."""
