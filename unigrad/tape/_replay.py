@@ -16,6 +16,9 @@
 5. With ``retain_graph=False`` the live nodes are consumed: they drop their function
    and hold their parents only weakly (values are released), and a later pass that
    needs them raises :class:`~unigrad.GraphFreedError`.
+6. Values are deferred (``_lazy``): the pass of step 3 also returns the values of the
+   outputs and, before a consumption, of every pending tensor of the graph that is
+   still held elsewhere, so that no value is computed twice and none is lost.
 """
 
 from __future__ import annotations
@@ -468,8 +471,8 @@ def _candidates(a: Analysis, out_ids: set[int]) -> tuple[dict[int, Tensor], dict
 
 
 def _consume_keeping_values(cls: type[Tensor], a: Analysis, outputs: Sequence[Any]) -> None:
-    """Consume the live nodes; first compute what is still pending and held elsewhere
-    (nothing, after a pass that returned those values)."""
+    """Consume the live nodes, after computing the pending values that are held
+    elsewhere (the path of passes that did not return them: create_graph, batched)."""
     rest = _held(a, ())
     rest += [y for y in outputs if isinstance(y, Tensor) and y._v is None and _live(a, y)]
     _lazy.materialize(cls, rest)
