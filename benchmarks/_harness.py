@@ -4,8 +4,8 @@ Every figure the scripts print is a ratio measured side by side in one process:
 *interleaved rounds*, each timing a block of ``n`` calls of every variant in turn (the
 order rotates between rounds, so drift on a shared machine hits every variant alike; the
 garbage collector is off inside a block, as in :mod:`timeit`), then the **median of the
-per-round ratios** with its interquartile range. ``n`` is calibrated so that a block of
-the slowest variant lasts about ``block_s`` seconds.
+per-round ratios** with its interquartile range. Each variant's ``n`` is calibrated so
+that its block lasts about ``block_s`` seconds.
 
 Peak memory, two ways. :func:`peak_traced_mib`: the peak of the allocations
 :mod:`tracemalloc` sees while a call runs, exact for NumPy (whose buffers it tracks)
@@ -87,14 +87,15 @@ def interleaved(
     """Time every variant in interleaved rounds (see the module docstring)."""
     for fn in variants.values():
         block(fn, warmup)  # caches, compilation, allocator
-    n = max(_calibrate(fn, block_s) for fn in variants.values())
+    # each variant its own number of calls per block: the same duration for all
+    n = {k: _calibrate(fn, block_s) for k, fn in variants.items()}
     names = list(variants)
     samples = Samples({k: [] for k in names})
     gc.collect()
     for r in range(rounds):
         shift = r % len(names)
         for k in names[shift:] + names[:shift]:
-            samples.us[k].append(block(variants[k], n) * 1e6)
+            samples.us[k].append(block(variants[k], n[k]) * 1e6)
     return samples
 
 

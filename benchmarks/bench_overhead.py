@@ -39,6 +39,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+# One thread for paddle's and numpy's pools too (torch: --threads), set before any
+# framework is imported; set the variables yourself to measure something else.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 if os.path.isdir(os.path.join(_ROOT, "unigrad")) and _ROOT not in sys.path:

@@ -32,6 +32,14 @@ from collections.abc import Callable
 from typing import Any
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
+# One thread for every variant (BLAS under numpy, XLA's CPU pool, as torch below): on a
+# shared machine thread pools fighting for cores swamp the differences being measured.
+# Set the variables yourself to measure something else.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _ROOT = os.path.dirname(_HERE)
 if os.path.isdir(os.path.join(_ROOT, "unigrad")) and _ROOT not in sys.path:
