@@ -335,6 +335,18 @@ class _Key:
         return isinstance(other, _Key) and self.hash == other.hash and self.value == other.value
 
 
+_KEYS: dict[_Key, _Key] = {}
+
+
+def _canonical(key: _Key) -> _Key:
+    """One object per structure: a step's key then nests in the next ``grad``'s key (its
+    VJP node) as the same object, and equal keys compare by identity, not in depth."""
+    canonical = _KEYS.setdefault(key, key)
+    if len(_KEYS) > 4 * _CACHE_SIZE:  # a bound; forgetting only costs a deep compare
+        _KEYS.clear()
+    return canonical
+
+
 _CACHE: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
 _CACHE_SIZE = 512
 
@@ -345,7 +357,7 @@ def compiled_run(
     """The (cached, on jax compiled) run function for this plan, and its cache key."""
     key: Any
     try:
-        key = _Key((plan.key, seed_none, batched, values))
+        key = _canonical(_Key((plan.key, seed_none, batched, values)))
     except TypeError:  # an unhashable static argument: no cache
         key = None
     if engine.compiles and key is not None:
