@@ -8,7 +8,7 @@ import unigrad
 from unigrad import _errors
 
 NATIVE = {
-    unigrad.GradArgumentError: (TypeError, ValueError, AssertionError),
+    unigrad.GradArgumentError: (TypeError, ValueError, AssertionError, RuntimeError),
     unigrad.GradOutputsError: (RuntimeError, ValueError, AssertionError),
     unigrad.UnusedInputError: (RuntimeError, ValueError),
     unigrad.NotDifferentiableError: (RuntimeError, ValueError, TypeError),

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ._dispatch import backend_for, owner
+from ._dispatch import _unknown, backend_for, owner
 
 __all__ = ["lift", "namespace", "to_numpy", "watch"]
 
@@ -16,7 +16,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 def _single(x: Any, what: str) -> Any:
     be = owner(x)
     if be is None:
-        backend_for([(what, [x])])  # raises the standard unknown-type error
+        raise _unknown(x, f"`{what}`")
     return be
 
 

@@ -240,10 +240,25 @@ def owner(value: object) -> Backend | None:
 
 def _unknown(value: object, what: str) -> BackendError:
     cls = type(value)
+    typename = f"{cls.__module__}.{cls.__qualname__}"
+    if callable(getattr(value, "parameters", None)) and not isinstance(value, type):
+        # a torch.nn.Module / paddle.nn.Layer: its tensors are its parameters
+        msg = (
+            f"{what} is a model ({typename}), not a tensor: expected tensors of one "
+            f"of the installed backends {backends()}. Pass its parameters: "
+            f"list(model.parameters())"
+        )
+        return BackendError(msg)
+    if isinstance(value, (bool, int, float, complex)):
+        fix = (
+            "Make it a tensor of your framework first (torch.tensor(x), paddle.to_tensor(x), "
+            "jnp.asarray(x), np.asarray(x))"
+        )
+    else:
+        fix = "Import the framework that made it, or pass one of its tensors"
     msg = (
-        f"{what} has type {cls.__module__}.{cls.__qualname__}, which no unigrad backend "
-        f"owns: expected a tensor of one of the installed backends {backends()}. "
-        f"Import the framework that made it, or pass one of its tensors"
+        f"{what} has type {typename}, which no unigrad backend owns: expected a tensor "
+        f"of one of the installed backends {backends()}. {fix}"
     )
     return BackendError(msg)
 

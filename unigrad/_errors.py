@@ -7,7 +7,7 @@ framework (``except RuntimeError``, ``except ValueError``, ...) keeps working:
 ============================  ===================================================
 class                         also an instance of
 ============================  ===================================================
-GradArgumentError             TypeError, ValueError, AssertionError
+GradArgumentError             TypeError, ValueError, AssertionError, RuntimeError
 GradOutputsError              RuntimeError, ValueError, AssertionError
 UnusedInputError              RuntimeError, ValueError
 NotDifferentiableError        RuntimeError, ValueError, TypeError
@@ -45,10 +45,11 @@ class UnigradError(Exception):
     """Base class of every error unigrad raises on purpose."""
 
 
-class GradArgumentError(UnigradError, TypeError, ValueError, AssertionError):
-    """An argument of the wrong type or value: containers, flags, empty inputs.
+class GradArgumentError(UnigradError, TypeError, ValueError, AssertionError, RuntimeError):
+    """An argument of the wrong type or value: containers, flags, empty inputs, None entries.
 
-    torch raises ``TypeError``/``RuntimeError`` here, paddle ``AssertionError``.
+    torch raises ``TypeError``/``RuntimeError`` here (``AssertionError`` for a None
+    output), paddle ``AssertionError``.
     """
 
 

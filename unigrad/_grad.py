@@ -61,6 +61,16 @@ def _as_tuple(value: Any, name: str, *, allow_set: bool = False) -> tuple[Any, .
     else:
         # Not a container: let dispatch explain which types it knows.
         return (value,)
+    for i, v in enumerate(items):
+        if v is None:
+            msg = message(
+                f"{name}[{i}] is None",
+                expected="a tensor in every position",
+                got=f"None at position {i} of {len(items)}",
+                fix=f"Leave the None out of `{name}`"
+                + (" (a None seed goes in grad_outputs)." if name == "outputs" else "."),
+            )
+            raise GradArgumentError(msg)
     if not items:
         msg = message(
             f"`{name}` is empty",
@@ -318,6 +328,10 @@ def _all_given(results: list[Any]) -> bool:
     return True
 
 
+def _batch_size(be: Backend, seeds: tuple[Any, ...]) -> int:
+    return be.shape(next(s for s in seeds if s is not None))[0]
+
+
 def grad(
     outputs: Any,
     inputs: Any,
@@ -421,7 +435,10 @@ def grad(
     used, where, reasons = _inputs(be, ins)
 
     results: list[Any] = []
-    if used:
+    if used and batched and _batch_size(be, seeds) == 0:
+        # vmap over an empty batch: an empty batch of gradients; nothing is run or consumed
+        results = [be.zeros_like(x, 0) for x in used]
+    elif used:
         request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
         results = be.grad(request)
 
@@ -430,7 +447,7 @@ def grad(
         if len(results) == len(where):  # no duplicates: the same order
             return tuple(results)
         return tuple(results[j] for j in where)
-    batch = be.shape(next(s for s in seeds if s is not None))[0] if batched else None
+    batch = _batch_size(be, seeds) if batched else None
     out: list[Any] = []
     for i, j in enumerate(where):
         g = results[j] if j >= 0 else None

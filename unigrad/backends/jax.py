@@ -7,16 +7,45 @@ graph's structure) and maps ``is_grads_batched`` with ``jax.vmap``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 import jax
 
+from .._errors import TapeError, message
 from ..tape._backend import TapeBackend
 from ..tape._engine import jax_engine
 from ..tape._tensor import JaxTensor
-from ._base import Capabilities
+from ._base import BackwardRequest, Capabilities, GradRequest
 
 __all__ = ["BACKEND", "JaxBackend"]
+
+_ACROSS_JIT = message(
+    "a tape tensor cannot cross a jax transformation's boundary",
+    expected="tape tensors made, differentiated and converted inside one jax.jit/vmap "
+    "function (or entirely outside)",
+    got="a tape tensor passed into or returned from a transformed function",
+    fix="Call unigrad.grad inside the jitted function and return plain arrays "
+    "(t.value, or the gradients), or watch the arrays outside jit.",
+)
+_TRACER = message(
+    "this tape was recorded inside jax.jit/vmap and differentiated outside it",
+    expected="unigrad.grad called inside the transformed function that recorded the tape",
+    got="tape values that are tracers of a finished trace",
+    fix="Move the unigrad.grad call into the jitted function and return its gradients.",
+)
+
+
+def _no_flatten(t: JaxTensor) -> NoReturn:
+    raise TapeError(_ACROSS_JIT)
+
+
+def _no_unflatten(aux: Any, children: Any) -> NoReturn:  # pragma: no cover - unreachable
+    raise TapeError(_ACROSS_JIT)
+
+
+# jax flattens what enters and leaves jit/vmap: a tape tensor there says so clearly
+# (unigrad's own flattening treats tape tensors as leaves and never gets here).
+jax.tree_util.register_pytree_node(JaxTensor, _no_flatten, _no_unflatten)
 
 
 class JaxBackend(TapeBackend):
@@ -38,6 +67,18 @@ class JaxBackend(TapeBackend):
     def _array_types(self) -> tuple[type, ...]:
         return (jax.Array, jax.core.Tracer)
 
+    def grad(self, request: GradRequest) -> list[Any | None]:
+        try:
+            return super().grad(request)
+        except jax.errors.UnexpectedTracerError as err:
+            raise TapeError(_TRACER) from err
+
+    def backward(self, request: BackwardRequest) -> None:
+        try:
+            super().backward(request)
+        except jax.errors.UnexpectedTracerError as err:
+            raise TapeError(_TRACER) from err
+
     def versions(self) -> dict[str, str]:
         import jaxlib
 
@@ -47,7 +88,10 @@ class JaxBackend(TapeBackend):
         import numpy as np
 
         v = x._value if isinstance(x, JaxTensor) else x
-        return np.array(jax.device_get(v), copy=True)
+        out = np.array(jax.device_get(v), copy=True)
+        if out.dtype.name == "bfloat16":  # ml_dtypes' type: float32 holds it exactly
+            out = out.astype(np.float32)
+        return out
 
 
 BACKEND = JaxBackend()

@@ -8,12 +8,22 @@ paddle.grad differs from the contract in ways this adapter closes:
   retained, stacked (differentiably under ``create_graph``);
 * its argument checks are ``assert`` statements (gone under ``python -O``) and it never
   checks a seed's shape: the front checks everything before paddle sees it;
-* duplicates are merged by the front; errors are mapped to unigrad's classes.
+* duplicates are merged by the front; errors are mapped to unigrad's classes;
+* paddle 3.3's ``Tensor.grad_fn`` returns its node with one reference too many, so
+  each read would keep the whole graph behind it alive for ever (about 20 kB per call
+  on a small MLP): nodes are read through :func:`_grad_fn`, which gives the extra
+  reference back where a probe at import shows it is there;
+* paddle's engine is not thread-safe (two threads in backward crash the process):
+  every backward pass runs under one re-entrant lock, so a hook or a nested call that
+  runs ``grad`` on the same thread proceeds.
 """
 
 from __future__ import annotations
 
+import ctypes
 import re
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -62,6 +72,61 @@ def _zero_grad(g: Any) -> Any:
     return paddle.zeros_like(g)
 
 
+#: Serialises paddle's backward passes (its engine crashes when two threads run one).
+#: Re-entrant: a tensor hook or a nested ``unigrad.grad`` runs on the thread that holds it.
+ENGINE_LOCK = threading.RLock()
+
+#: Per thread: whether paddle.grad is running (a hook may call back into unigrad).
+_THREAD = threading.local()
+_NESTED_MESSAGE = message(
+    "paddle cannot run grad inside another grad",
+    expected="unigrad.grad on paddle tensors outside a running paddle gradient pass",
+    got="a call from a tensor hook while paddle.grad runs on this thread (paddle's "
+    "engine crashes or hangs there)",
+    fix="Compute it after the outer call returns, or use unigrad.backward (without "
+    "inputs=) inside the hook, which paddle supports.",
+)
+
+_py_decref: Any = ctypes.pythonapi.Py_DecRef
+_py_decref.argtypes = [ctypes.py_object]
+_py_decref.restype = None
+
+
+def _extra_grad_fn_refs() -> int:
+    """How many references one read of ``Tensor.grad_fn`` leaks (1 on paddle 3.3).
+
+    Measured on a throw-away graph rather than assumed, so that a paddle which fixes
+    its ``ToPyObject(GradNodeBase)`` gets no decrement (a wrong one would free a live
+    object). Anything but 0 or 1 is not understood and left alone.
+    """
+    with paddle.set_grad_enabled(True):
+        x = paddle.to_tensor([1.0], stop_gradient=False)
+        y = x * 2.0
+    node = y.grad_fn
+    if node is None:
+        return 0
+    before = sys.getrefcount(node)
+    again = y.grad_fn
+    extra = sys.getrefcount(node) - before - 1
+    del again
+    if extra != 1:
+        return 0
+    _py_decref(node)  # give back what the two probe reads leaked
+    _py_decref(node)
+    return 1
+
+
+_LEAKED_REFS = _extra_grad_fn_refs()
+
+
+def _grad_fn(t: Any) -> Any:
+    """``t.grad_fn`` without paddle's leaked reference (see the module docstring)."""
+    node = t.grad_fn
+    if node is not None and _LEAKED_REFS:
+        _py_decref(node)
+    return node
+
+
 def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     """Nodes reachable from the outputs without entering a cut node.
 
@@ -69,7 +134,7 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     op (split, unbind) also blocks its other outputs here.
     """
     seen: set[Any] = set()
-    stack = [y.grad_fn for y in outputs]
+    stack = [_grad_fn(y) for y in outputs]
     while stack:
         node = stack.pop()
         if node is None or node in seen or node in cuts:
@@ -198,7 +263,12 @@ class PaddleBackend(Backend):
         retain: bool,
         create: bool,
     ) -> list[Any]:
+        if getattr(_THREAD, "in_grad", False):
+            # paddle.grad inside paddle.grad (from a tensor hook) crashes or hangs
+            _THREAD.nested = err = UnsupportedFeatureError(_NESTED_MESSAGE)
+            raise err
         grad_mode = _has_grad()
+        _THREAD.in_grad = True
         try:
             result: list[Any] = paddle.grad(
                 list(outputs),
@@ -211,13 +281,20 @@ class PaddleBackend(Backend):
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
-            new = _translate(err)
+            nested, _THREAD.nested = getattr(_THREAD, "nested", None), None
+            new = nested or _translate(err)
             if new is err:
                 raise
             raise new from err
+        finally:
+            _THREAD.in_grad = False
         return result
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        with ENGINE_LOCK:
+            return self._grad(request)
+
+    def _grad(self, request: GradRequest) -> list[Any | None]:
         inputs = request.inputs
         grads: list[Any | None] = [None] * len(inputs)
         keep: Sequence[int] = range(len(inputs))
@@ -227,15 +304,22 @@ class PaddleBackend(Backend):
             # an input is itself cut: cut with zeroing hooks, decide reachability here.
             cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
             cut_ids = {id(v) for v in request.no_grad_vars}
-            reached = _reachable(request.outputs, {v.grad_fn for v in cuts})
+            reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
             keep = [
-                i for i, x in enumerate(inputs) if id(x) not in cut_ids and x.grad_fn in reached
+                i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached
             ]
-            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(v.grad_fn)]
+            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(_grad_fn(v))]
         used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
         try:
             if used:
-                for i, g in zip(keep, self._grads(request, used), strict=True):
+                if request.create_graph:
+                    # torch's engine records the gradient's graph even under no_grad;
+                    # paddle's would return a tensor with no history: turn grad mode on
+                    with paddle.set_grad_enabled(True):
+                        computed = self._grads(request, used)
+                else:
+                    computed = self._grads(request, used)
+                for i, g in zip(keep, computed, strict=True):
                     grads[i] = g
         finally:
             for h in handles:
@@ -261,29 +345,34 @@ class PaddleBackend(Backend):
         ]
 
     def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
-        roots = [r for r in (y.grad_fn for y in outputs) if r is not None]
+        roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
         is_target: Callable[[Any], bool]
         if inputs is None:
             is_target = _is_leaf_node
         else:
-            targets = {x.grad_fn for x in inputs} - {None}
+            targets = {_grad_fn(x) for x in inputs} - {None}
             is_target = targets.__contains__
         for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
             _mark(node)
 
     def backward(self, request: BackwardRequest) -> None:
+        with ENGINE_LOCK:
+            self._backward(request)
+
+    def _backward(self, request: BackwardRequest) -> None:
         seeds = list(request.seeds)
         if request.inputs is not None:
-            grads = self._call(
-                request.outputs,
-                request.inputs,
-                seeds,
-                request.retain_graph,
-                request.create_graph,
-            )
-            for x, g in zip(request.inputs, grads, strict=True):
-                if g is not None:
-                    x.grad = g if x.grad is None else x.grad + g
+            with paddle.set_grad_enabled(request.create_graph or _has_grad()):
+                grads = self._call(
+                    request.outputs,
+                    request.inputs,
+                    seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                )
+                for x, g in zip(request.inputs, grads, strict=True):
+                    if g is not None:
+                        x.grad = g if x.grad is None else x.grad + g
         else:
             if request.create_graph:
                 msg = message(
@@ -325,10 +414,20 @@ class PaddleBackend(Backend):
                 fix="Cast it first, e.g. x.astype('float32').",
             )
             raise NotDifferentiableError(msg)
+        if x.dtype == paddle.float16 and x.place.is_cpu_place():
+            msg = message(
+                "paddle has no float16 kernels on CPU",
+                expected="a float32/float64 tensor on CPU (float16 works on GPU)",
+                got="a float16 tensor on CPU, on which even x + x fails in paddle",
+                fix="Compute in float32 (x.astype('float32')) and cast the result.",
+            )
+            raise UnsupportedDtypeError(msg)
         x.stop_gradient = False
         return x
 
     def to_numpy(self, x: Any) -> Any:
+        if x.dtype == paddle.bfloat16:  # .numpy() gives the raw bits as uint16
+            return x.astype(paddle.float32).numpy()
         return x.numpy()
 
     def namespace(self) -> Any:

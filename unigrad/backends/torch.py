@@ -17,6 +17,7 @@ from typing import Any
 import torch
 
 from .._errors import (
+    GradOutputsError,
     GraphFreedError,
     InplaceModifiedError,
     NotDifferentiableError,
@@ -244,6 +245,17 @@ class TorchBackend(Backend):
     def add(self, a: Any, b: Any) -> Any:
         return a + b
 
+    def _check_devices(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> None:
+        for i, (y, s) in enumerate(zip(outputs, seeds, strict=True)):
+            if s is not None and s.device != y.device:
+                msg = message(
+                    f"grad_outputs[{i}] is on another device",
+                    expected=f"a seed on the output's device, {y.device}",
+                    got=f"a seed on {s.device}",
+                    fix=f"Move the seed first: seed.to({str(y.device)!r}).",
+                )
+                raise GradOutputsError(msg)
+
     def _seeds(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> tuple[Any, ...]:
         # torch fills ones itself only for one-element outputs
         if all(s is not None or y.numel() == 1 for y, s in zip(outputs, seeds, strict=True)):
@@ -254,10 +266,14 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
+        seeds = request.seeds
+        for s in seeds:  # (a loop: any(<genexpr>) costs more, on every call)
+            if s is not None:
+                self._check_devices(outputs, seeds)
+                break
         runs = _plan(outputs, inputs) if not request.retain_graph else None
         if runs is None:
             _check_unconsumed(outputs, inputs)
-        seeds = request.seeds
         handles = []
         unreached: list[int] = []
         if request.no_grad_vars:
@@ -313,6 +329,7 @@ class TorchBackend(Backend):
         return grads
 
     def backward(self, request: BackwardRequest) -> None:
+        self._check_devices(request.outputs, request.seeds)
         runs = _plan(request.outputs, request.inputs)
         seeds = self._seeds(request.outputs, request.seeds)
         try:
@@ -345,12 +362,24 @@ class TorchBackend(Backend):
                 fix="Cast it first, e.g. x.float().",
             )
             raise NotDifferentiableError(msg)
+        if x.is_inference() and not torch.is_inference_mode_enabled():
+            msg = message(
+                "an inference-mode tensor cannot require grad",
+                expected="a tensor made outside torch.inference_mode()",
+                got="a tensor made under torch.inference_mode()",
+                fix="Clone it outside inference mode first: unigrad.watch(x.clone()), or "
+                "make it under torch.no_grad() instead.",
+            )
+            raise NotDifferentiableError(msg)
         if not x.requires_grad:
             x.requires_grad_(True)
         return x
 
     def to_numpy(self, x: Any) -> Any:
-        return x.detach().cpu().resolve_conj().resolve_neg().numpy()
+        x = x.detach()
+        if x.dtype is torch.bfloat16:  # NumPy has no bfloat16: float32 holds it exactly
+            x = x.float()
+        return x.cpu().resolve_conj().resolve_neg().numpy()
 
     def namespace(self) -> Any:
         try:

@@ -10,7 +10,16 @@ or autograd until a tensor of theirs is used.
 
 from __future__ import annotations
 
-from ._replay import cache_info
+from ._replay import DEFAULT_CACHE_SIZE, RecompileWarning, cache_info, set_cache_size
 from ._tensor import JaxTensor, Node, NumpyTensor, Tensor
 
-__all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "cache_info"]
+__all__ = [
+    "DEFAULT_CACHE_SIZE",
+    "JaxTensor",
+    "Node",
+    "NumpyTensor",
+    "RecompileWarning",
+    "Tensor",
+    "cache_info",
+    "set_cache_size",
+]

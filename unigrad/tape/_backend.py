@@ -5,10 +5,11 @@ the engine and the tensor class."""
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .._errors import NotDifferentiableError, message
+from .._errors import NotDifferentiableError, UnsupportedDtypeError, message
 from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
 from . import _replay
 from ._engine import Engine
@@ -48,6 +49,19 @@ def _value(x: Any) -> Any:
 
 def _cast_op(x: Any, dtype: Any) -> Any:
     return x.astype(dtype)
+
+
+#: id(array) -> the leaf watching it, while that leaf lives (it holds the array, so the
+#: id cannot be reused meanwhile): ``watch`` twice on one array gives one leaf, as torch.
+_WATCHED: dict[int, weakref.ref[Tensor]] = {}
+
+
+def _forget(key: int) -> Callable[[weakref.ref[Tensor]], None]:
+    def callback(ref: weakref.ref[Tensor]) -> None:
+        if _WATCHED.get(key) is ref:
+            del _WATCHED[key]
+
+    return callback
 
 
 class TapeBackend(Backend):
@@ -140,12 +154,30 @@ class TapeBackend(Backend):
                 fix="Cast it first, e.g. x.astype('float32').",
             )
             raise NotDifferentiableError(msg)
-        return cls(x)
+        if not self.engine.differentiates(x.dtype):
+            msg = message(
+                f"{self.name}'s autodiff engine cannot differentiate {x.dtype}",
+                expected="a float16/float32/float64 or complex array",
+                got=f"dtype {x.dtype}",
+                fix="Compute in float32 (x.astype('float32')) and cast the result.",
+            )
+            raise UnsupportedDtypeError(msg)
+        key = id(x)
+        ref = _WATCHED.get(key)
+        leaf = None if ref is None else ref()
+        if leaf is not None and leaf._node is None and leaf._v is x:
+            return leaf
+        leaf = cls(x)
+        _WATCHED[key] = weakref.ref(leaf, _forget(key))
+        return leaf
 
     def to_numpy(self, x: Any) -> Any:
         import numpy as np
 
-        return np.array(_value(x), copy=True)
+        out = np.array(_value(x), copy=True)
+        if out.dtype.name == "bfloat16":  # ml_dtypes' type: float32 holds it exactly
+            out = out.astype(np.float32)
+        return out
 
     def namespace(self) -> Any:
         return namespace_for(self.tensor_cls)

@@ -52,6 +52,10 @@ class Engine:
         """A value as the engine's array type (numpy scalars become 0-d arrays)."""
         return v
 
+    def differentiates(self, dtype: Any) -> bool:
+        """Whether the engine's autodiff handles arrays of this (float or complex) dtype."""
+        return True
+
     def to_numpy(self, v: Any) -> Any:
         import numpy as np
 
@@ -214,6 +218,10 @@ class _NumpyEngine(Engine):
             return tuple(anp.stack([r[i] for r in rows]) for i in range(len(rows[0])))
 
         return loop
+
+    def differentiates(self, dtype: Any) -> bool:
+        # HIPS autograd registers the NumPy float and complex types, not ml_dtypes'
+        return bool(self._np.issubdtype(dtype, self._np.inexact))
 
     def canon(self, v: Any) -> Any:
         np = self._np

@@ -26,6 +26,7 @@ the op that made it.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -37,16 +38,33 @@ if TYPE_CHECKING:
     from ._engine import Engine
     from ._tensor import Tensor
 
-__all__ = ["EAGER", "held_elsewhere", "materialize", "remember", "signature", "spec_for"]
+__all__ = [
+    "EAGER",
+    "held_elsewhere",
+    "materialize",
+    "remember",
+    "set_forward_cache_size",
+    "signature",
+    "spec_for",
+]
 
 #: The spec of a call that must always run eagerly (a non-float output, ...).
 EAGER: Any = ("eager",)
+
+_PY_SCALARS = frozenset({int, float, complex})
 
 _SPECS: OrderedDict[Any, Any] = OrderedDict()
 _SPECS_SIZE = 4096
 
 _FORWARDS: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
-_FORWARDS_SIZE = 256
+_FORWARDS_SIZE = [32]  # set by unigrad.tape.set_cache_size, as the gradient functions
+
+
+def set_forward_cache_size(n: int) -> None:
+    """Bound the compiled forward functions kept for reads of pending values."""
+    _FORWARDS_SIZE[0] = n
+    while len(_FORWARDS) > n:
+        _FORWARDS.popitem(last=False)
 
 
 def signature(engine: Engine, key: Any, parents: Sequence[Any], tensor_cls: type) -> Any:
@@ -57,6 +75,8 @@ def signature(engine: Engine, key: Any, parents: Sequence[Any], tensor_cls: type
     for p in parents:
         if isinstance(p, tensor_cls):
             avals.append(p._aval)  # type: ignore[attr-defined]
+        elif type(p) in _PY_SCALARS:  # an operand passed in, weakly typed: its type counts
+            avals.append(type(p))
         else:
             a = engine.aval(p)
             if a is None:
@@ -79,7 +99,8 @@ def remember(sig: Any, spec: Any) -> None:
     except TypeError:
         return
     if len(_SPECS) > _SPECS_SIZE:
-        _SPECS.popitem(last=False)
+        with contextlib.suppress(KeyError):  # another thread emptied it first
+            _SPECS.popitem(last=False)
 
 
 def materialize(cls: type[Tensor], tensors: Sequence[Tensor]) -> None:
@@ -112,6 +133,9 @@ def materialize(cls: type[Tensor], tensors: Sequence[Tensor]) -> None:
         for p in node.parents:
             if isinstance(p, cls) and p._v is None and p._node not in base:
                 stack.append((p._node, False))
+    from ._tensor import check_saved  # (a cycle at import time)
+
+    check_saved(order)  # an array changed in place since: raise, as grad does
     args: list[Any] = []
     arg_pos: dict[int, int] = {}
     steps = []
@@ -161,7 +185,8 @@ def _forward(
         except TypeError:
             hit, key = None, None
         if hit is not None:
-            _FORWARDS.move_to_end(key)
+            with contextlib.suppress(KeyError):  # another thread may have evicted it
+                _FORWARDS.move_to_end(key)
             return hit
 
     def forward(args: Sequence[Any]) -> tuple[Any, ...]:
@@ -174,10 +199,11 @@ def _forward(
     if not engine.compiles:
         return forward
     fn = engine.jit(forward)
-    if key is not None:
+    if key is not None and _FORWARDS_SIZE[0]:
         _FORWARDS[key] = fn
-        if len(_FORWARDS) > _FORWARDS_SIZE:
-            _FORWARDS.popitem(last=False)
+        while len(_FORWARDS) > _FORWARDS_SIZE[0]:
+            with contextlib.suppress(KeyError):  # another thread emptied it first
+                _FORWARDS.popitem(last=False)
     return fn
 
 

@@ -23,16 +23,29 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
+import warnings
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
+from types import FrameType
 from typing import Any
 
 from .._errors import GraphFreedError, message
 from . import _lazy
-from ._tensor import Node, Tensor, emit, fresh_token
+from ._tensor import Node, Tensor, check_saved, emit, fresh_token, set_lift_cache_size
 
-__all__ = ["analyse", "grad", "leaves_of"]
+__all__ = [
+    "DEFAULT_CACHE_SIZE",
+    "RecompileWarning",
+    "analyse",
+    "cache_info",
+    "grad",
+    "leaves_of",
+    "set_cache_size",
+]
 
 _FREED = message(
     "the graph was consumed",
@@ -342,13 +355,174 @@ def _canonical(key: _Key) -> _Key:
     """One object per structure: a step's key then nests in the next ``grad``'s key (its
     VJP node) as the same object, and equal keys compare by identity, not in depth."""
     canonical = _KEYS.setdefault(key, key)
-    if len(_KEYS) > 4 * _CACHE_SIZE:  # a bound; forgetting only costs a deep compare
+    if len(_KEYS) > 4 * max(_CACHE_SIZE, 128):  # a bound; forgetting only costs a deep compare
         _KEYS.clear()
     return canonical
 
 
+def _default_cache_size() -> int:
+    raw = os.environ.get("UNIGRAD_TAPE_CACHE_SIZE", "")
+    try:
+        return max(0, int(raw)) if raw else DEFAULT_CACHE_SIZE
+    except ValueError:
+        msg = message(
+            "UNIGRAD_TAPE_CACHE_SIZE is not a number",
+            expected="a non-negative integer (compiled functions kept)",
+            got=repr(raw),
+            fix=f"Set it to e.g. {DEFAULT_CACHE_SIZE}, or unset it.",
+        )
+        raise ValueError(msg) from None
+
+
+#: Compiled gradient functions kept per process. One entry holds an XLA executable
+#: (about 2 MB for a small MLP step, measured): a loop uses a handful, so 32 covers it
+#: while a loop whose graph changes every step stays under ~64 MB.
+DEFAULT_CACHE_SIZE = 32
 _CACHE: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
-_CACHE_SIZE = 512
+_CACHE_SIZE = _default_cache_size()
+_LOCK = threading.Lock()
+set_lift_cache_size(_CACHE_SIZE)
+_lazy.set_forward_cache_size(_CACHE_SIZE)
+
+
+def set_cache_size(n: int) -> None:
+    """Keep at most ``n`` compiled gradient functions (least recently used go first).
+
+    The jax tape compiles one function per graph structure and reuses it while the
+    structure repeats; ``unigrad.lift`` keeps its compiled functions under the same
+    bound. ``0`` disables the caches (every call compiles). The default, 32, can also
+    be set with the environment variable ``UNIGRAD_TAPE_CACHE_SIZE``.
+
+    Raises:
+        ValueError: ``n`` is not a non-negative integer.
+    """
+    global _CACHE_SIZE
+    given: Any = n  # checked at run time: callers are not type-checked
+    if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+        msg = message(
+            "the tape cache size must be a non-negative integer",
+            expected="an int >= 0",
+            got=repr(n),
+            fix="Pass e.g. unigrad.tape.set_cache_size(64); 0 disables the cache.",
+        )
+        raise ValueError(msg)
+    with _LOCK:
+        _CACHE_SIZE = n
+        while len(_CACHE) > n:
+            _CACHE.popitem(last=False)
+    set_lift_cache_size(n)
+    _lazy.set_forward_cache_size(n)
+
+
+class _Recompiles:
+    """Notices a loop that compiles on every call because one static argument changes.
+
+    Each cache miss is compared with the last few: a miss that differs from one of them
+    only in one static argument of one op counts; ``_WARN_AFTER`` such misses in a row
+    warn, once per process.
+    """
+
+    __slots__ = ("recent", "run", "warned")
+
+    def __init__(self) -> None:
+        self.recent: deque[Any] = deque(maxlen=4)
+        self.run = 0
+        self.warned = False
+
+    def miss(self, key: Any) -> None:
+        if self.warned:
+            return
+        what = None
+        for prev in reversed(self.recent):
+            what = _changed_static(prev, key)
+            if what is not None:
+                break
+        self.recent.append(key)
+        self.run = 0 if what is None else self.run + 1
+        if what is not None and self.run >= _WARN_AFTER:
+            self.warned = True
+            warnings.warn(
+                message(
+                    "the jax tape compiles a new gradient function on every call",
+                    expected="a graph whose static arguments repeat between calls",
+                    got=f"{what}, new on each of the last {self.run + 1} compilations",
+                    fix="Pass the changing value as an array (jnp.asarray(v)) or as an "
+                    "operand of an operator (x * v), which are not compiled in; see "
+                    "unigrad.tape.set_cache_size for the cache bound.",
+                ),
+                RecompileWarning,
+                stacklevel=_user_stacklevel(),
+            )
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of the first caller outside the unigrad package."""
+    frame: FrameType | None = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+class RecompileWarning(UserWarning):
+    """A loop recompiles the jax tape's gradient function on every call."""
+
+
+RecompileWarning.__module__ = "unigrad.tape"
+_WARN_AFTER = 8
+_RECOMPILES = _Recompiles()
+
+
+def _changed_static(old: Any, new: Any) -> str | None:
+    """Which static argument of which op differs between two keys of one graph, or None."""
+    if isinstance(old, _Key) and isinstance(new, _Key):
+        old, new = old.value, new.value
+    try:
+        (old_nodes, *old_rest), *old_call = old
+        (new_nodes, *new_rest), *new_call = new
+    except (TypeError, ValueError):
+        return None
+    if old_call != new_call or old_rest != new_rest or len(old_nodes) != len(new_nodes):
+        return None
+    found = None
+    for (k1, *r1), (k2, *r2) in zip(old_nodes, new_nodes, strict=True):
+        if r1 != r2:
+            return None
+        if k1 == k2:
+            continue
+        if found is not None or not (isinstance(k1, tuple) and isinstance(k2, tuple)):
+            return None
+        if len(k1) != len(k2) or k1[0] != k2[0]:
+            return None
+        # a create_graph gradient's node: the difference is inside the graph it replays
+        found = _changed_static(k1[1], k2[1]) if k1[0] == "vjp" else _describe(k1, k2)
+        if found is None:
+            return None
+    return found
+
+
+def _describe(k1: tuple[Any, ...], k2: tuple[Any, ...]) -> str:
+    """``argument 1 of clip (0.1, then 0.2)`` from two node keys (op, ..., statics, ...)."""
+    op = getattr(k1[0], "__name__", None) or repr(k1[0])
+    for part1, part2 in zip(k1[1:], k2[1:], strict=True):
+        if part1 == part2 or not isinstance(part1, tuple) or len(part1) != len(part2):
+            continue
+        for s1, s2 in zip(part1, part2, strict=True):
+            if s1 != s2 and isinstance(s1, tuple) and len(s1) == 2 and isinstance(s1[0], int):
+                v1, v2 = _static_value(s1[1]), _static_value(s2[1])
+                return f"argument {s1[0]} of {op} ({v1!r}, then {v2!r})"
+    return f"a static argument of {op}"
+
+
+def _static_value(skey: Any) -> Any:
+    """The value in a static key ``(type, value)``; the key itself otherwise."""
+    if isinstance(skey, tuple) and len(skey) == 2 and isinstance(skey[0], type):
+        return skey[1]
+    return skey
 
 
 def compiled_run(
@@ -363,7 +537,9 @@ def compiled_run(
     if engine.compiles and key is not None:
         fn = _CACHE.get(key)
         if fn is not None:
-            _CACHE.move_to_end(key)
+            with _LOCK:
+                if key in _CACHE:
+                    _CACHE.move_to_end(key)
             return fn, key
     run = make_run(engine, plan, seed_none, values)
     if batched:
@@ -371,14 +547,17 @@ def compiled_run(
     if engine.compiles:
         run = engine.jit(run)
         if key is not None:
-            _CACHE[key] = run
-            if len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
+            _RECOMPILES.miss(key)
+            with _LOCK:
+                if _CACHE_SIZE:
+                    _CACHE[key] = run
+                    while len(_CACHE) > _CACHE_SIZE:
+                        _CACHE.popitem(last=False)
     return run, key
 
 
 def cache_info() -> dict[str, int]:
-    """Size of the compiled-function cache (for tests and benchmarks)."""
+    """Size and bound of the compiled-function cache (for tests and benchmarks)."""
     return {"size": len(_CACHE), "max": _CACHE_SIZE}
 
 
@@ -402,6 +581,7 @@ def grad(
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs)
         return result
+    check_saved(a.order)
     # The pass that computes the gradients also computes the values still wanted: the
     # outputs', and, when the graph is consumed, those of pending tensors held elsewhere.
     values = not create_graph and not batched

@@ -11,14 +11,16 @@ tensor.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import math
 import operator
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from .._errors import BackendError, TapeError, message
+from .._errors import BackendError, InplaceModifiedError, TapeError, message
 from . import _lazy
 from ._engine import is_inexact as _inexact
 
@@ -29,9 +31,15 @@ __all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "record", "record_call"
 
 
 class Node:
-    """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays."""
+    """One recorded step: ``fn(*parent_values)`` returns a tuple of ``n_out`` arrays.
 
-    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "outs", "parents")
+    ``saved`` pairs each NumPy array the step read that the tape does not own (a
+    watched array, a constant operand) with a copy taken when the step was recorded:
+    NumPy has no version counter, so :func:`check_saved` compares them before a
+    gradient recomputes the step (torch's "modified by an inplace operation").
+    """
+
+    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "outs", "parents", "saved")
 
     def __init__(
         self, fn: Callable[..., Any], key: Any, parents: tuple[Any, ...], n_out: int
@@ -44,12 +52,72 @@ class Node:
         #: Weak references to the outputs of a multi-output node recorded pending: a
         #: consumed graph must compute the ones still held (``_lazy``).
         self.outs: tuple[weakref.ref[Any], ...] = ()
+        self.saved = _snapshots(parents)
 
     def __repr__(self) -> str:
         op = self.key[0] if isinstance(self.key, tuple) and self.key else self.key
         name = getattr(op, "__name__", op)
         state = ", consumed" if self.consumed else ""
         return f"<unigrad tape node {name}{state}>"
+
+
+_ndarray: Any = None  # numpy.ndarray, once a node exists
+
+
+def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
+    """(array, copy) for every writeable NumPy array among the parents' values.
+
+    Values the tape computed are read-only (:meth:`Tensor._make`), so what is left is
+    the user's: watched arrays and constant operands. jax arrays are immutable.
+    """
+    nd = _ndarray
+    if nd is None:  # the first node: numpy is imported (by jax or autograd) by now
+        nd = _track_numpy()
+    out: tuple[tuple[Any, Any], ...] = ()
+    for p in parents:
+        # a pending tensor's value will be the tape's own (read-only): nothing to save
+        v = p._v if isinstance(p, Tensor) else p
+        if type(v) is nd and v.flags.writeable:
+            out += ((v, v.copy()),)
+    return out
+
+
+def check_saved(nodes: Sequence[Node]) -> None:
+    """Raise :class:`InplaceModifiedError` if an array a node read changed since."""
+    import numpy as np
+
+    for node in nodes:
+        for arr, copy in node.saved:
+            if not np.array_equal(arr, copy, equal_nan=True):
+                msg = message(
+                    "an array used by the forward pass was modified in place",
+                    expected="watched arrays and constant operands unchanged between "
+                    "the forward pass and the gradient",
+                    got=f"an in-place change of a {arr.dtype} array of shape {arr.shape}",
+                    fix="Use out-of-place updates (w = w - lr * g), or copy the array "
+                    "before modifying it, or recompute the forward pass.",
+                )
+                raise InplaceModifiedError(msg)
+
+
+def _owned(value: Any) -> Any:
+    """A value the tape computed, as the tensor keeps it: a NumPy array becomes a
+    read-only view, so that an in-place change through ``t.value`` / ``t.detach()``
+    fails at once (the op's own result object stays as it was, in case a lifted
+    function returned a user's array)."""
+    if type(value) is _ndarray:
+        value = value.view()
+        value.flags.writeable = False
+    return value
+
+
+def _track_numpy() -> Any:
+    """The NumPy array type, remembered for :func:`_snapshots` and :meth:`Tensor._make`."""
+    global _ndarray
+    import numpy as np
+
+    _ndarray = np.ndarray
+    return np.ndarray
 
 
 #: Tokens for keys that must never match another: never reused, unlike id().
@@ -170,10 +238,14 @@ def emit(cls: type[Tensor], node_fn: Callable[..., Any], key: Any, parents: tupl
 
 
 def _classify(
-    cls: type[Tensor], engine: Engine, items: Sequence[Any]
+    cls: type[Tensor], engine: Engine, items: Sequence[Any], scalars: bool = False
 ) -> tuple[list[Any], list[int], list[Any], bool]:
     """Split a call's arguments: array parents (tape tensors and plain arrays) with their
-    positions, static values with their cache keys, and whether any tape tensor is there."""
+    positions, static values with their cache keys, and whether any tape tensor is there.
+
+    With ``scalars``, Python numbers (not bools) are parents too (constants of the rebuilt
+    function, not part of its cache key): see :func:`record`.
+    """
     parents: list[Any] = []
     slots: list[int] = []
     statics: list[Any] = []
@@ -185,7 +257,7 @@ def _classify(
             tracked = True
             parents.append(a)
             slots.append(i)
-        elif engine.is_array(a):
+        elif engine.is_array(a) or (scalars and type(a) in _TRACED_SCALARS):
             parents.append(a)
             slots.append(i)
         else:
@@ -193,10 +265,26 @@ def _classify(
     return parents, slots, statics, tracked
 
 
+#: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
+#: baked into it: ``x * lr`` or ``x + step`` with a new value every step does not
+#: recompile. Not bools, and not an int exponent (``x ** 3`` is exact repeated
+#: multiplication only with a static exponent): see :func:`record`.
+_TRACED_SCALARS = (float, complex, int)
+_INT_STATIC_OPS = frozenset({"power", "rpower", "float_power", "rfloat_power"})
+
+
 def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
-    """Record ``op(*args)`` for flat positional arguments (the operators' fast path)."""
+    """Record ``op(*args)`` for flat positional arguments (the operators' fast path).
+
+    On a compiling engine, Python number operands are constants of the rebuilt function
+    (jax traces them weakly typed, so dtypes are as in eager mode), so a value that
+    changes every step reuses the compiled function; an int exponent stays static.
+    """
     engine = cls._engine
-    parents, slots, statics, tracked = _classify(cls, engine, args)
+    scalars = engine.compiles and not (
+        getattr(op, "__name__", "") in _INT_STATIC_OPS and any(type(a) is int for a in args)
+    )
+    parents, slots, statics, tracked = _classify(cls, engine, args, scalars)
     if not tracked:
         return op(*args)
     if not statics:
@@ -272,9 +360,9 @@ def _flat(engine: Engine, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool
 def _record_flat(
     cls: type[Tensor], op: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
-    """:func:`record` with static keyword arguments (the namespace's common call)."""
-    if not kwargs:
-        return record(cls, op, *args)
+    """:func:`record_call` without the pytree: every argument is an array or a static
+    (Python numbers included: a namespace function's numbers may have to be static,
+    an axis, unlike an operator's operands)."""
     parents, slots, statics, tracked = _classify(cls, cls._engine, args)
     if not tracked:
         return op(*args, **kwargs)
@@ -290,22 +378,36 @@ def _record_flat(
             full[i] = v
         return op(*full, **kw)
 
-    key = (op, len(args), tuple(statics), _skey(kw))
+    key = (op, len(args), tuple(statics), _skey(kw) if kw else ())
     return emit(cls, fn, key, tuple(parents))
 
 
-_COMPILED: dict[Any, Callable[..., Any]] = {}
+_COMPILED: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
+_COMPILED_MAX = [32]  # set by unigrad.tape.set_cache_size
+
+
+def set_lift_cache_size(n: int) -> None:
+    """Bound the compiled functions ``unigrad.lift`` keeps (least recently used go)."""
+    _COMPILED_MAX[0] = n
+    while len(_COMPILED) > n:
+        _COMPILED.popitem(last=False)
 
 
 def _compiled(engine: Engine, key: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
     try:
         hit = _COMPILED.get(key)
     except TypeError:
-        return fn
-    if hit is None:
-        if len(_COMPILED) > 1024:
-            _COMPILED.clear()
-        hit = _COMPILED[key] = engine.jit(fn)
+        return engine.jit(fn)
+    if hit is not None:
+        with contextlib.suppress(KeyError):  # another thread may have evicted it
+            _COMPILED.move_to_end(key)
+        return hit
+    hit = engine.jit(fn)
+    if _COMPILED_MAX[0]:
+        _COMPILED[key] = hit
+        while len(_COMPILED) > _COMPILED_MAX[0]:
+            with contextlib.suppress(KeyError):
+                _COMPILED.popitem(last=False)
     return hit
 
 
@@ -432,7 +534,7 @@ class Tensor:
     @classmethod
     def _make(cls, value: Any, node: Node | None, index: int) -> Tensor:
         t = cls.__new__(cls)
-        t._v = value
+        t._v = _owned(value)
         t._aval = cls._engine.describe(value)
         t._node = node
         t._index = index
@@ -451,7 +553,7 @@ class Tensor:
 
     def _store(self, value: Any) -> None:
         """Give a pending tensor the value the tape computed for it."""
-        self._v = type(self)._engine.canon(value)
+        self._v = _owned(type(self)._engine.canon(value))
 
     @property
     def _value(self) -> Any:
