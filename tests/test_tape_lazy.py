@@ -132,3 +132,14 @@ def test_jax_debug_nans_checks_each_op():
     with jax.debug_nans(True):
         y = x * 1.0  # computed now (the flag forbids deferring)
         assert y._v is not None
+
+
+def test_a_read_after_an_in_place_change_raises_as_grad_does():
+    a = np.array([1.0, 2.0])
+    x = unigrad.watch(np.array([3.0, 4.0]))
+    (x * a).sum()  # seen once: the next call defers
+    y = (x * a).sum()
+    assert y._v is None
+    a[0] = 5.0  # the value eager code would have read is gone
+    with pytest.raises(unigrad.InplaceModifiedError):
+        float(y)
