@@ -314,6 +314,40 @@ def test_r6_inputs_beyond_the_requested_ones_are_not_consumed(backend):
     backend.close(gx, 4.0)
 
 
+def test_r6_a_branch_the_pass_did_not_run_is_not_consumed(backend):
+    # w's branch feeds y, but grad(y, x) does not run it: it stays differentiable.
+    x, w = backend.leaf(2.0), backend.leaf(5.0)
+    h = w * 3 + 1
+    y = x * h
+    (gx,) = unigrad.grad(y, x)
+    backend.close(gx, 16.0)
+    (gw,) = unigrad.grad(h, w)
+    backend.close(gw, 3.0)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(y, w)
+
+
+def test_r6_an_input_behind_another_input_consumes_the_path_between(backend):
+    # both h and x are inputs: the pass runs h's node to reach x, so h's graph is consumed
+    x = backend.leaf(2.0)
+    h = x * x + 1
+    y = h * 3
+    gh, gx = unigrad.grad(y, [h, x])
+    backend.close(gh, 3.0)
+    backend.close(gx, 12.0)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(h, x)
+
+
+def test_r6_one_pass_over_several_outputs_consumes_each(backend):
+    x = backend.leaf([1.0, 2.0])
+    a, b = x + 1, x * 2
+    unigrad.grad([a, b], x)
+    for y in (a, b):
+        with pytest.raises(GraphFreedError):
+            unigrad.grad(y, x)
+
+
 # -------------------------------------------------------------- rule 7: create_graph
 
 

@@ -24,10 +24,11 @@ import ctypes
 import re
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import paddle
+from paddle.base.dygraph.base import in_to_static_mode as _in_to_static
 
 from .._errors import (
     GraphFreedError,
@@ -58,7 +59,7 @@ _FLOAT = {paddle.float16, paddle.float32, paddle.float64, paddle.bfloat16}
 _COMPLEX = {paddle.complex64, paddle.complex128}
 
 
-def _kind_of(dtype: Any) -> Kind:
+def _slow_kind(dtype: Any) -> Kind:
     if dtype in _FLOAT:
         return "f"
     if dtype in _COMPLEX:
@@ -66,6 +67,33 @@ def _kind_of(dtype: Any) -> Kind:
     if dtype == paddle.bool:
         return "b"
     return "i"
+
+
+#: ``id(dtype) -> (dtype, kind)`` for paddle's dtype singletons. Hashing a paddle dtype
+#: or comparing two with ``==`` costs ~0.5 us (a Python-level ``__hash__``/``__eq__``),
+#: and the front asks for kinds several times per call; ``Tensor.dtype`` returns these
+#: same objects, so an identity lookup answers. The objects are kept alive here, so no
+#: other object can take their ids; a miss falls back to the comparisons.
+_KINDS: dict[int, tuple[Any, Kind]] = {
+    id(d): (d, _slow_kind(d))
+    for d in (
+        *_FLOAT,
+        *_COMPLEX,
+        paddle.bool,
+        paddle.int8,
+        paddle.int16,
+        paddle.int32,
+        paddle.int64,
+        paddle.uint8,
+    )
+}
+
+
+def _kind_of(dtype: Any) -> Kind:
+    hit = _KINDS.get(id(dtype))
+    if hit is not None and hit[0] is dtype:
+        return hit[1]
+    return _slow_kind(dtype)
 
 
 def _zero_grad(g: Any) -> Any:
@@ -148,6 +176,36 @@ _has_grad: Callable[[], bool] = _core._has_grad
 _set_has_grad: Callable[[bool], None] = _core._set_has_grad
 
 
+def _engine() -> Callable[..., list[Any]] | None:
+    """paddle's engine entry point behind ``paddle.grad``, where its signature is known.
+
+    ``paddle.grad`` spends ~5 us per call re-checking its arguments with ``assert``
+    statements (the front has checked them all) before it calls
+    ``core.eager.run_partial_grad``. Its arguments have been (outputs, inputs,
+    grad_outputs, retain_graph, create_graph, only_inputs, allow_unused, no_grad_vars,
+    dump_backward_graph_path) throughout paddle 3.x; any other version, or a missing
+    function, keeps the public ``paddle.grad``.
+    """
+    fn = getattr(_core.eager, "run_partial_grad", None)
+    major = str(paddle.__version__).split(".", 1)[0]
+    return fn if callable(fn) and major == "3" else None
+
+
+_RUN_PARTIAL_GRAD = _engine()
+
+
+def _paddle_grad(
+    outputs: list[Any], inputs: list[Any], seeds: list[Any], retain: bool, create: bool
+) -> list[Any]:
+    """``paddle.grad(..., allow_unused=True)``, through the engine when it is safe."""
+    if _RUN_PARTIAL_GRAD is None or _in_to_static():
+        result: list[Any] = paddle.grad(
+            outputs, inputs, seeds, retain_graph=retain, create_graph=create, allow_unused=True
+        )
+        return result
+    return _RUN_PARTIAL_GRAD(outputs, inputs, seeds, retain, create, True, True, [], None)
+
+
 def _freed_hook(*_: Any) -> None:
     raise RuntimeError(_SENTINEL)
 
@@ -160,9 +218,46 @@ def _is_leaf_node(node: Any) -> bool:
     return bool(node.name() == "GradNodeAccumulation")
 
 
-def _mark(node: Any) -> None:
-    # Post-hooks survive as long as the C++ node; the remove-helper is dropped at once.
-    node._register_post_hook(_freed_hook)
+def _mark_executed(roots: list[Any], targets: set[Any], leaves: set[Any]) -> None:
+    """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
+
+    A node runs when one of its children is a target or runs; a target is reached
+    without running it. :func:`unigrad.backends._graph.executed` answers the same
+    question generically; this walk is specialised for paddle, where a node's
+    ``next_functions`` builds a fresh list of wrappers (~0.5 us) and a hook costs about
+    as much, so that the Python around them matters: one walk down records each node's
+    parents, then one walk up from the targets collects the nodes that ran.
+    ``leaves`` are targets known to be accumulation nodes (the inputs that are leaves):
+    their empty ``next_functions`` is not read. A node with no children (a leaf's
+    ``GradNodeAccumulation``) never runs, so leaves, which graphs share, are never
+    marked. Post-hooks live as long as the C++ node; the remove-helper each
+    registration returns is dropped at once. Iterative: long chains do not hit the
+    recursion limit.
+    """
+    parents: dict[Any, list[Any]] = {r: [] for r in roots}
+    stack = list(parents)
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        for c in node.next_functions:
+            if c is None:
+                continue
+            ps = parents.get(c)
+            if ps is None:
+                parents[c] = [node]
+                if c not in leaves:
+                    push(c)
+            else:
+                ps.append(node)
+    ran: set[Any] = set()
+    up = [t for t in targets if t in parents]
+    while up:
+        for p in parents[up.pop()]:
+            if p not in ran:
+                ran.add(p)
+                up.append(p)
+    for node in ran:
+        node._register_post_hook(_freed_hook)
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -263,72 +358,75 @@ class PaddleBackend(Backend):
         retain: bool,
         create: bool,
     ) -> list[Any]:
-        if getattr(_THREAD, "in_grad", False):
+        state = _THREAD.__dict__  # this thread's; getattr on a local costs ~0.5 us
+        if state.get("in_grad"):
             # paddle.grad inside paddle.grad (from a tensor hook) crashes or hangs
-            _THREAD.nested = err = UnsupportedFeatureError(_NESTED_MESSAGE)
+            state["nested"] = err = UnsupportedFeatureError(_NESTED_MESSAGE)
             raise err
         grad_mode = _has_grad()
-        _THREAD.in_grad = True
+        state["in_grad"] = True
         try:
-            result: list[Any] = paddle.grad(
-                list(outputs),
-                list(inputs),
-                seeds,
-                retain_graph=retain,
-                create_graph=create,
-                allow_unused=True,
-            )
+            return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
-            nested, _THREAD.nested = getattr(_THREAD, "nested", None), None
+            nested, state["nested"] = state.get("nested"), None
             new = nested or _translate(err)
             if new is err:
                 raise
             raise new from err
         finally:
-            _THREAD.in_grad = False
-        return result
+            state["in_grad"] = False
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         with ENGINE_LOCK:
             return self._grad(request)
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
-        inputs = request.inputs
-        grads: list[Any | None] = [None] * len(inputs)
-        keep: Sequence[int] = range(len(inputs))
-        handles: list[Any] = []
         if request.no_grad_vars:
-            # paddle's own no_grad_vars segfaults when a cut feeds a scale op, and when
-            # an input is itself cut: cut with zeroing hooks, decide reachability here.
-            cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
-            cut_ids = {id(v) for v in request.no_grad_vars}
-            reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
-            keep = [
-                i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached
-            ]
-            handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(_grad_fn(v))]
-        used = inputs if len(keep) == len(inputs) else tuple(inputs[i] for i in keep)
+            return self._grad_cut(request)
+        grads: list[Any | None] = self._grads(request, request.inputs)
+        if not request.retain_graph:
+            self._consume(request.outputs, request.inputs)
+        return grads
+
+    def _grad_cut(self, request: GradRequest) -> list[Any | None]:
+        """``grad`` with ``no_grad_vars``.
+
+        paddle's own ``no_grad_vars`` segfaults when a cut feeds a scale op, and when an
+        input is itself cut: cut with zeroing hooks, decide reachability here.
+        """
+        inputs = request.inputs
+        cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
+        cut_ids = {id(v) for v in request.no_grad_vars}
+        reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
+        keep = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached]
+        grads: list[Any | None] = [None] * len(inputs)
+        if not keep:
+            return grads
+        used = tuple(inputs[i] for i in keep)
+        handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(_grad_fn(v))]
         try:
-            if used:
-                if request.create_graph:
-                    # torch's engine records the gradient's graph even under no_grad;
-                    # paddle's would return a tensor with no history: turn grad mode on
-                    with paddle.set_grad_enabled(True):
-                        computed = self._grads(request, used)
-                else:
-                    computed = self._grads(request, used)
-                for i, g in zip(keep, computed, strict=True):
-                    grads[i] = g
+            computed = self._grads(request, used)
         finally:
             for h in handles:
                 h.remove()
-        if not request.retain_graph and used:
+        for i, g in zip(keep, computed, strict=True):
+            grads[i] = g
+        if not request.retain_graph:
             self._consume(request.outputs, used)
         return grads
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
+        grad_mode = _has_grad()
+        if request.create_graph and not grad_mode:
+            # torch's engine records the gradient's graph even under no_grad; paddle's
+            # would return a tensor with no history: turn grad mode on
+            _set_has_grad(True)
+            try:
+                return self._grads(request, inputs)
+            finally:
+                _set_has_grad(grad_mode)
         seeds = list(request.seeds)
         if not request.batched:
             return self._call(
@@ -346,14 +444,20 @@ class PaddleBackend(Backend):
 
     def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
-        is_target: Callable[[Any], bool]
-        if inputs is None:
-            is_target = _is_leaf_node
-        else:
-            targets = {_grad_fn(x) for x in inputs} - {None}
-            is_target = targets.__contains__
-        for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
-            _mark(node)
+        if inputs is not None:
+            targets: set[Any] = set()
+            leaves: set[Any] = set()
+            for x in inputs:
+                node = _grad_fn(x)
+                if node is not None:
+                    targets.add(node)
+                    if x.is_leaf:
+                        leaves.add(node)
+            _mark_executed(roots, targets, leaves)
+            return
+        # every leaf is a target (backward into .grad)
+        for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
+            node._register_post_hook(_freed_hook)
 
     def backward(self, request: BackwardRequest) -> None:
         with ENGINE_LOCK:
