@@ -83,6 +83,7 @@ def typecheck(session: nox.Session) -> None:
 
 @nox.session(python="3.11")
 def docs(session: nox.Session) -> None:
-    """The documentation site; warnings are errors."""
-    _install(session, "docs")
-    session.run("mkdocs", "build", "--strict", *session.posargs)
+    """The documentation site (warnings are errors), then checks over its HTML."""
+    _install(session, "docs,test")
+    session.run("mkdocs", "build", "--strict", "--site-dir", "site", *session.posargs)
+    session.run("python", "-m", "pytest", "tests/test_site.py", env={"UNIGRAD_SITE_DIR": "site"})

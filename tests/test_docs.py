@@ -8,8 +8,10 @@ Two sources, one test item each:
   (``ELLIPSIS`` and ``NORMALIZE_WHITESPACE`` on) in the module's globals.
 * fenced ``python`` / ``py`` / ``pycon`` blocks in ``docs/*.md`` and ``README.md``. A block
   whose first line starts with ``>>>`` (and every ``pycon`` block) is a doctest; any other
-  block is executed and must not raise. The blocks of one page share one namespace and
-  run in page order, like a reader following the page. Fences may be indented (content
+  block is executed and must not raise. A doctest runs alone, in a fresh namespace, as a
+  reader pastes it into a new interpreter: it imports and builds what it uses. The other
+  blocks of one page share one namespace and run in page order, like a reader following
+  the page's script. Fences may be indented (content
   tabs, admonitions). To show code that must not run, put ``<!-- docs-test: skip -->`` on
   the line before the fence, or use another language tag (``text``, ``bash``).
 
@@ -290,20 +292,18 @@ def _execute(block: Block, state: _PageState) -> str | None:
         return f"needs {', '.join(missing)}, which is not installed"
     where = f"{block.page.relative_to(ROOT)}:{block.line}"
     if block.is_doctest:
+        fresh = {"__name__": "__docs__"}
         test = doctest.DocTestParser().get_doctest(
-            block.code, state.namespace, where, str(block.page), block.line - 1
+            block.code, fresh, where, str(block.page), block.line - 1
         )
         runner = _Runner()
         out = io.StringIO()
         result = runner.run(test, out=out.write, clear_globs=False)
-        state.namespace.update(test.globs)  # DocTest ran on a copy of the namespace
         if result.failed:
             error = runner.first_error
             reason = error and _missing_from_error(error)
             if reason:
                 return reason
-            if state.skipped and isinstance(error, NameError):
-                return f"depends on an earlier skipped block ({error})"
             pytest.fail(f"{where}: example failed:\n{out.getvalue()}", pytrace=False)
         return None
     code = compile("\n" * (block.line - 1) + block.code, str(block.page), "exec")

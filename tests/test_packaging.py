@@ -70,10 +70,15 @@ def test_build_gives_sdist_and_wheel(dist: Path) -> None:
     assert not any(n.startswith(("tests/", "docs/")) for n in names)
     assert "[pytest11]" in entry_points
     assert "unigrad-conformance" in entry_points
+    assert f"{meta_dir}/licenses/LICENSE" in names
+    with zipfile.ZipFile(wheel) as zf:
+        metadata = zf.read(f"{meta_dir}/METADATA").decode()
+    assert "License-Expression: BSD-3-Clause" in metadata
 
     with tarfile.open(sdist) as tf:
         members = {m.name.split("/", 1)[1] for m in tf.getmembers() if "/" in m.name}
     assert {"pyproject.toml", "unigrad/__init__.py", "unigrad/py.typed"} <= members
+    assert {"LICENSE", "CHANGELOG.md", "README.md"} <= members
     assert any(m.startswith("tests/") for m in members)
 
 

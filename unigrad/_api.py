@@ -1,4 +1,4 @@
-"""The small uniform helpers around :func:`unigrad.grad`: watch, lift, namespace, to_numpy."""
+"""The small uniform helpers around `unigrad.grad`: watch, lift, namespace, to_numpy."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def watch(x: Any) -> Any:
 
 
 def to_numpy(x: Any) -> Any:
-    """A host copy of tensor ``x`` as a :class:`numpy.ndarray`, for comparisons and reports.
+    """A host copy of tensor ``x`` as a `numpy.ndarray`, for comparisons and reports.
 
     Examples:
         >>> import torch, unigrad
@@ -59,8 +59,11 @@ def to_numpy(x: Any) -> Any:
 def namespace(*xs: Any) -> Any:
     """The array namespace to write forward code in, for these tensors.
 
-    torch: ``array_api_compat.torch``; paddle: a thin array-API-style namespace; jax and
-    numpy tape tensors: a recording namespace wrapping ``jax.numpy`` / ``autograd.numpy``.
+    An array API standard namespace (2023.12) on every backend. torch:
+    ``array_api_compat.torch``; paddle: unigrad's, on paddle's own ops; jax and numpy tape
+    tensors: a recording namespace over ``jax.numpy`` / NumPy's array API made
+    differentiable, whose results are tape tensors (constants where nothing requires
+    grad). For plain jax / numpy arrays the same namespace returns plain arrays.
 
     Raises:
         BackendError: no tensor given, an unknown type, or two frameworks.
@@ -72,7 +75,11 @@ def namespace(*xs: Any) -> Any:
         >>> float(xp.linalg.vector_norm(x))
         5.0
     """
-    return backend_for([("xs", xs)]).namespace()
+    ns = backend_for([("xs", xs)]).namespace()
+    if not any(hasattr(type(x), "__unigrad_backend__") for x in xs):
+        # plain jax / numpy arrays (no tape tensor): the tape's namespace in plain mode
+        return getattr(ns, "plain", ns)
+    return ns
 
 
 def lift(fn: F) -> F:
@@ -82,7 +89,7 @@ def lift(fn: F) -> F:
     function is calling ``fn``. On jax and numpy tape tensors, the call is recorded as
     one node whose derivative the framework's own engine computes (``jax.vjp``,
     ``autograd``), so any pure ``jnp``/``autograd.numpy`` function (a model's apply
-    function, say) can be differentiated through with :func:`unigrad.grad`.
+    function, say) can be differentiated through with `unigrad.grad`.
 
     Examples:
         >>> import torch, unigrad

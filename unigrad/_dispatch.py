@@ -1,13 +1,13 @@
 """The lazy backend registry: which backend owns a value, without importing frameworks.
 
 A value's backend is decided from its *type*. A built-in backend is only considered
-when its framework is already in :data:`sys.modules`: if the user has not imported
+when its framework is already in `sys.modules`: if the user has not imported
 torch, no value can be a torch tensor, so there is nothing to check and nothing is
 imported. The backend module itself is imported on the first value it owns, and the
 answer is cached per type.
 
 Third-party backends register under the entry-point group ``unigrad.backends``; the
-entry point names a :class:`~unigrad.backends.Backend` subclass (or an instance).
+entry point names a `Backend` subclass (or an instance).
 They are loaded only when a value's type is unknown to every built-in backend.
 """
 
@@ -81,7 +81,11 @@ class _Entry:
         return self.instance
 
     def installed(self) -> bool:
-        return all(importlib.util.find_spec(mod) is not None for mod in self.requires)
+        return not self.missing()
+
+    def missing(self) -> list[str]:
+        """The required modules that cannot be imported here."""
+        return [mod for mod in self.requires if importlib.util.find_spec(mod) is None]
 
 
 def _module_loader(modname: str) -> Callable[[], Backend]:
@@ -187,6 +191,20 @@ def get_backend(name: str) -> Backend:
     return entry.load()
 
 
+def missing_requirements(name: str) -> tuple[str, ...]:
+    """What a built-in backend needs and does not find installed (empty: nothing, or not
+    a built-in name). For messages that say what to install.
+
+    Examples:
+        >>> missing_requirements("no such backend")
+        ()
+    """
+    entry = _REGISTRY.get(name)
+    if entry is None or entry.name not in _BUILTIN:
+        return ()
+    return tuple(entry.missing())
+
+
 def backends() -> tuple[str, ...]:
     """The names of the backends usable here: installed frameworks and registered plug-ins.
 
@@ -212,7 +230,7 @@ def _lookup(cls: type) -> Backend | None:
         for entry in _REGISTRY.values():
             if entry.test is not None and entry.test(cls):
                 if entry.name in _BUILTIN and not entry.installed():
-                    missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
+                    missing = entry.missing()
                     msg = (
                         f"{cls.__module__}.{cls.__qualname__} values belong to the "
                         f"{entry.name!r} backend, which needs {', '.join(missing)}: expected "
@@ -266,7 +284,7 @@ def _unknown(value: object, what: str) -> BackendError:
 def backend_for(groups: Iterable[tuple[str, Iterable[Any]]]) -> Backend:
     """The one backend owning every tensor in ``groups`` (pairs of a name and values).
 
-    ``None`` entries are skipped. Raises :class:`BackendError` on an unknown type or on
+    ``None`` entries are skipped. Raises `BackendError` on an unknown type or on
     two frameworks in one call.
     """
     found: Backend | None = None

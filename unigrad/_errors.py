@@ -1,6 +1,6 @@
 """The exception hierarchy of unigrad.
 
-Every error derives from :class:`UnigradError` *and* from the builtin classes that
+Every error derives from `UnigradError` *and* from the builtin classes that
 torch and paddle raise natively for the same misuse, so code written against either
 framework (``except RuntimeError``, ``except ValueError``, ...) keeps working:
 

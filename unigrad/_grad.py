@@ -2,7 +2,7 @@
 
 Every rule of the contract (``docs/semantics.md``) that can be decided without the
 framework is enforced here, identically for every backend. The backend receives a
-:class:`~unigrad.backends._base.GradRequest` whose invariants are documented there.
+`GradRequest` whose invariants are documented there.
 """
 
 from __future__ import annotations
@@ -362,13 +362,13 @@ def grad(
             output's shape (real outputs only). Seeds must have the output's exact shape;
             other real dtypes are cast to the output's dtype. Default: None.
         retain_graph: If False, the graph used to compute the gradients is consumed: a
-            later differentiation through it raises :class:`GraphFreedError`. Defaults
+            later differentiation through it raises `GraphFreedError`. Defaults
             to ``create_graph``.
         create_graph: If True, the result is differentiable, for higher-order
             derivatives. Default: False.
         only_inputs: Deprecated and ignored, as in torch; ``False`` warns. Default: True.
         allow_unused: If True, an input that does not reach the outputs gets None; if
-            None or False, it raises :class:`UnusedInputError`. Default: None.
+            None or False, it raises `UnusedInputError`. Default: None.
         no_grad_vars: Tensors through which no gradient flows (paddle). An input that
             reaches the outputs only through them is unused. Default: None.
         is_grads_batched: If True, dim 0 of every seed is a batch and the result has the
@@ -478,7 +478,7 @@ def backward(
     """Accumulates the gradients of ``tensors`` into the ``.grad`` of the graph's leaves.
 
     ``torch.autograd.backward`` / paddle's ``Tensor.backward``, with the seed rules of
-    :func:`grad`: None seeds mean ones for real tensors of any shape, seeds must have
+    `grad`: None seeds mean ones for real tensors of any shape, seeds must have
     the exact shape, and the graph is consumed unless ``retain_graph`` is True.
 
     Args:
@@ -490,7 +490,7 @@ def backward(
         inputs: Only accumulate into these tensors (leaves or not); default: every leaf.
 
     Raises:
-        The errors of :func:`grad`, for the same misuse.
+        UnigradError: The errors of `grad`, for the same misuse.
 
     Examples:
         >>> import torch, unigrad

@@ -1,6 +1,6 @@
 """Tape-style Jacobians and Hessians: ``paddle.autograd.jacobian``/``hessian`` as tensors.
 
-Built on :func:`unigrad.grad` alone, so they work on every backend (torch, paddle, and
+Built on `unigrad.grad` alone, so they work on every backend (torch, paddle, and
 unigrad's tape for jax and numpy): one batched ``grad`` call per output, whose seeds
 are the rows of an identity matrix (``is_grads_batched=True``: vmap on torch and jax).
 """
@@ -165,7 +165,7 @@ def jacobian(ys: Any, xs: Any, *, batch_axis: int | None = None, create_graph: b
 
     Args:
         ys: A tensor or a sequence of tensors, computed from ``xs``.
-        xs: A tensor or a sequence of tensors (watched, see :func:`unigrad.watch`).
+        xs: A tensor or a sequence of tensors (watched, see `unigrad.watch`).
         batch_axis: None, or 0: dim 0 of every ``ys`` and ``xs`` is a batch of
             independent samples, and the result holds one Jacobian per sample.
         create_graph: Make the result differentiable (for Hessians and beyond).
@@ -210,7 +210,7 @@ def hessian(y: Any, xs: Any, *, batch_axis: int | None = None, create_graph: boo
     """The Hessian of the scalar ``y`` with respect to ``xs``, as tensors.
 
     Like ``paddle.autograd.hessian``: the Jacobian of the gradient, computed with
-    :func:`unigrad.grad` (``create_graph=True`` inside).
+    `unigrad.grad` (``create_graph=True`` inside).
 
     Args:
         y: A tensor with one element (with ``batch_axis=0``: shape ``(B,)`` or

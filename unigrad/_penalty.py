@@ -43,7 +43,7 @@ def gradient_penalty(
 
     Args:
         critic: Maps a batch ``(B, ...)`` to scores of shape ``(B,)`` or ``(B, 1)``: a
-            torch ``nn.Module``, a paddle ``nn.Layer``, a :func:`unigrad.lift`-ed jax
+            torch ``nn.Module``, a paddle ``nn.Layer``, a `unigrad.lift`-ed jax
             function or a numpy function written with the recording namespace.
         real: A batch of real samples, shape ``(B, ...)``.
         fake: A batch of generated samples, same shape as ``real``.

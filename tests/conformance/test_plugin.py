@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import subprocess
 
 import pytest
 from conftest import PLUGIN_ARGS, PYTHON, ROOT, subprocess_env
 
+from unigrad.conformance import CASES
+
 pytest_plugins = ["pytester"]
+
+# pytester's in-process runs restore sys.modules afterwards, dropping what they imported
+# first; torch's C extension cannot be imported a second time in one process (a
+# segfault), so it is imported here, before any run.
+for _framework in ("torch",):
+    with contextlib.suppress(ImportError):
+        importlib.import_module(_framework)
 
 _LOAD = PLUGIN_ARGS
 
@@ -91,3 +102,27 @@ def test_help_has_one_group(pytester):
             "  --unigrad-xfails=FILE*",
         ]
     )
+
+
+def test_collects_only_the_suite_unless_paths_are_given(pytester):
+    # From a project's root, `pytest --unigrad-backend torch` runs the suite, not the
+    # project's tests (996 items from unigrad's own root); named paths add them back.
+    pytest.importorskip("torch")
+    pytester.makepyfile(test_project="def test_project():\n    pass\n")
+    only = pytester.runpytest(*_LOAD, "--unigrad-backend", "torch", "--collect-only", "-q")
+    assert "test_project.py::test_project" not in only.stdout.str()
+    only.stdout.fnmatch_lines([f"{len(CASES)} tests collected*"])
+    both = pytester.runpytest(
+        *_LOAD, "--unigrad-backend", "torch", "-k", "tinygrad or test_project", "test_project.py"
+    )
+    both.assert_outcomes(passed=2)
+
+
+def test_header_counts_with_k(pytester):
+    pytest.importorskip("torch")
+    result = pytester.runpytest(*_LOAD, "--unigrad-backend", "torch", "-k", "paddle.grad")
+    n = len([c for c in CASES if "paddle.grad" in c.id])
+    result.stdout.fnmatch_lines(
+        [f"collected {len(CASES)} items / {len(CASES) - n} deselected / {n} selected"]
+    )
+    result.assert_outcomes(passed=n)

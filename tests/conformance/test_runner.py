@@ -147,3 +147,26 @@ def test_unavailable_backend_is_a_column_of_errors():
     assert bad.reason.startswith("backend unavailable: BackendError")
     assert not report.ok
     assert report.backends[0].versions["torch"]
+
+
+def test_plain_numpy_results_are_read_without_the_numpy_backend(monkeypatch):
+    # With .[paddle] or .[jax] alone, autograd is missing, so the numpy backend is
+    # unavailable; a case that returns a plain NumPy array must still be compared.
+    np = pytest.importorskip("numpy")
+    from unigrad import _dispatch
+
+    monkeypatch.setattr(_dispatch._REGISTRY["numpy"], "requires", ("numpy", "no_such_module"))
+    monkeypatch.setattr(_dispatch, "_TYPE_CACHE", {})
+    k = Kit(unigrad.get_backend("torch"))
+    with pytest.raises(unigrad.BackendError):
+        unigrad.to_numpy(np.ones(2))  # the numpy backend is unavailable indeed
+    assert check(np.array([[1.0, 3.0]]), [[1.0, 3.0]], k, rtol=0, atol=0) == ""
+    assert check(np.float64(2.0), 2.0, k, rtol=0, atol=0) == ""
+
+
+def test_an_unreadable_result_says_why_on_one_line():
+    k = Kit(unigrad.get_backend("torch"))
+    problem = check(object(), [1.0], k, rtol=0, atol=0)
+    assert problem.startswith("result: expected numbers, got object <object object at")
+    assert "(unreadable: BackendError: " in problem
+    assert "\n" not in problem

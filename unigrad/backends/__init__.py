@@ -1,6 +1,6 @@
 """Backend adapters, one module per framework, each exporting ``BACKEND``.
 
-Modules here import their framework at the top; :mod:`unigrad._dispatch` imports them
+Modules here import their framework at the top; `unigrad._dispatch` imports them
 only when a value of that framework is seen.
 """
 

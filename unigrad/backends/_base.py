@@ -1,6 +1,6 @@
 """The adapter contract every backend implements, and the requests the front hands it.
 
-The front (:mod:`unigrad._grad`) owns every rule that can be checked without running
+The front (`unigrad._grad`) owns every rule that can be checked without running
 the framework: containers, lengths, flags, seed shapes and dtypes, differentiability,
 duplicates. A backend therefore receives a *clean* request:
 
@@ -41,7 +41,7 @@ class Capabilities:
         backward_create_graph: ``backward(create_graph=True)`` without ``inputs``.
         leaf_hooks_in_grad: Tensor hooks on leaf inputs fire inside ``grad``.
         float16_cpu: float16 gradients run on CPU.
-        functional: :mod:`unigrad.functional` (vjp, jvp, jacobian, hessian, hvp, vhp)
+        functional: `unigrad.functional` (vjp, jvp, jacobian, hessian, hvp, vhp)
             has an implementation for this backend's tensors. Off by default: a
             third-party backend offers ``grad`` and the tape-style ``unigrad.jacobian``.
     """
@@ -82,11 +82,11 @@ class BackwardRequest(NamedTuple):
 class Backend(abc.ABC):
     """Base class of backends: the built-in four and third-party ones.
 
-    A subclass sets :attr:`name`, :attr:`framework` and :attr:`capabilities` and
+    A subclass sets `name`, `framework` and `capabilities` and
     implements the abstract methods. Instances are stateless singletons.
     """
 
-    #: The name users pass (``--backend torch``) and :func:`unigrad.backend_of` returns.
+    #: The name users pass (``--backend torch``) and `unigrad.backend_of` returns.
     name: ClassVar[str]
     #: The import name of the framework, checked in ``sys.modules`` before dispatch.
     framework: ClassVar[str]

@@ -1,4 +1,4 @@
-"""The jax backend: unigrad's tape (:mod:`unigrad.tape`) differentiated with ``jax.vjp``.
+"""The jax backend: unigrad's tape (`unigrad.tape`) differentiated with ``jax.vjp``.
 
 Tape tensors hold ``jax.Array`` values (tracers under ``jax.jit``); ``grad`` rebuilds
 the recorded graph as one pure function, compiles it with ``jax.jit`` (cached by the
@@ -49,7 +49,7 @@ jax.tree_util.register_pytree_node(JaxTensor, _no_flatten, _no_unflatten)
 
 
 class JaxBackend(TapeBackend):
-    """Adapter for ``jax.Array`` values and :class:`~unigrad.tape.JaxTensor`."""
+    """Adapter for ``jax.Array`` values and `JaxTensor`."""
 
     name = "jax"
     framework = "jax"

@@ -1,4 +1,4 @@
-"""The numpy backend: unigrad's tape (:mod:`unigrad.tape`) differentiated with HIPS
+"""The numpy backend: unigrad's tape (`unigrad.tape`) differentiated with HIPS
 ``autograd`` (``autograd.make_vjp``); ``is_grads_batched`` is a loop over the seeds."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ __all__ = ["BACKEND", "NumpyBackend"]
 
 
 class NumpyBackend(TapeBackend):
-    """Adapter for ``numpy.ndarray`` values and :class:`~unigrad.tape.NumpyTensor`."""
+    """Adapter for ``numpy.ndarray`` values and `NumpyTensor`."""
 
     name = "numpy"
     framework = "numpy"

@@ -3,7 +3,7 @@
 paddle.grad differs from the contract in ways this adapter closes:
 
 * it never frees its graph: after ``retain_graph=False`` every node the pass ran gets a
-  post-hook that raises, and paddle's wrapped error becomes :class:`GraphFreedError`;
+  post-hook that raises, and paddle's wrapped error becomes `GraphFreedError`;
 * it has no ``is_grads_batched``: the batch is a loop over seeds with the graph
   retained, stacked (differentiably under ``create_graph``);
 * its argument checks are ``assert`` statements (gone under ``python -O``) and it never
@@ -11,7 +11,7 @@ paddle.grad differs from the contract in ways this adapter closes:
 * duplicates are merged by the front; errors are mapped to unigrad's classes;
 * paddle 3.3's ``Tensor.grad_fn`` returns its node with one reference too many, so
   each read would keep the whole graph behind it alive for ever (about 20 kB per call
-  on a small MLP): nodes are read through :func:`_grad_fn`, which gives the extra
+  on a small MLP): nodes are read through `_grad_fn`, which gives the extra
   reference back where a probe at import shows it is there;
 * paddle's engine is not thread-safe (two threads in backward crash the process):
   every backward pass runs under one re-entrant lock, so a hook or a nested call that
@@ -222,7 +222,7 @@ def _mark_executed(roots: list[Any], targets: set[Any], leaves: set[Any]) -> Non
     """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
 
     A node runs when one of its children is a target or runs; a target is reached
-    without running it. :func:`unigrad.backends._graph.executed` answers the same
+    without running it. `unigrad.backends._graph.executed` answers the same
     question generically; this walk is specialised for paddle, where a node's
     ``next_functions`` builds a fresh list of wrappers (~0.5 us) and a hook costs about
     as much, so that the Python around them matters: one walk down records each node's
@@ -297,7 +297,7 @@ def _translate(err: BaseException) -> BaseException:
 
 
 class PaddleBackend(Backend):
-    """Adapter for :mod:`paddle` tensors (dynamic graph mode)."""
+    """Adapter for `paddle` tensors (dynamic graph mode)."""
 
     name = "paddle"
     framework = "paddle"
@@ -535,9 +535,9 @@ class PaddleBackend(Backend):
         return x.numpy()
 
     def namespace(self) -> Any:
-        from . import _paddle_namespace
+        from .._array_api import _paddle
 
-        return _paddle_namespace
+        return _paddle
 
 
 BACKEND = PaddleBackend()

@@ -3,7 +3,7 @@
 torch already follows most of the contract. This adapter adds:
 
 * consumed-graph tracking: after ``retain_graph=False`` every node the engine ran gets
-  a pre-hook that raises :class:`GraphFreedError`, so a second pass fails even through
+  a pre-hook that raises `GraphFreedError`, so a second pass fails even through
   nodes that saved nothing (where torch itself would silently succeed);
 * ``no_grad_vars``: a zeroing hook on each cut tensor for the values, and a walk over
   the graph's edges that stops at the cuts to find inputs reachable only through them;
@@ -192,7 +192,7 @@ def _reachable(
 
 
 class TorchBackend(Backend):
-    """Adapter for :mod:`torch` tensors."""
+    """Adapter for `torch` tensors."""
 
     name = "torch"
     framework = "torch"

@@ -1,8 +1,8 @@
 """The conformance suite: documented gradient examples replayed on every backend.
 
-A case (:class:`Case`) is data: an id, the source it replays, a computation written
-once against the neutral :class:`Kit`, and the expected numbers or error class. One
-runner (:func:`run`) serves the CLI (``unigrad-conformance``, ``python -m
+A case (`Case`) is data: an id, the source it replays, a computation written
+once against the neutral `Kit`, and the expected numbers or error class. One
+runner (`run`) serves the CLI (``unigrad-conformance``, ``python -m
 unigrad.conformance``) and the pytest plugin (``pytest --unigrad-backend NAME``).
 
 Importing this package imports no framework (and not pytest or NumPy).

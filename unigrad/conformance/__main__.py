@@ -1,4 +1,4 @@
-"""``python -m unigrad.conformance``: see :mod:`unigrad.conformance.cli`."""
+"""``python -m unigrad.conformance``: see `unigrad.conformance.cli`."""
 
 from __future__ import annotations
 

@@ -38,7 +38,7 @@ class Case:
         id: A readable, unique id (``"paddle.grad/grad_outputs=[3,4]"``); the pytest id.
         source: Where the example comes from: a documentation URL, a seed document, or
             the contract rule (``"contract §3.1.4"``) it checks.
-        compute: The computation, written once against the neutral :class:`Kit`; it
+        compute: The computation, written once against the neutral `Kit`; it
             returns what is compared with ``expected``.
         expected: The documented result. Numbers (nested lists for arrays, Python
             complex for complex values) are compared at ``rtol``/``atol`` with an exact
@@ -48,7 +48,7 @@ class Case:
         warns: A warning class ``compute`` must emit.
         rtol: Relative tolerance for numbers.
         atol: Absolute tolerance for numbers.
-        needs: A :class:`unigrad.Capabilities` flag; the case is skipped where it is off.
+        needs: A `unigrad.Capabilities` flag; the case is skipped where it is off.
         note: Why the case is written the way it is, when that is not obvious.
 
     Examples:

@@ -15,7 +15,7 @@ __all__ = ["Kit"]
 class Kit:
     """Makes tensors of one backend and exposes unigrad's API, so a case runs anywhere.
 
-    Only :class:`unigrad.Backend` methods and unigrad's public functions are used, so a
+    Only `unigrad.Backend` methods and unigrad's public functions are used, so a
     third-party backend gets the same kit as the built-in four.
 
     Examples:
@@ -84,9 +84,15 @@ class Kit:
 
     # ---- looking at tensors -------------------------------------------------------
     def np(self, x: Any) -> Any:
-        """A NumPy copy of ``x``."""
+        """A NumPy copy of ``x``.
+
+        A value that already is NumPy's (a case may compute a plain NumPy result on any
+        backend) is read directly, without the numpy backend (which needs autograd).
+        """
         import numpy as np
 
+        if isinstance(x, (np.ndarray, np.generic)):
+            return np.array(x)
         return np.asarray(unigrad.to_numpy(x))
 
     def value(self, x: Any) -> float:

@@ -10,6 +10,7 @@ import json
 from typing import Any
 from xml.etree import ElementTree as ET
 
+from ._progress import Palette
 from ._runner import Report, Result, Status
 
 __all__ = ["FORMATS", "MARKDOWN_BEGIN", "MARKDOWN_END", "render", "summary_line"]
@@ -39,10 +40,14 @@ _MD_CELL = {
 }
 
 
-def render(report: Report, fmt: str) -> str:
-    """The report in format ``fmt`` (one of :data:`FORMATS`), as text."""
+def render(report: Report, fmt: str, *, colour: bool = False, failures_only: bool = False) -> str:
+    """The report in format ``fmt`` (one of ``FORMATS``), as text.
+
+    ``colour`` (ANSI colours) and ``failures_only`` (only the rows with a failure, an
+    error or an unexpected pass) apply to the table; the other formats are complete.
+    """
     if fmt == "table":
-        return _table(report)
+        return _table(report, Palette(colour), failures_only)
     if fmt == "json":
         return json.dumps(_as_dict(report), indent=2, ensure_ascii=False) + "\n"
     if fmt == "junit":
@@ -72,9 +77,12 @@ def summary_line(report: Report) -> str:
 
 
 # ---- table ---------------------------------------------------------------------------------
-def _table(report: Report) -> str:
+def _table(report: Report, palette: Palette, failures_only: bool) -> str:
     names = [b.name for b in report.backends]
-    width = max([len("case"), *(len(c.id) for c in report.cases)])
+    rows = report.cases
+    if failures_only:
+        rows = [c for c in rows if any(not report.result(c.id, n).status.ok for n in names)]
+    width = max([len("case"), *(len(c.id) for c in rows)])
     cols = [max(len(n), 5) for n in names]
     lines = []
     for b in report.backends:
@@ -84,29 +92,39 @@ def _table(report: Report) -> str:
     header = (n.ljust(w) for n, w in zip(names, cols, strict=True))
     lines.append("  ".join(["case".ljust(width), *header]))
     lines.append("  ".join(["-" * width, *("-" * w for w in cols)]))
-    for case in report.cases:
-        cells = [
-            _CELL[report.result(case.id, n).status].ljust(w)
-            for n, w in zip(names, cols, strict=True)
-        ]
+    for case in rows:
+        cells = []
+        for n, w in zip(names, cols, strict=True):
+            status = report.result(case.id, n).status
+            cells.append(
+                palette.status(status.value, _CELL[status]) + " " * (w - len(_CELL[status]))
+            )
         lines.append("  ".join([case.id.ljust(width), *cells]).rstrip())
+    if failures_only:
+        hidden = len(report.cases) - len(rows)
+        lines.append(f"({hidden} of {_cases(len(report.cases))} without a failure not shown)")
     problems = report.problems
     xfailed = [r for r in report.results.values() if r.status is Status.XFAIL]
     if problems or xfailed or report.unmatched_xfails:
         lines.append("")
     broken = {b.name: b.error for b in report.backends if b.error}
     for name, error in broken.items():
-        lines.append(f"ERROR {name} (every case): {error}")
+        lines.append(f"{palette.bad('ERROR')} {name} (every case): {error}")
     for r in problems:
         if r.backend not in broken:
-            lines.append(f"{_CELL[r.status]} {r.case} [{r.backend}]: {r.reason}")
-    for r in xfailed:
-        lines.append(f"xfail {r.case} [{r.backend}]: {r.reason}")
+            mark = palette.status(r.status.value, _CELL[r.status])
+            lines.append(f"{mark} {r.case} [{r.backend}]: {r.reason}")
+    if not failures_only:
+        for r in xfailed:
+            lines.append(f"{palette.warn('xfail')} {r.case} [{r.backend}]: {r.reason}")
     for e in report.unmatched_xfails:
         scope = f"{e.backend}::" if e.backend else ""
-        lines.append(f"UNMATCHED xfail line {e.origin}: {scope}{e.pattern} matches no case")
+        lines.append(
+            f"{palette.bad('UNMATCHED')} xfail line {e.origin}: {scope}{e.pattern} matches no case"
+        )
     lines.append("")
-    lines.append(summary_line(report))
+    summary = summary_line(report)
+    lines.append(palette.good(summary) if report.ok else palette.bad(summary))
     return "\n".join(lines) + "\n"
 
 
@@ -222,6 +240,16 @@ def _md(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _md_code(text: str) -> str:
+    """``text`` as inline code in a table cell. A ``|`` would end the cell, and ``\\|``
+    inside backticks keeps its backslash in Python-Markdown (mkdocs), so such an id is
+    written as HTML with the pipe as an entity, which GitHub and mkdocs both render."""
+    if "|" not in text:
+        return f"`{text}`"
+    escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return "<code>" + escaped.replace("|", "&#124;") + "</code>"
+
+
 def _md_source(source: str) -> str:
     if source.startswith(("http://", "https://")):
         host = source.split("/")[2].removeprefix("www.")
@@ -237,7 +265,7 @@ def _markdown(report: Report) -> str:
     ]
     for c in report.cases:
         cells = [_MD_CELL[report.result(c.id, n).status] for n in names]
-        lines.append(f"| `{_md(c.id)}` | {_md_source(c.source)} | " + " | ".join(cells) + " |")
+        lines.append(f"| {_md_code(c.id)} | {_md_source(c.source)} | " + " | ".join(cells) + " |")
     lines.append("")
     totals = [f"**{n}**: {_counts_text(report, n)}" for n in names]
     lines.append(f"{_cases(len(report.cases))}. " + "; ".join(totals) + ".")

@@ -324,7 +324,14 @@ def _describe(value: Any, kit: Kit) -> str:
     arr = _numbers(value, kit)
     if arr is not None:
         return f"{type(value).__name__} {np_repr(arr)}"
-    return f"{type(value).__name__} {value!r:.80}"
+    try:
+        kit.np(value)
+    except Exception as err:  # why it is not numbers, in the report's one line
+        why = f" (unreadable: {type(err).__name__}: {_first_line(err)})"
+    else:  # pragma: no cover - _numbers just failed on the same call
+        why = ""
+    text = " ".join(repr(value).split())
+    return f"{type(value).__name__} {text:.80}{why}"
 
 
 def np_repr(arr: Any) -> str:
@@ -336,6 +343,8 @@ def np_repr(arr: Any) -> str:
 # ---- running the matrix ------------------------------------------------------------------
 #: Called after every cell: (result, cells done, cells in all).
 Progress = Callable[[Result, int, int], None]
+#: Called before every cell: (the case, the backend's name).
+Started = Callable[[Case, str], None]
 
 
 def run(
@@ -345,12 +354,14 @@ def run(
     xfails: Sequence[XfailEntry] = (),
     all_cases: Sequence[Case] | None = None,
     progress: Progress | None = None,
+    started: Started | None = None,
 ) -> Report:
-    """Run ``cases`` on ``backends`` (default: every installed one) into a :class:`Report`.
+    """Run ``cases`` on ``backends`` (default: every installed one) into a `Report`.
 
     ``xfails`` turn the failures they match into XFAIL (and passes into XPASS); an entry
     that matches no case of ``all_cases`` (default ``cases``) for its backend is
-    reported in :attr:`Report.unmatched_xfails`.
+    reported in `Report.unmatched_xfails`. ``started`` and ``progress`` are
+    called before and after each cell (the CLI's progress display).
 
     Examples:
         >>> import torch  # the backend the example runs on
@@ -367,6 +378,8 @@ def run(
         report.backends.append(info)
         kit = Kit(backend) if backend is not None else None
         for case in cases:
+            if started is not None:
+                started(case, name)
             if kit is None:
                 result = Result(case.id, name, Status.ERROR, info.error)
             else:

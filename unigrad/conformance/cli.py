@@ -1,22 +1,21 @@
 """``unigrad-conformance`` / ``python -m unigrad.conformance``: run the suite, print the matrix.
 
-Exit codes (:class:`ExitCode`): 0 when nothing unexpected happened (every cell passed,
-was skipped for a missing capability, or failed as listed in an xfails file), 1
-otherwise (a failure, an error, an unexpected pass, or an xfails line that matches no
-case), 2 for a usage error, 5 when no case is selected.
+Exit codes (``ExitCode``): 0 when nothing unexpected happened (every cell passed, was
+skipped for a missing capability, or failed as listed in an xfails file), 1 otherwise
+(a failure, an error, an unexpected pass, or an xfails line that matches no case), 2
+for a usage error, 5 when no case is selected, 141 when the reader of the output went
+away (``--list | head``), as for a process that SIGPIPE ended.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import enum
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
-
-if TYPE_CHECKING:
-    from ._runner import Result
 
 __all__ = ["ExitCode", "main"]
 
@@ -32,9 +31,8 @@ class ExitCode(enum.IntEnum):
     USAGE = 2
     #: No case matched ``-k``.
     NO_CASES = 5
-
-
-_MARKS = {"pass": ".", "fail": "F", "error": "E", "xfail": "x", "xpass": "X", "skip": "s"}
+    #: The output's reader closed the pipe (128 + SIGPIPE, what a shell reports).
+    BROKEN_PIPE = 141
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -76,29 +74,21 @@ def _parser() -> argparse.ArgumentParser:
         help="expected failures: one [backend::]case-id (or glob) per line, "
         "'#' comments (repeatable)",
     )
+    p.add_argument(
+        "--failures-only",
+        action="store_true",
+        help="the table shows only the cases with a failure, an error or an unexpected pass",
+    )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    p.add_argument("--version", action="version", version=_version())
     return p
 
 
-class _Progress:
-    """One line per backend on ``stream``: a mark per case (``.FExXs``), then the count."""
+def _version() -> str:
+    from .. import __version__
 
-    def __init__(self, stream: TextIO, names: list[str]) -> None:
-        self.stream = stream
-        self.width = max((len(n) for n in names), default=0)
-        self.backend: str | None = None
-
-    def __call__(self, result: Result, done: int, total: int) -> None:
-        if self.backend != result.backend:
-            if self.backend is not None:
-                self.stream.write("\n")
-            self.backend = result.backend
-            self.stream.write(f"{result.backend.ljust(self.width)} ")
-        self.stream.write(_MARKS[result.status.value])
-        if done == total:
-            self.stream.write(f"  [{done}/{total}]\n")
-        self.stream.flush()
+    return f"unigrad-conformance (unigrad {__version__})"
 
 
 def _write_output(path: Path, text: str, fmt: str) -> None:
@@ -114,24 +104,38 @@ def _write_output(path: Path, text: str, fmt: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; returns the exit code (see :class:`ExitCode`).
+    """Run the CLI; returns the exit code (see ``ExitCode``).
 
     Examples:
         >>> main(["--list", "-k", "paddle.grad/create_graph"])
         paddle.grad/create_graph=False  https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/grad_en.html
-        paddle.grad/create_graph=True  https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/grad_en.html
+        paddle.grad/create_graph=True   https://www.paddlepaddle.org.cn/documentation/docs/en/api/paddle/grad_en.html
         <ExitCode.OK: 0>
     """
     args = _parser().parse_args(argv)
+    try:
+        return _main(args)
+    except BrokenPipeError:
+        # The reader went away (`--list | head`): say nothing more, and keep Python's
+        # exit-time flush of stdout from raising again (the recipe of the signal docs).
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return ExitCode.BROKEN_PIPE
+
+
+def _main(args: argparse.Namespace) -> int:
     from .._dispatch import backends as installed
+    from ._progress import Progress, quiet_frameworks, wants_colour
     from ._report import render, summary_line
     from ._runner import load_xfails, run, select
     from .cases import CASES
 
     cases = select(CASES, args.keyword)
     if args.list:
+        width = max((len(c.id) for c in cases), default=0)
         for c in cases:
-            print(f"{c.id}  {c.source}")
+            print(f"{c.id.ljust(width)}  {c.source}")
         return ExitCode.OK if cases else ExitCode.NO_CASES
     if not cases:
         print(f"unigrad-conformance: no case matches -k {args.keyword!r}", file=sys.stderr)
@@ -141,12 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = list(dict.fromkeys(args.backend)) if args.backend else list(known)
     unknown = [n for n in names if n not in known]
     if unknown:
-        print(
-            f"unigrad-conformance: unknown backend(s) {unknown}: expected one of "
-            f"{list(known)} (install the framework, or register a third-party backend "
-            f"under the entry-point group 'unigrad.backends')",
-            file=sys.stderr,
-        )
+        print(f"unigrad-conformance: {_unknown_backends(unknown, known)}", file=sys.stderr)
         return ExitCode.USAGE
     xfails = []
     for f in args.xfails:
@@ -156,15 +155,45 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"unigrad-conformance: cannot read xfails file {f}: {err}", file=sys.stderr)
             return ExitCode.USAGE
 
-    progress = None if args.quiet else _Progress(sys.stderr, names)
-    report = run(cases, names, xfails=xfails, all_cases=CASES, progress=progress)
-    text = render(report, args.format)
+    progress = None if args.quiet else Progress(sys.stderr, names, len(cases))
+    with quiet_frameworks():
+        report = run(
+            cases,
+            names,
+            xfails=xfails,
+            all_cases=CASES,
+            progress=progress,
+            started=None if progress is None else progress.started,
+        )
+    colour = wants_colour(sys.stdout)
+    table = render(report, "table", colour=colour, failures_only=args.failures_only)
     if args.output:
-        _write_output(Path(args.output), text, args.format)
+        _write_output(Path(args.output), render(report, args.format), args.format)
         if args.format != "table":
-            print(render(report, "table"), end="")
+            print(table, end="")
     else:
-        print(text, end="")
+        print(table if args.format == "table" else render(report, args.format), end="")
     if args.output or args.format != "table":
         print(summary_line(report), file=sys.stderr)
     return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+def _unknown_backends(unknown: list[str], known: Sequence[str]) -> str:
+    """Why these backends cannot run, and what to install."""
+    from .._dispatch import missing_requirements
+
+    lines = []
+    for name in unknown:
+        missing = missing_requirements(name)
+        if missing:
+            lines.append(
+                f"backend {name!r} needs {', '.join(missing)}, which is not installed: "
+                f"pip install 'unigrad[{name}]'"
+            )
+        else:
+            lines.append(
+                f"unknown backend {name!r}: expected one of {list(known)} (install "
+                f"the framework, or register a third-party backend under the entry-point "
+                f"group 'unigrad.backends')"
+            )
+    return "\n".join(lines)

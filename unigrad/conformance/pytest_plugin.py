@@ -6,6 +6,11 @@ every conformance case becomes a test item per backend (``unigrad-conformance[to
 paddle.grad/grad_outputs=[3,4]``), the report header shows the backends and their
 framework versions, and ``--unigrad-xfails FILE`` marks listed cases as strict
 expected failures; a line of that file matching no case is a failing item.
+
+With ``--unigrad-backend``, pytest collects only the conformance cases, unless paths are
+named on the command line: ``pytest --unigrad-backend torch`` in a project runs the
+suite alone (not the project's ``testpaths``), ``pytest --unigrad-backend torch tests/``
+runs both.
 """
 
 from __future__ import annotations
@@ -91,6 +96,13 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     return lines
 
 
+def pytest_ignore_collect(collection_path: Any, config: pytest.Config) -> bool | None:
+    """With ``--unigrad-backend`` and no path on the command line, collect no files."""
+    if _backends(config) and config.args_source is not pytest.Config.ArgsSource.ARGS:
+        return True
+    return None
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
@@ -114,7 +126,8 @@ def pytest_collection_modifyitems(
         )
         suite.backend_name = name
         suite.xfails = xfails
-        items.extend(suite.collect())
+        # genitems reports the collection, so the header's counts include the cases.
+        items.extend(session.genitems(suite))
     config.stash[_XFAILS_KEY] = xfails
 
 

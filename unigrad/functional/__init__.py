@@ -7,8 +7,8 @@ returns a tensor or a tuple of tensors, and each result mirrors those structures
 Arguments are checked once here, identically for every backend, then the call goes
 to the framework's own machinery:
 
-* torch: :mod:`torch.autograd.functional` itself;
-* paddle: :func:`unigrad.grad` on paddle's tape (the same double-backward algorithms);
+* torch: `torch.autograd.functional` itself;
+* paddle: `unigrad.grad` on paddle's tape (the same double-backward algorithms);
 * jax: ``jax.vjp``, ``jax.jvp``, ``jax.jacrev``/``jacfwd``, ``jax.hessian`` on plain
   jax arrays (results are plain arrays; calls compose with ``jax.jit``/``jax.grad``);
 * numpy: HIPS ``autograd`` (results are plain NumPy arrays).
@@ -16,7 +16,7 @@ to the framework's own machinery:
 Complex numbers follow torch's convention on every backend: for jax and numpy the
 vector-Jacobian product is ``conj(vjp(conj(v)))`` of the framework's own. ``jvp``,
 ``jacobian``, ``hessian``, ``hvp`` and ``vhp`` of a function with a complex output
-raise :class:`~unigrad.UnsupportedDtypeError` everywhere, because
+raise `UnsupportedDtypeError` everywhere, because
 ``torch.autograd.functional`` cannot compute them (it seeds complex outputs implicitly);
 complex *inputs* with real outputs work.
 
@@ -25,7 +25,7 @@ jax and numpy every call is an ordinary traceable function of its arguments: the
 results are differentiable whenever the call itself runs under ``jax.grad``/``jax.jit``
 or ``autograd.grad``; ``create_graph`` is accepted and changes nothing.
 
-``strict=True`` raises :class:`~unigrad.UnusedInputError` (a ``RuntimeError``) when an
+``strict=True`` raises `UnusedInputError` (a ``RuntimeError``) when an
 output does not depend on any input or an input reaches no output, judged on the
 recorded graph (jax: the jaxpr; numpy: autograd's trace), as torch does.
 """
@@ -333,7 +333,7 @@ def vjp(
         v: The vector, with the structure and shapes of ``func``'s output. Optional
             when ``func`` returns a single tensor with a single element (then ones).
         create_graph: Make the results differentiable (torch, paddle).
-        strict: Raise :class:`~unigrad.UnusedInputError` when an input reaches no
+        strict: Raise `UnusedInputError` when an input reaches no
             output, instead of returning zeros for it.
 
     Returns:
@@ -392,7 +392,7 @@ def jvp(
         v: The vector, with the structure and shapes of ``inputs``. Optional when
             ``inputs`` is a single tensor with a single element (then ones).
         create_graph: Make the results differentiable (torch, paddle).
-        strict: Raise :class:`~unigrad.UnusedInputError` when an input reaches no
+        strict: Raise `UnusedInputError` when an input reaches no
             output.
 
     Returns:
@@ -467,7 +467,7 @@ def jacobian(
             real tensors.
         inputs: A tensor or a tuple of tensors.
         create_graph: Make the result differentiable (torch, paddle).
-        strict: Raise :class:`~unigrad.UnusedInputError` when an input reaches no
+        strict: Raise `UnusedInputError` when an input reaches no
             output (not with ``vectorize=True``, as in torch).
         vectorize: Vectorise the computation (torch's vmap; always on jax).
         strategy: ``"reverse-mode"`` or ``"forward-mode"`` (needs ``vectorize=True``).
@@ -508,7 +508,7 @@ def hessian(
             real element.
         inputs: A tensor or a tuple of tensors.
         create_graph: Make the result differentiable (torch, paddle).
-        strict: Raise :class:`~unigrad.UnusedInputError` when an input reaches no
+        strict: Raise `UnusedInputError` when an input reaches no
             output.
         vectorize: Vectorise the computation (torch's vmap; always on jax).
         outer_jacobian_strategy: ``"reverse-mode"`` or ``"forward-mode"``.
@@ -564,7 +564,7 @@ def vhp(
         v: The vector, with the structure and shapes of ``inputs`` (optional for a
             single one-element input).
         create_graph: Make the results differentiable (torch, paddle).
-        strict: Raise :class:`~unigrad.UnusedInputError` when an input reaches no
+        strict: Raise `UnusedInputError` when an input reaches no
             output.
 
     Returns:
@@ -589,8 +589,8 @@ def hvp(
 ) -> tuple[Any, Any]:
     """The Hessian-vector product ``H v`` of the scalar function ``func``.
 
-    Equal to :func:`vhp` for twice continuously differentiable functions (the Hessian
-    is symmetric). Arguments and result as in :func:`vhp`.
+    Equal to `vhp` for twice continuously differentiable functions (the Hessian
+    is symmetric). Arguments and result as in `vhp`.
 
     Examples:
         >>> import torch

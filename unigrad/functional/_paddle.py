@@ -1,4 +1,4 @@
-"""unigrad.functional on paddle: torch's algorithms, run with :func:`unigrad.grad`.
+"""unigrad.functional on paddle: torch's algorithms, run with `unigrad.grad`.
 
 paddle's tape does the work; the algorithms are those of ``torch.autograd.functional``
 (``jvp`` by the double-backward trick, ``hvp`` equal to ``vhp`` for symmetric Hessians),

@@ -1,8 +1,8 @@
-"""unigrad.functional on torch: :mod:`torch.autograd.functional` itself.
+"""unigrad.functional on torch: `torch.autograd.functional` itself.
 
 The front has checked the arguments and wraps ``func`` (outputs normalised to a tuple,
 or to a scalar for the Hessian family); torch's strict-mode errors become
-:class:`~unigrad.UnusedInputError`.
+`UnusedInputError`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The backend adapter shared by jax and numpy: the :class:`~unigrad.Backend` methods
-on tape tensors. :mod:`unigrad.backends.jax` and :mod:`unigrad.backends.numpy` pick
+"""The backend adapter shared by jax and numpy: the `Backend` methods
+on tape tensors. `unigrad.backends.jax` and `unigrad.backends.numpy` pick
 the engine and the tensor class."""
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ class TapeBackend(Backend):
         return str(x.dtype)
 
     def requires_grad(self, x: Any) -> bool:
-        return isinstance(x, Tensor)
+        return isinstance(x, Tensor) and x.requires_grad  # constants do not
 
     def cast(self, x: Any, like: Any) -> Any:
         if isinstance(x, Tensor):

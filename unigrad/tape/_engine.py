@@ -274,11 +274,20 @@ def _flatten(tree: Any, is_leaf: Callable[[Any], bool], leaves: list[Any]) -> An
         return _LEAF
     if type(tree) in (list, tuple):
         return (type(tree), tuple(_flatten(v, is_leaf, leaves) for v in tree))
+    if isinstance(tree, tuple) and hasattr(tree, "_fields"):  # a namedtuple (eigh, svd, ...)
+        return (_namedtuple(type(tree)), tuple(_flatten(v, is_leaf, leaves) for v in tree))
     if type(tree) is dict:
         keys = tuple(tree)
         return (dict, keys, tuple(_flatten(tree[k], is_leaf, leaves) for k in keys))
     leaves.append(tree)
     return _LEAF
+
+
+def _namedtuple(cls: type) -> Callable[[Any], Any]:
+    def make(items: Any) -> Any:
+        return cls(*items)
+
+    return make
 
 
 def _unflatten(treedef: Any, it: Any) -> Any:

@@ -9,9 +9,9 @@ tensor knows its shape and dtype, and its value is pending.
 Pending values are computed in one of two places, never twice:
 
 * inside ``grad``: the rebuilt function computes the forward once, inside the engine's
-  VJP, and hands back the values the caller still holds (:func:`held_elsewhere`);
+  VJP, and hands back the values the caller still holds (`held_elsewhere`);
 * when a value is read (``float(t)``, ``repr``, ``to_numpy``, a comparison, a constant
-  of a ``grad``): :func:`materialize` runs the pending subgraph as one function, on jax
+  of a ``grad``): `materialize` runs the pending subgraph as one function, on jax
   one ``jax.jit``-compiled function cached by the subgraph's structure.
 
 The specs only say what the op already said on real data, so shape errors are raised by
@@ -209,7 +209,7 @@ def _forward(
 
 # ---- who else holds a pending tensor ----------------------------------------------
 def _refcount_base() -> int:
-    """What :func:`held_elsewhere` counts for a tensor held by nothing but the graph.
+    """What `held_elsewhere` counts for a tensor held by nothing but the graph.
 
     Measured once through the same code path, so that interpreter differences in how
     arguments and list items are counted cancel out.

@@ -1,10 +1,13 @@
 """The recording namespace: ``unigrad.namespace(t)`` for tape tensors.
 
-Every function of ``jax.numpy`` / ``autograd.numpy`` records when it is handed tape
-tensors (anywhere in its arguments, e.g. a list for ``stack``); with no tape tensor it
-is the plain function. Array-API names that autograd lacks or cannot differentiate are
-mapped onto differentiable ones (``concat`` -> ``concatenate``, ``pow`` -> ``power``,
-``permute_dims`` -> ``transpose``, ``linalg.vector_norm`` written with ``sqrt``/``sum``).
+An array API standard namespace (2023.12) whose every function records when it is handed
+tape tensors (anywhere in its arguments, e.g. a list for ``concat``) and returns tape
+tensors: floating and complex results carry the history, integer and bool results and
+the arrays made from plain data (``asarray``, ``zeros``, ``arange``, ...) are constants
+(``requires_grad`` False). Values are the framework's own: ``jax.numpy`` (itself an
+array API namespace) for jax, and for numpy, NumPy's array API made differentiable by
+``unigrad._array_api._autograd``. Names outside the standard fall through to the
+framework module and record the same way.
 """
 
 from __future__ import annotations
@@ -12,123 +15,161 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from ._tensor import Tensor, record_call
+from .._errors import TapeError, message
+from ._array_object import SUPPORTED_API_VERSIONS
+from ._tensor import Tensor, constants, record, record_call
 
 __all__ = ["RecordingNamespace", "namespace_for"]
 
-
-def _np_vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
-    import autograd.numpy as anp
-
-    if axis is None and not keepdims:
-        x, axis = anp.reshape(x, (-1,)), 0
-    a = anp.abs(x) if anp.iscomplexobj(x) else x
-    if ord == 2:
-        return anp.sqrt(anp.sum(a * a, axis=axis, keepdims=keepdims))
-    a = anp.abs(a)
-    if ord == 1:
-        return anp.sum(a, axis=axis, keepdims=keepdims)
-    if ord == float("inf"):
-        return anp.max(a, axis=axis, keepdims=keepdims)
-    if ord == -float("inf"):
-        return anp.min(a, axis=axis, keepdims=keepdims)
-    if ord == 0:
-        return anp.sum((a != 0).astype(a.dtype), axis=axis, keepdims=keepdims)
-    return anp.sum(a**ord, axis=axis, keepdims=keepdims) ** (1.0 / ord)
+#: Functions of dtypes and metadata: called on values, never recorded.
+_METADATA = frozenset(
+    {"can_cast", "finfo", "iinfo", "isdtype", "result_type", "broadcast_shapes", "shape"}
+)
 
 
-def _np_clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
-    import autograd.numpy as anp
-
-    return anp.clip(x, min, max)
-
-
-def _np_permute_dims(x: Any, /, axes: Any) -> Any:
-    import autograd.numpy as anp
-
-    return anp.transpose(x, tuple(axes))
+#: Functions that make arrays from no array: their results are constant tape tensors
+#: (outside plain mode). Every other function returns tape tensors exactly when it is
+#: handed one, so plain arrays in (say, inside a jax transform) give plain arrays out.
+_CREATION = frozenset(
+    {"arange", "empty", "eye", "full", "linspace", "ones", "zeros", "fftfreq", "rfftfreq"}
+)
 
 
-def _np_astype(x: Any, dtype: Any, /, *, copy: bool = True) -> Any:
+def _identity(x: Any) -> Any:
+    return x
+
+
+def _astype(x: Any, dtype: Any) -> Any:
     return x.astype(dtype)
-
-
-def _np_concat(arrays: Any, /, *, axis: Any = 0) -> Any:
-    import autograd.numpy as anp
-
-    if axis is None:
-        return anp.concatenate([anp.reshape(a, (-1,)) for a in arrays])
-    return anp.concatenate(list(arrays), axis=axis)
-
-
-_NUMPY_ALIASES: dict[str, Any] = {
-    "concat": _np_concat,
-    "pow": "power",
-    "permute_dims": _np_permute_dims,
-    "clip": _np_clip,
-    "astype": _np_astype,
-    "acos": "arccos",
-    "asin": "arcsin",
-    "atan": "arctan",
-    "atan2": "arctan2",
-    "acosh": "arccosh",
-    "asinh": "arcsinh",
-    "atanh": "arctanh",
-}
-_NUMPY_LINALG: dict[str, Any] = {"vector_norm": _np_vector_norm}
 
 
 class RecordingNamespace:
     """A module-like object: ``ns.f(...)`` is ``module.f(...)``, recorded on tape tensors."""
 
-    def __init__(
-        self,
-        cls: type[Tensor],
-        module: ModuleType,
-        aliases: dict[str, Any] | None = None,
-        submodules: dict[str, dict[str, Any]] | None = None,
-    ) -> None:
+    __array_api_version__ = SUPPORTED_API_VERSIONS[-1]
+
+    def __init__(self, cls: type[Tensor], module: Any, name: str, *, tensors: bool = True) -> None:
         self._cls = cls
         self._module = module
-        self._aliases = aliases or {}
-        self._submodules = submodules or {}
+        self._tensors = tensors
+        self.__name__ = name
+
+    @property
+    def plain(self) -> RecordingNamespace:
+        """The same namespace for plain arrays: results stay plain where no tape tensor
+        is involved (``unigrad.namespace`` of plain arrays, e.g. inside a jax transform)."""
+        if not self._tensors:
+            return self
+        sibling = self.__dict__.get("_plain")
+        if sibling is None:
+            sibling = RecordingNamespace(self._cls, self._module, self.__name__, tensors=False)
+            self.__dict__["_plain"] = sibling
+        return sibling
 
     def __repr__(self) -> str:
-        return f"<unigrad recording namespace over {self._module.__name__}>"
+        return f"<unigrad recording namespace {self.__name__}>"
 
     def __dir__(self) -> list[str]:
-        return sorted(set(dir(self._module)) | set(self._aliases))
+        return sorted(set(dir(self._module)) | {"__array_namespace_info__"})
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        if name.startswith("__") and name != "__array_namespace_info__":
             raise AttributeError(name)
-        target = self._aliases.get(name, name)
-        if isinstance(target, str):
-            target = getattr(self._module, target)
+        target = getattr(self._module, name)
         if isinstance(target, ModuleType):
-            value: Any = RecordingNamespace(self._cls, target, self._submodules.get(name))
+            sub = f"{self.__name__}.{name}"
+            value: Any = RecordingNamespace(self._cls, target, sub, tensors=self._tensors)
+        elif name in _METADATA or name == "__array_namespace_info__":
+            value = _on_values(target, name)
         elif callable(target) and not isinstance(target, type):
-            value = _recording(self._cls, target, name)
+            value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
             value = target
         setattr(self, name, value)  # cache
         return value
 
-    def asarray(self, obj: Any, /, *, dtype: Any = None, copy: Any = None) -> Any:
-        """``obj`` itself for a tape tensor (cast if ``dtype``), else the framework's."""
+    def asarray(
+        self, obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None
+    ) -> Any:
+        """``obj`` itself for a tape tensor (recorded cast or copy), else a constant."""
+        cls = self._cls
         if isinstance(obj, Tensor):
-            return obj if dtype is None or obj.dtype == dtype else obj.astype(dtype)
-        return self._module.asarray(obj, dtype=dtype)
+            if dtype is not None and obj.dtype != dtype:
+                if copy is False:
+                    msg = f"asarray(copy=False) cannot cast {obj.dtype} to {dtype} without a copy"
+                    raise ValueError(msg)
+                obj = record(cls, _astype, obj, dtype)
+            elif copy:
+                obj = (
+                    record(cls, _identity, obj)
+                    if obj.requires_grad
+                    else cls._constant(self._module.asarray(obj._value, copy=True))
+                )
+            return obj if device is None else obj.to_device(device)
+        kwargs: dict[str, Any] = {"dtype": dtype, "copy": copy}
+        if device is not None:
+            kwargs["device"] = device
+        if _has_history(obj):
+            msg = message(
+                "asarray of a nested sequence holding tape tensors that require grad",
+                expected="tape tensors combined by a recorded function",
+                got="a list or tuple with such tensors inside",
+                fix="Use xp.stack([...]) (or xp.concat) to keep their history.",
+            )
+            raise TapeError(msg)
+        out = self._module.asarray(_values(obj), **kwargs)
+        return constants(cls, out) if self._tensors else out
+
+    def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
+        """A tape tensor's own history goes with it; other arrays become constants."""
+        if isinstance(x, Tensor):
+            return self.asarray(x, device=device, copy=copy)
+        kwargs = {k: v for k, v in (("device", device), ("copy", copy)) if v is not None}
+        out = self._module.from_dlpack(x, **kwargs)
+        return constants(self._cls, out) if self._tensors else out
 
 
-def _recording(cls: type[Tensor], fn: Any, name: str) -> Any:
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        return record_call(cls, fn, args, kwargs)
+def _has_history(tree: Any) -> bool:
+    if isinstance(tree, Tensor):
+        return tree.requires_grad
+    return type(tree) in (list, tuple) and any(_has_history(v) for v in tree)
+
+
+def _values(tree: Any) -> Any:
+    if isinstance(tree, Tensor):
+        return tree._value
+    if type(tree) in (list, tuple):
+        return type(tree)(_values(v) for v in tree)
+    return tree
+
+
+def _on_values(fn: Any, name: str) -> Any:
+    fn = getattr(fn, "fun", fn)  # autograd's wrapper: these are not differentiated
+
+    def on_values(*args: Any, **kwargs: Any) -> Any:
+        return fn(*_values(args), **kwargs)
+
+    on_values.__name__ = on_values.__qualname__ = name
+    on_values.__doc__ = getattr(fn, "__doc__", None)
+    on_values.__wrapped__ = fn  # type: ignore[attr-defined]
+    return on_values
+
+
+def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
+    if creation:
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return constants(cls, record_call(cls, fn, args, kwargs))
+    else:
+
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            return record_call(cls, fn, args, kwargs)
 
     wrapper.__name__ = name
     wrapper.__qualname__ = name
     wrapper.__doc__ = getattr(fn, "__doc__", None)
-    wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
+    # the signature is the framework function's (autograd's wrapper hides it in .fun)
+    wrapper.__wrapped__ = getattr(fn, "fun", fn)  # type: ignore[attr-defined]
     return wrapper
 
 
@@ -139,10 +180,13 @@ def namespace_for(cls: type[Tensor]) -> RecordingNamespace:
     """The (cached) recording namespace for tape tensors of ``cls``."""
     ns = _NAMESPACES.get(cls)
     if ns is None:
-        module = cls._engine.np
         if cls.__unigrad_backend__ == "numpy":
-            ns = RecordingNamespace(cls, module, _NUMPY_ALIASES, {"linalg": _NUMPY_LINALG})
+            from .._array_api import _autograd
+
+            ns = RecordingNamespace(cls, _autograd.build(), "unigrad.tape.numpy_namespace")
         else:
-            ns = RecordingNamespace(cls, module)
+            from .._array_api import _jax
+
+            ns = RecordingNamespace(cls, _jax.build(), "unigrad.tape.jax_namespace")
         _NAMESPACES[cls] = ns
     return ns

@@ -1,6 +1,6 @@
 """Cut, rebuild, differentiate: how ``grad`` runs on the tape.
 
-1. :func:`analyse` walks back from the outputs (never through ``no_grad_vars``) and
+1. `analyse` walks back from the outputs (never through ``no_grad_vars``) and
    finds the *live* nodes: those with an input upstream. Everything else a live node
    reads (untracked arrays, tensors that do not depend on an input, cut tensors) is a
    constant.
@@ -15,7 +15,7 @@
    itself, so differentiating them again is the same mechanism, to any order.
 5. With ``retain_graph=False`` the live nodes are consumed: they drop their function
    and hold their parents only weakly (values are released), and a later pass that
-   needs them raises :class:`~unigrad.GraphFreedError`.
+   needs them raises `GraphFreedError`.
 6. Values are deferred (``_lazy``): the pass of step 3 also returns the values of the
    outputs and, before a consumption, of every pending tensor of the graph that is
    still held elsewhere, so that no value is computed twice and none is lost.
@@ -108,7 +108,7 @@ def analyse(
     *,
     collect_leaves: bool = False,
 ) -> Analysis:
-    """Walk back from ``outputs``; raise :class:`GraphFreedError` on a consumed live node."""
+    """Walk back from ``outputs``; raise `GraphFreedError` on a consumed live node."""
     a = Analysis()
     in_pos = {id(t): i for i, t in enumerate(inputs)}
     reached = a.reached = [False] * len(inputs)
@@ -171,7 +171,8 @@ def analyse(
 
 def leaves_of(outputs: Sequence[Any]) -> list[Tensor]:
     """Every watched leaf the outputs depend on (for ``backward`` without ``inputs``)."""
-    return list(analyse(outputs, (), set(), collect_leaves=True).leaves.values())
+    leaves = analyse(outputs, (), set(), collect_leaves=True).leaves.values()
+    return [t for t in leaves if t.requires_grad]  # constants get no .grad
 
 
 # ---- rebuilding ---------------------------------------------------------------

@@ -1,12 +1,11 @@
 """Tape tensors and nodes: values plus a record of the pure functions that made them.
 
-A :class:`Tensor` holds a framework array (``_value``, pending until it is needed: see
-``_lazy``) and, unless it is a leaf, the :class:`Node` that produced it. A node is a
-pure function of its parents' values (``fn``), the parents (tape tensors, or plain
-arrays that enter as constants), and a hashable ``key`` that identifies the function
-up to its parents' values: the op plus every static argument. Nodes point at their
-outputs only weakly, so a graph is a DAG of plain references that dies with its last
-tensor.
+A `Tensor` holds a framework array (``_value``, pending until it is needed: see
+``_lazy``) and, unless it is a leaf, the `Node` that produced it. A node is a pure
+function of its parents' values (``fn``), the parents (tape tensors, or plain arrays
+that enter as constants), and a hashable ``key`` that identifies the function up to its
+parents' values: the op plus every static argument. Nodes point at their outputs only
+weakly, so a graph is a DAG of plain references that dies with its last tensor.
 """
 
 from __future__ import annotations
@@ -14,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
-import operator
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -22,12 +20,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._errors import BackendError, InplaceModifiedError, TapeError, message
 from . import _lazy
+from ._array_object import ArrayObject
 from ._engine import is_inexact as _inexact
 
 if TYPE_CHECKING:
     from ._engine import Engine
 
-__all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "record", "record_call"]
+__all__ = ["JaxTensor", "Node", "NumpyTensor", "Tensor", "constants", "record", "record_call"]
 
 
 class Node:
@@ -35,7 +34,7 @@ class Node:
 
     ``saved`` pairs each NumPy array the step read that the tape does not own (a
     watched array, a constant operand) with a copy taken when the step was recorded:
-    NumPy has no version counter, so :func:`check_saved` compares them before a
+    NumPy has no version counter, so `check_saved` compares them before a
     gradient recomputes the step (torch's "modified by an inplace operation").
     """
 
@@ -67,7 +66,7 @@ _ndarray: Any = None  # numpy.ndarray, once a node exists
 def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
     """(array, copy) for every writeable NumPy array among the parents' values.
 
-    Values the tape computed are read-only (:meth:`Tensor._make`), so what is left is
+    Values the tape computed are read-only (`Tensor._make`), so what is left is
     the user's: watched arrays and constant operands. jax arrays are immutable.
     """
     nd = _ndarray
@@ -83,7 +82,7 @@ def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
 
 
 def check_saved(nodes: Sequence[Node]) -> None:
-    """Raise :class:`InplaceModifiedError` if an array a node read changed since."""
+    """Raise `InplaceModifiedError` if an array a node read changed since."""
     import numpy as np
 
     for node in nodes:
@@ -112,7 +111,7 @@ def _owned(value: Any) -> Any:
 
 
 def _track_numpy() -> Any:
-    """The NumPy array type, remembered for :func:`_snapshots` and :meth:`Tensor._make`."""
+    """The NumPy array type, remembered for `_snapshots` and `Tensor._make`."""
     global _ndarray
     import numpy as np
 
@@ -169,7 +168,7 @@ def _wrap_outputs(
     if engine.is_array(out):
         value = engine.canon(out)
         if not _inexact(value.dtype):
-            return value
+            return cls._constant(value)
 
         def fn1(*vals: Any) -> tuple[Any, ...]:
             return (node_fn(*vals),)
@@ -186,9 +185,8 @@ def _wrap_outputs(
     for i, v in enumerate(leaves):
         if engine.is_array(v):
             v = engine.canon(v)
-            if _inexact(v.dtype):
-                wrapped.append(cls._make(v, node, i))
-                continue
+            wrapped.append(cls._make(v, node, i) if _inexact(v.dtype) else cls._constant(v))
+            continue
         wrapped.append(v)
     return engine.unflatten(treedef, wrapped)
 
@@ -239,23 +237,28 @@ def emit(cls: type[Tensor], node_fn: Callable[..., Any], key: Any, parents: tupl
 
 def _classify(
     cls: type[Tensor], engine: Engine, items: Sequence[Any], scalars: bool = False
-) -> tuple[list[Any], list[int], list[Any], bool]:
+) -> tuple[list[Any], list[int], list[Any], int]:
     """Split a call's arguments: array parents (tape tensors and plain arrays) with their
-    positions, static values with their cache keys, and whether any tape tensor is there.
+    positions, static values with their cache keys, and whether any tape tensor is there
+    (0: none, 1: constants only, 2: one that requires grad).
 
     With ``scalars``, Python numbers (not bools) are parents too (constants of the rebuilt
-    function, not part of its cache key): see :func:`record`.
+    function, not part of its cache key): see `record`.
     """
     parents: list[Any] = []
     slots: list[int] = []
     statics: list[Any] = []
-    tracked = False
+    tracked = 0
     for i, a in enumerate(items):
         if isinstance(a, Tensor):
             if not isinstance(a, cls):
                 raise _wrong_engine(cls, a)
-            tracked = True
-            parents.append(a)
+            if a._index >= 0:
+                tracked = 2
+                parents.append(a)
+            else:  # a constant enters by its current value: later assignment is not seen
+                tracked = max(tracked, 1)
+                parents.append(a._value)
             slots.append(i)
         elif engine.is_array(a) or (scalars and type(a) in _TRACED_SCALARS):
             parents.append(a)
@@ -265,10 +268,22 @@ def _classify(
     return parents, slots, statics, tracked
 
 
+def constants(cls: type[Tensor], out: Any) -> Any:
+    """Every framework array in ``out`` as a constant tape tensor (no history)."""
+    engine = cls._engine
+    if engine.is_array(out):
+        return cls._constant(engine.canon(out))
+    if isinstance(out, tuple) and hasattr(out, "_fields"):
+        return type(out)(*(constants(cls, v) for v in out))
+    if type(out) in (list, tuple):
+        return type(out)(constants(cls, v) for v in out)
+    return out
+
+
 #: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
 #: baked into it: ``x * lr`` or ``x + step`` with a new value every step does not
 #: recompile. Not bools, and not an int exponent (``x ** 3`` is exact repeated
-#: multiplication only with a static exponent): see :func:`record`.
+#: multiplication only with a static exponent): see `record`.
 _TRACED_SCALARS = (float, complex, int)
 _INT_STATIC_OPS = frozenset({"power", "rpower", "float_power", "rfloat_power"})
 
@@ -303,6 +318,8 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
             return op(*full)
 
         key = (op, len(args), tuple(statics))
+    if tracked == 1:  # constants only: compute, record nothing
+        return constants(cls, fn(*parents))
     return emit(cls, fn, key, tuple(parents))
 
 
@@ -337,6 +354,8 @@ def record_call(
     key = (op, treedef, tuple(statics), slots_t)
     if compile_eager and engine.compiles:
         fn = _compiled(engine, key, fn)
+    if tracked == 1:  # constants only: compute, record nothing
+        return constants(cls, fn(*parents))
     return emit(cls, fn, key, tuple(parents))
 
 
@@ -360,7 +379,7 @@ def _flat(engine: Engine, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool
 def _record_flat(
     cls: type[Tensor], op: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> Any:
-    """:func:`record_call` without the pytree: every argument is an array or a static
+    """`record_call` without the pytree: every argument is an array or a static
     (Python numbers included: a namespace function's numbers may have to be static,
     an axis, unlike an operator's operands)."""
     parents, slots, statics, tracked = _classify(cls, cls._engine, args)
@@ -379,6 +398,8 @@ def _record_flat(
         return op(*full, **kw)
 
     key = (op, len(args), tuple(statics), _skey(kw) if kw else ())
+    if tracked == 1:  # constants only: compute, record nothing
+        return constants(cls, fn(*parents))
     return emit(cls, fn, key, tuple(parents))
 
 
@@ -477,13 +498,6 @@ def _unop(name: str) -> Callable[[Tensor], Any]:
     return method
 
 
-def _cmp(op: Callable[[Any, Any], Any]) -> Callable[[Tensor, Any], Any]:
-    def method(self: Tensor, other: Any) -> Any:
-        return op(self._value, _value_of(other))
-
-    return method
-
-
 def _value_of(v: Any) -> Any:
     return v._value if isinstance(v, Tensor) else v
 
@@ -500,14 +514,14 @@ _NO_CONVERSION = message(
 _METHOD_ALIASES = {"flatten": "ravel"}
 
 
-class Tensor:
+class Tensor(ArrayObject):
     """A value of jax or numpy with the tape history that made it.
 
-    Created by :func:`unigrad.watch` (a leaf) and by every recorded operation on tape
+    Created by `unigrad.watch` (a leaf) and by every recorded operation on tape
     tensors. Supports the Python operators, indexing, ``.T``, ``.shape``, ``.dtype``,
     ``.ndim``, the framework's array methods (``sum``, ``mean``, ``reshape``, ...),
-    and :func:`unigrad.namespace` for everything else. Converting to a plain array is
-    explicit: :meth:`detach` (or :attr:`value`) and :func:`unigrad.to_numpy`.
+    and `unigrad.namespace` for everything else. Converting to a plain array is
+    explicit: `detach` (or `value`) and `unigrad.to_numpy`.
 
     Examples:
         >>> import numpy as np, unigrad
@@ -520,11 +534,10 @@ class Tensor:
     __slots__ = ("__weakref__", "_aval", "_index", "_node", "_v", "grad")
     __unigrad_backend__: ClassVar[str] = "?"
     _engine: ClassVar[Engine]
-    __array_ufunc__ = None  # numpy defers binary operators to ours
     __array_priority__ = 1_000_000
 
     def __init__(self, value: Any) -> None:
-        """Prefer :func:`unigrad.watch`: this makes a leaf holding ``value``."""
+        """Prefer `unigrad.watch`: this makes a leaf holding ``value``."""
         self._v: Any = value  # None while pending (see ``_lazy``)
         self._aval: Any = self._engine.describe(value)  # (shape, dtype, weak_type)
         self._node: Node | None = None
@@ -551,6 +564,11 @@ class Tensor:
         t.grad = None
         return t
 
+    @classmethod
+    def _constant(cls, value: Any) -> Tensor:
+        """A tensor without history that does not require grad (index -1 marks it)."""
+        return cls._make(value, None, -1)
+
     def _store(self, value: Any) -> None:
         """Give a pending tensor the value the tape computed for it."""
         self._v = _owned(type(self)._engine.canon(value))
@@ -562,6 +580,11 @@ class Tensor:
             _lazy.materialize(type(self), (self,))
         return self._v
 
+    @_value.setter
+    def _value(self, value: Any) -> None:  # a constant's assignment (x[key] = v)
+        self._v = value
+        self._aval = type(self)._engine.describe(value)
+
     # ---- explicit conversion --------------------------------------------------
     @property
     def value(self) -> Any:
@@ -569,21 +592,31 @@ class Tensor:
         return self._value
 
     def detach(self) -> Any:
-        """The framework array, without history (as :attr:`value`)."""
+        """The framework array, without history (as `value`)."""
         return self._value
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:
-        raise TapeError(_NO_CONVERSION)
+        if self.requires_grad:
+            raise TapeError(_NO_CONVERSION)
+        import numpy as np
+
+        return np.asarray(self._value, *args, **kwargs)
 
     # ---- autograd attributes --------------------------------------------------
     @property
     def requires_grad(self) -> bool:
-        """Always True: a tape tensor is a watched leaf or was computed from one."""
-        return True
+        """Whether gradients flow to this tensor: False only for constants.
+
+        A watched leaf and every floating or complex result computed from one require
+        grad. Integer and bool results, and the arrays that the namespace creates from
+        plain data (``xp.asarray``, ``xp.zeros``, ...), are constants: no history, no
+        gradient, and they convert to plain arrays freely.
+        """
+        return self._index >= 0
 
     @property
     def is_leaf(self) -> bool:
-        """Whether the tensor was made by :func:`unigrad.watch` (not by an operation)."""
+        """Whether the tensor was made by `unigrad.watch` (not by an operation)."""
         return self._node is None
 
     def backward(
@@ -627,7 +660,7 @@ class Tensor:
             yield self[i]
 
     def __repr__(self) -> str:
-        kind = "leaf" if self._node is None else "tape"
+        kind = "const" if not self.requires_grad else "leaf" if self._node is None else "tape"
         return f"{type(self).__name__}({self._value!r}, {kind})"
 
     # scalar conversions are explicit calls: they drop the history knowingly
@@ -728,13 +761,25 @@ class Tensor:
     __pos__ = _unop("positive")
     __abs__ = _unop("abs")
 
-    # comparisons are not differentiable: plain arrays
-    __lt__ = _cmp(operator.lt)
-    __le__ = _cmp(operator.le)
-    __gt__ = _cmp(operator.gt)
-    __ge__ = _cmp(operator.ge)
-    __eq__ = _cmp(operator.eq)
-    __ne__ = _cmp(operator.ne)
+    __and__ = _binop("bitwise_and")
+    __rand__ = _rbinop("bitwise_and")
+    __or__ = _binop("bitwise_or")
+    __ror__ = _rbinop("bitwise_or")
+    __xor__ = _binop("bitwise_xor")
+    __rxor__ = _rbinop("bitwise_xor")
+    __lshift__ = _binop("left_shift")
+    __rlshift__ = _rbinop("left_shift")
+    __rshift__ = _binop("right_shift")
+    __rrshift__ = _rbinop("right_shift")
+    __invert__ = _unop("invert")
+
+    # comparisons: bool tensors without history (nothing to differentiate)
+    __lt__ = _binop("less")
+    __le__ = _binop("less_equal")
+    __gt__ = _binop("greater")
+    __ge__ = _binop("greater_equal")
+    __eq__ = _binop("equal")
+    __ne__ = _binop("not_equal")
 
 
 class JaxTensor(Tensor):

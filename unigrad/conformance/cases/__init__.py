@@ -1,6 +1,6 @@
 """The conformance cases, as data: documented examples, seed documents, contract rules.
 
-:data:`CASES` is every case in a fixed order (documentation first, then the functional
+`CASES` is every case in a fixed order (documentation first, then the functional
 API's documented examples, then the seed documents, then the contract); ids are unique.
 """
 

@@ -1,8 +1,8 @@
-"""Documented examples of the function-style API, replayed with :mod:`unigrad.functional`.
+"""Documented examples of the function-style API, replayed with `unigrad.functional`.
 
 ``torch.autograd.functional`` (vjp, jvp, jacobian, hessian, hvp, vhp), ``torch.func.vjp``,
 ``paddle.incubate.autograd`` (vjp, Jacobian), ``jax.hessian``/``jacfwd``/``jacrev`` and
-``tf.GradientTape.jacobian`` (as :func:`unigrad.functional.jacobian`), each with its
+``tf.GradientTape.jacobian`` (as `unigrad.functional.jacobian`), each with its
 documented numbers. Functions are written with ``k.xp`` (the backend's namespace) on
 plain tensors (``k.tensor``), as the functional API takes them.
 """

@@ -1,0 +1,486 @@
+"""The array API standard's rules, written once over a framework's primitive namespace.
+
+Each function takes the primitive namespace ``xp`` first (``autograd.numpy`` for the numpy
+tape, unigrad's paddle primitives for paddle) and then the standard's own parameters; a
+framework module binds ``xp`` with `bind`, which keeps the standard's signature.
+Everything is composed of differentiable primitives, so gradients flow through every
+function whose result is floating.
+
+The primitives used are NumPy's names: ``sum``/``max``/``min`` (``axis``, ``keepdims``),
+``abs``, ``sqrt``, ``reshape``, ``transpose``, ``moveaxis``, ``swapaxes``,
+``expand_dims``, ``concatenate``, ``stack``, ``flip``, ``sort``, ``argsort``, ``cumsum``,
+``cumprod``, ``matmul``, ``conj``, ``real``, ``where``, ``zeros``, ``asarray``, and in
+``xp.linalg``: ``svd``, ``eigh``, ``inv``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import inspect
+import math
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+__all__ = [
+    "EighResult",
+    "FInfo",
+    "IInfo",
+    "QRResult",
+    "SVDResult",
+    "SlogdetResult",
+    "UniqueAll",
+    "UniqueCounts",
+    "UniqueInverse",
+    "argsort",
+    "bind",
+    "broadcast_arrays",
+    "clip",
+    "concat",
+    "cross",
+    "cumulative_prod",
+    "cumulative_sum",
+    "diagonal",
+    "eigvalsh",
+    "finfo",
+    "flip",
+    "hfft",
+    "ihfft",
+    "iinfo",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_transpose",
+    "meshgrid",
+    "normalize_axis",
+    "outer",
+    "sort",
+    "std",
+    "svdvals",
+    "take",
+    "trace",
+    "unstack",
+    "var",
+    "vecdot",
+    "vector_norm",
+]
+
+
+def bind(fn: Callable[..., Any], xp: Any, name: str | None = None) -> Callable[..., Any]:
+    """``fn`` with ``xp`` bound: the standard's signature, name and docstring."""
+
+    @functools.wraps(fn)
+    def bound(*args: Any, **kwargs: Any) -> Any:
+        return fn(xp, *args, **kwargs)
+
+    sig = inspect.signature(fn)
+    params = list(sig.parameters.values())[1:]
+    bound.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    del bound.__wrapped__
+    if name is not None:
+        bound.__name__ = bound.__qualname__ = name
+    return bound
+
+
+def normalize_axis(axis: int, ndim: int) -> int:
+    """``axis`` in ``range(ndim)``, counting from the end when negative."""
+    if not -ndim <= axis < max(ndim, 1):
+        msg = f"axis {axis} is out of bounds for an array of dimension {ndim}"
+        raise IndexError(msg)
+    return axis % ndim if ndim else 0
+
+
+def _axes(axis: int | Sequence[int] | None, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        return (normalize_axis(axis, ndim),)
+    out = tuple(normalize_axis(a, ndim) for a in axis)
+    if len(set(out)) != len(out):
+        msg = f"repeated axis in {tuple(axis)}"
+        raise ValueError(msg)
+    return out
+
+
+# ---- data types --------------------------------------------------------------------
+class FInfo(NamedTuple):
+    """The standard's ``finfo`` object: Python numbers, and the dtype."""
+
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: Any
+
+
+class IInfo(NamedTuple):
+    """The standard's ``iinfo`` object: Python ints, and the dtype."""
+
+    bits: int
+    max: int
+    min: int
+    dtype: Any
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Any
+    eigenvectors: Any
+
+
+class QRResult(NamedTuple):
+    Q: Any
+    R: Any
+
+
+class SlogdetResult(NamedTuple):
+    sign: Any
+    logabsdet: Any
+
+
+class SVDResult(NamedTuple):
+    U: Any
+    S: Any
+    Vh: Any
+
+
+class UniqueAll(NamedTuple):
+    values: Any
+    indices: Any
+    inverse_indices: Any
+    counts: Any
+
+
+class UniqueCounts(NamedTuple):
+    values: Any
+    counts: Any
+
+
+class UniqueInverse(NamedTuple):
+    values: Any
+    inverse_indices: Any
+
+
+def _dtype_of(x: Any) -> Any:
+    """An array's dtype, or ``x`` itself (a dtype, or NumPy's scalar type such as float32)."""
+    return x.dtype if not isinstance(x, builtins.type) and hasattr(x, "dtype") else x
+
+
+def finfo(xp: Any, type: Any, /) -> FInfo:
+    """Machine limits of a floating dtype (or of an array's dtype), as Python floats."""
+    f = xp.finfo(_dtype_of(type))
+    real = getattr(xp, f.dtype) if isinstance(f.dtype, str) else f.dtype  # paddle: a name
+    return FInfo(
+        int(f.bits), float(f.eps), float(f.max), float(f.min), float(f.smallest_normal), real
+    )
+
+
+def iinfo(xp: Any, type: Any, /) -> IInfo:
+    """Machine limits of an integer dtype (or of an array's dtype), as Python ints."""
+    dtype = _dtype_of(type)
+    i = xp.iinfo(dtype)
+    return IInfo(int(i.bits), int(i.max), int(i.min), dtype)
+
+
+# ---- manipulation ----------------------------------------------------------------
+def concat(xp: Any, arrays: Sequence[Any], /, *, axis: int | None = 0) -> Any:
+    arrays = list(arrays)
+    if axis is None:
+        return xp.concatenate([xp.reshape(a, (-1,)) for a in arrays], axis=0)
+    return xp.concatenate(arrays, axis=axis)
+
+
+def flip(xp: Any, x: Any, /, *, axis: int | Sequence[int] | None = None) -> Any:
+    axes = _axes(axis, x.ndim)
+    idx = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))
+    return x[idx]
+
+
+def unstack(xp: Any, x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    axis = normalize_axis(axis, x.ndim)
+    lead = (slice(None),) * axis
+    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))  # noqa: RUF005 (3.10)
+
+
+def broadcast_arrays(xp: Any, *arrays: Any) -> list[Any]:
+    shape = xp.broadcast_shapes(*(a.shape for a in arrays))
+    return [xp.broadcast_to(a, shape) for a in arrays]
+
+
+def meshgrid(xp: Any, *arrays: Any, indexing: str = "xy") -> list[Any]:
+    return list(xp.meshgrid(*arrays, indexing=indexing))
+
+
+def take(xp: Any, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    if axis is None:
+        if x.ndim != 1:
+            msg = f"take needs axis for a {x.ndim}-d array"
+            raise ValueError(msg)
+        axis = 0
+    axis = normalize_axis(axis, x.ndim)
+    return x[(slice(None),) * axis + (indices,)]
+
+
+def clip(xp: Any, x: Any, /, min: Any = None, max: Any = None) -> Any:
+    """The standard's clip: bounds broadcast against ``x``, the result keeps its dtype."""
+    out = x
+    for bound, below in ((min, True), (max, False)):
+        if bound is None:
+            continue
+        b = xp.astype(bound, x.dtype) if hasattr(bound, "dtype") else xp.asarray(bound, x.dtype)
+        out = xp.where(out < b if below else out > b, b, out)
+    if out is x:  # no bounds: x itself (the standard does not ask for a copy)
+        return x
+    return xp.broadcast_to(out, xp.broadcast_shapes(out.shape, x.shape))
+
+
+# ---- sorting -----------------------------------------------------------------------
+def sort(
+    xp: Any, x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True
+) -> Any:
+    out = xp.sort(x, axis=axis, kind="stable" if stable else None)
+    return flip(xp, out, axis=axis) if descending else out
+
+
+def argsort(
+    xp: Any, x: Any, /, *, axis: int = -1, descending: bool = False, stable: bool = True
+) -> Any:
+    if not descending:
+        return xp.argsort(x, axis=axis, kind="stable" if stable else None)
+    # stable and descending: sort the reversed array, map the indices back
+    n = x.shape[axis] if x.ndim else 1
+    rev = xp.argsort(flip(xp, x, axis=axis), axis=axis, kind="stable")
+    return flip(xp, n - 1 - rev, axis=axis)
+
+
+# ---- statistics ----------------------------------------------------------------------
+def cumulative_sum(
+    xp: Any,
+    x: Any,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+) -> Any:
+    return _cumulative(xp, xp.cumsum, 0, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(
+    xp: Any,
+    x: Any,
+    /,
+    *,
+    axis: int | None = None,
+    dtype: Any = None,
+    include_initial: bool = False,
+) -> Any:
+    return _cumulative(xp, xp.cumprod, 1, x, axis, dtype, include_initial)
+
+
+def _cumulative(
+    xp: Any, op: Any, init: int, x: Any, axis: int | None, dtype: Any, include_initial: bool
+) -> Any:
+    if axis is None:
+        if x.ndim > 1:
+            msg = f"axis is required for a {x.ndim}-d array"
+            raise ValueError(msg)
+        axis = 0
+    if x.ndim == 0:
+        msg = "cumulative functions need an array of at least one dimension"
+        raise ValueError(msg)
+    axis = normalize_axis(axis, x.ndim)
+    out = op(x, axis=axis, dtype=dtype)
+    if include_initial:
+        shape = list(out.shape)
+        shape[axis] = 1
+        first = xp.full(tuple(shape), init, dtype=out.dtype)
+        out = xp.concatenate([first, out], axis=axis)
+    return out
+
+
+def var(
+    xp: Any,
+    x: Any,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: float = 0.0,
+    keepdims: bool = False,
+) -> Any:
+    axes = _axes(axis, x.ndim)
+    n = math.prod(x.shape[a] for a in axes)
+    mean = xp.sum(x, axis=axes, keepdims=True) / n if n else xp.mean(x, axis=axes, keepdims=True)
+    d = x - mean
+    ss = xp.sum(d * d, axis=axes, keepdims=keepdims)
+    return ss / (n - correction) if n - correction > 0 else ss * float("nan")
+
+
+def std(
+    xp: Any,
+    x: Any,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    correction: float = 0.0,
+    keepdims: bool = False,
+) -> Any:
+    return xp.sqrt(var(xp, x, axis=axis, correction=correction, keepdims=keepdims))
+
+
+# ---- linear algebra ----------------------------------------------------------------
+def matrix_transpose(xp: Any, x: Any, /) -> Any:
+    if x.ndim < 2:
+        msg = f"matrix_transpose needs an array of at least 2 dimensions, got {x.ndim}"
+        raise ValueError(msg)
+    return xp.swapaxes(x, -1, -2)
+
+
+def vecdot(xp: Any, x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    ndim = max(x1.ndim, x2.ndim)
+    if not -min(x1.ndim, x2.ndim) <= axis < 0 and not 0 <= axis < min(x1.ndim, x2.ndim):
+        msg = f"axis {axis} is out of bounds for arrays of {x1.ndim} and {x2.ndim} dims"
+        raise ValueError(msg)
+    if axis >= 0:
+        axis -= ndim
+    if x1.shape[axis] != x2.shape[axis]:
+        msg = f"vecdot: sizes {x1.shape[axis]} and {x2.shape[axis]} along axis {axis} differ"
+        raise ValueError(msg)
+    return xp.sum(xp.conj(x1) * x2, axis=axis, dtype=xp.result_type(x1, x2))
+
+
+def outer(xp: Any, x1: Any, x2: Any, /) -> Any:
+    if x1.ndim != 1 or x2.ndim != 1:
+        msg = f"outer needs two 1-d arrays, got {x1.ndim}-d and {x2.ndim}-d"
+        raise ValueError(msg)
+    return xp.reshape(x1, (-1, 1)) * xp.reshape(x2, (1, -1))
+
+
+def diagonal(xp: Any, x: Any, /, *, offset: int = 0) -> Any:
+    return xp.diagonal(x, offset=offset, axis1=-2, axis2=-1)
+
+
+def trace(xp: Any, x: Any, /, *, offset: int = 0, dtype: Any = None) -> Any:
+    return xp.sum(diagonal(xp, x, offset=offset), axis=-1, dtype=dtype)
+
+
+def cross(xp: Any, x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    if not (-min(x1.ndim, x2.ndim) <= axis < 0 or 0 <= axis < min(x1.ndim, x2.ndim)):
+        msg = f"axis {axis} is out of bounds"
+        raise ValueError(msg)
+    if x1.shape[axis] != 3 or x2.shape[axis] != 3:
+        msg = f"cross needs size 3 along axis {axis}, got {x1.shape} and {x2.shape}"
+        raise ValueError(msg)
+    a = xp.moveaxis(x1, axis, -1)
+    b = xp.moveaxis(x2, axis, -1)
+    a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+    b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+    out = xp.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+    return xp.moveaxis(out, -1, axis)
+
+
+def matrix_power(xp: Any, x: Any, n: int, /) -> Any:
+    if n < 0:
+        x, n = xp.linalg.inv(x), -n
+    if n == 0:
+        eye = xp.eye(x.shape[-1], dtype=x.dtype)
+        return xp.broadcast_to(eye, x.shape) + 0 * x
+    result = None
+    base = x
+    while n:  # binary powering: log2(n) matmuls
+        if n & 1:
+            result = base if result is None else xp.matmul(result, base)
+        n >>= 1
+        if n:
+            base = xp.matmul(base, base)
+    return result
+
+
+def eigvalsh(xp: Any, x: Any, /) -> Any:
+    return xp.linalg.eigh(x)[0]
+
+
+def svdvals(xp: Any, x: Any, /) -> Any:
+    return xp.linalg.svd(x, full_matrices=False)[1]
+
+
+def vector_norm(
+    xp: Any,
+    x: Any,
+    /,
+    *,
+    axis: int | tuple[int, ...] | None = None,
+    keepdims: bool = False,
+    ord: float = 2,
+) -> Any:
+    """A vector norm over ``axis``: several axes are flattened into one vector."""
+    ndim = x.ndim
+    axes = _axes(axis, ndim)
+    a = xp.abs(x)
+    if len(axes) != 1 and ndim:
+        # move the reduced axes last and flatten them: one vector per remaining index
+        rest = tuple(i for i in range(ndim) if i not in axes)
+        a = xp.transpose(a, rest + axes)
+        a = xp.reshape(a, (*a.shape[: len(rest)], -1))
+        red: int | tuple[int, ...] = -1
+    else:
+        red = axes[0] if axes else ()
+    if ord == 2:
+        out = xp.sqrt(xp.sum(a * a, axis=red))
+    elif ord == 1:
+        out = xp.sum(a, axis=red)
+    elif ord == math.inf:
+        out = xp.max(a, axis=red)
+    elif ord == -math.inf:
+        out = xp.min(a, axis=red)
+    elif ord == 0:
+        out = xp.astype(xp.sum(xp.astype(a != 0, a.dtype), axis=red), a.dtype)
+    else:
+        out = xp.sum(a**ord, axis=red) ** (1.0 / ord)
+    if keepdims:
+        shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
+        out = xp.reshape(out, shape)
+    return out
+
+
+def matrix_norm(
+    xp: Any, x: Any, /, *, keepdims: bool = False, ord: float | str | None = "fro"
+) -> Any:
+    if x.ndim < 2:
+        msg = f"matrix_norm needs an array of at least 2 dimensions, got {x.ndim}"
+        raise ValueError(msg)
+    a = xp.abs(x)
+    if ord == "fro":
+        out = xp.sqrt(xp.sum(a * a, axis=(-2, -1)))
+    elif ord == "nuc":
+        out = xp.sum(svdvals(xp, x), axis=-1)
+    elif ord in (1, -1):
+        col = xp.sum(a, axis=-2)
+        out = xp.max(col, axis=-1) if ord == 1 else xp.min(col, axis=-1)
+    elif ord in (math.inf, -math.inf):
+        row = xp.sum(a, axis=-1)
+        out = xp.max(row, axis=-1) if ord == math.inf else xp.min(row, axis=-1)
+    elif ord in (2, -2):
+        s = svdvals(xp, x)
+        out = xp.max(s, axis=-1) if ord == 2 else xp.min(s, axis=-1)
+    else:
+        msg = f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}"
+        raise ValueError(msg)
+    if keepdims:
+        out = xp.reshape(out, (*out.shape, 1, 1))
+    return out
+
+
+# ---- fft -------------------------------------------------------------------------------
+def hfft(
+    xp: Any, x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
+) -> Any:
+    """The FFT of a Hermitian-symmetric signal: ``irfft(conj(x))`` with the norm swapped."""
+    swapped = {"backward": "forward", "forward": "backward", "ortho": "ortho"}[norm]
+    return xp.fft.irfft(xp.conj(x), n=n, axis=axis, norm=swapped)
+
+
+def ihfft(
+    xp: Any, x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward"
+) -> Any:
+    swapped = {"backward": "forward", "forward": "backward", "ortho": "ortho"}[norm]
+    return xp.conj(xp.fft.rfft(x, n=n, axis=axis, norm=swapped))

@@ -1,0 +1,740 @@
+"""The array API standard namespace (2023.12) for paddle tensors: ``unigrad.namespace(x)``.
+
+Every function is built on paddle's own ops, so gradients flow through each
+differentiable one. The standard's rules that are not paddle's are applied here: type
+promotion across integer widths and between kinds (paddle refuses both), Python scalars
+taking the array's dtype, the standard's signatures (``axis``/``keepdims``), and the
+rules shared with the tape (norms, ``vecdot``, ``std``/``var``, sorting, cumulative
+sums), which come from ``_common`` over paddle's primitives. paddle has no uint16,
+uint32 or uint64; ``xfails/paddle.txt`` lists what that and paddle's tensor operators
+make impossible.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+from collections.abc import Callable
+from typing import Any
+
+import paddle
+
+from . import _common as c
+from ._paddle_dtypes import (
+    _COMPLEX,
+    _NARROW,
+    _promote,
+    _widened,
+    astype,
+    bool,
+    can_cast,
+    complex64,
+    complex128,
+    e,
+    finfo,
+    float32,
+    float64,
+    iinfo,
+    inf,
+    int8,
+    int16,
+    int32,
+    int64,
+    isdtype,
+    nan,
+    newaxis,
+    pi,
+    result_type,
+    uint8,
+)
+from ._paddle_prims import prims
+
+__all__ = [
+    "__array_api_version__",
+    "__array_namespace_info__",
+    "abs",
+    "acos",
+    "acosh",
+    "add",
+    "all",
+    "any",
+    "arange",
+    "argmax",
+    "argmin",
+    "argsort",
+    "asarray",
+    "asin",
+    "asinh",
+    "astype",
+    "atan",
+    "atan2",
+    "atanh",
+    "bitwise_and",
+    "bitwise_invert",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "bool",
+    "broadcast_arrays",
+    "broadcast_to",
+    "can_cast",
+    "ceil",
+    "clip",
+    "complex64",
+    "complex128",
+    "concat",
+    "conj",
+    "copysign",
+    "cos",
+    "cosh",
+    "cumulative_sum",
+    "divide",
+    "e",
+    "empty",
+    "empty_like",
+    "equal",
+    "exp",
+    "expand_dims",
+    "expm1",
+    "eye",
+    "fft",
+    "finfo",
+    "flip",
+    "float32",
+    "float64",
+    "floor",
+    "floor_divide",
+    "from_dlpack",
+    "full",
+    "full_like",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "iinfo",
+    "imag",
+    "inf",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "isdtype",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "less",
+    "less_equal",
+    "linalg",
+    "linspace",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "logaddexp",
+    "logical_and",
+    "logical_not",
+    "logical_or",
+    "logical_xor",
+    "matmul",
+    "matrix_transpose",
+    "max",
+    "maximum",
+    "mean",
+    "meshgrid",
+    "min",
+    "minimum",
+    "moveaxis",
+    "multiply",
+    "nan",
+    "negative",
+    "newaxis",
+    "nonzero",
+    "not_equal",
+    "ones",
+    "ones_like",
+    "permute_dims",
+    "pi",
+    "positive",
+    "pow",
+    "prod",
+    "real",
+    "remainder",
+    "repeat",
+    "reshape",
+    "result_type",
+    "roll",
+    "round",
+    "searchsorted",
+    "sign",
+    "signbit",
+    "sin",
+    "sinh",
+    "sort",
+    "sqrt",
+    "square",
+    "squeeze",
+    "stack",
+    "std",
+    "subtract",
+    "sum",
+    "take",
+    "tan",
+    "tanh",
+    "tensordot",
+    "tile",
+    "tril",
+    "triu",
+    "trunc",
+    "uint8",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+    "unstack",
+    "var",
+    "vecdot",
+    "where",
+    "zeros",
+    "zeros_like",
+]
+
+__array_api_version__ = "2023.12"
+
+
+def _unary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    op = _widened(op)
+
+    def f(x: Any, /) -> Any:
+        return op(x)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+def _binary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    op = _widened(op)
+
+    def f(x1: Any, x2: Any, /) -> Any:
+        a, b = _promote(x1, x2)
+        return op(a, b)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+abs = _unary(paddle.abs, "abs")
+acos = _unary(paddle.acos, "acos")
+acosh = _unary(paddle.acosh, "acosh")
+asin = _unary(paddle.asin, "asin")
+asinh = _unary(paddle.asinh, "asinh")
+atan = _unary(paddle.atan, "atan")
+atanh = _unary(paddle.atanh, "atanh")
+bitwise_invert = _unary(paddle.bitwise_not, "bitwise_invert")
+conj = _unary(paddle.conj, "conj")
+cos = _unary(paddle.cos, "cos")
+cosh = _unary(paddle.cosh, "cosh")
+exp = _unary(paddle.exp, "exp")
+expm1 = _unary(paddle.expm1, "expm1")
+imag = _unary(paddle.imag, "imag")
+isfinite = _unary(paddle.isfinite, "isfinite")
+isinf = _unary(paddle.isinf, "isinf")
+isnan = _unary(paddle.isnan, "isnan")
+log = _unary(paddle.log, "log")
+log1p = _unary(paddle.log1p, "log1p")
+log2 = _unary(paddle.log2, "log2")
+log10 = _unary(paddle.log10, "log10")
+logical_not = _unary(paddle.logical_not, "logical_not")
+real = _unary(paddle.real, "real")
+sin = _unary(paddle.sin, "sin")
+sinh = _unary(paddle.sinh, "sinh")
+sqrt = _unary(paddle.sqrt, "sqrt")
+tan = _unary(paddle.tan, "tan")
+tanh = _unary(paddle.tanh, "tanh")
+signbit = _unary(paddle.signbit, "signbit")
+
+
+def _integral_keep(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    def f(x: Any, /) -> Any:
+        return x if not isdtype(x.dtype, ("real floating", "complex floating")) else op(x)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
+ceil = _integral_keep(paddle.ceil, "ceil")
+floor = _integral_keep(paddle.floor, "floor")
+trunc = _integral_keep(paddle.trunc, "trunc")
+round = _integral_keep(paddle.round, "round")
+
+
+def negative(x: Any, /) -> Any:
+    return paddle.neg(x)
+
+
+def positive(x: Any, /) -> Any:
+    return x.clone()
+
+
+def square(x: Any, /) -> Any:
+    return multiply(x, x)
+
+
+def sign(x: Any, /) -> Any:
+    if x.dtype in _COMPLEX:  # x / |x|, and 0 where x is 0
+        a = paddle.abs(x)
+        zero = a == 0
+        safe = paddle.where(zero, paddle.ones_like(a), a)
+        return paddle.where(zero, paddle.zeros_like(x), x / paddle.cast(safe, x.dtype))
+    return paddle.sign(x)
+
+
+add = _binary(paddle.add, "add")
+atan2 = _binary(paddle.atan2, "atan2")
+bitwise_and = _binary(paddle.bitwise_and, "bitwise_and")
+bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
+bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
+bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
+bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
+copysign = _binary(paddle.copysign, "copysign")
+divide = _binary(paddle.divide, "divide")
+equal = _binary(paddle.equal, "equal")
+floor_divide = _binary(paddle.floor_divide, "floor_divide")
+greater = _binary(paddle.greater_than, "greater")
+greater_equal = _binary(paddle.greater_equal, "greater_equal")
+hypot = _binary(paddle.hypot, "hypot")
+less = _binary(paddle.less_than, "less")
+less_equal = _binary(paddle.less_equal, "less_equal")
+logaddexp = _binary(paddle.logaddexp, "logaddexp")
+logical_and = _binary(paddle.logical_and, "logical_and")
+logical_or = _binary(paddle.logical_or, "logical_or")
+logical_xor = _binary(paddle.logical_xor, "logical_xor")
+maximum = _binary(paddle.maximum, "maximum")
+minimum = _binary(paddle.minimum, "minimum")
+multiply = _binary(paddle.multiply, "multiply")
+not_equal = _binary(paddle.not_equal, "not_equal")
+pow = _binary(paddle.pow, "pow")
+remainder = _binary(paddle.remainder, "remainder")
+subtract = _binary(paddle.subtract, "subtract")
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+    return c.clip(_Where, x, min, max)
+
+
+class _Where:
+    """The few primitives ``_common.clip`` needs, with paddle's promotion rules applied."""
+
+    @staticmethod
+    def where(cond: Any, a: Any, b: Any) -> Any:
+        return paddle.where(cond, a, b)
+
+    @staticmethod
+    def astype(x: Any, dtype: Any) -> Any:
+        return x if x.dtype == dtype else paddle.cast(x, dtype)
+
+    @staticmethod
+    def asarray(x: Any, dtype: Any = None) -> Any:
+        return x if isinstance(x, paddle.Tensor) else paddle.full([], x, dtype=dtype)
+
+    broadcast_to = staticmethod(prims.broadcast_to)
+    broadcast_shapes = staticmethod(prims.broadcast_shapes)
+
+
+# ---- creation ----------------------------------------------------------------------
+def _dt(dtype: Any, default: Any = None) -> Any:
+    return default if dtype is None else dtype
+
+
+def asarray(
+    obj: Any, /, *, dtype: Any = None, device: Any = None, copy: builtins.bool | None = None
+) -> Any:
+    if isinstance(obj, paddle.Tensor):
+        if dtype is not None and obj.dtype != dtype:
+            if copy is False:
+                msg = f"asarray(copy=False) cannot cast {obj.dtype} to {dtype} without a copy"
+                raise ValueError(msg)
+            return paddle.cast(obj, dtype)
+        return paddle.assign(obj) if copy else obj
+    if dtype is None and not hasattr(obj, "dtype"):
+        # Python data: the standard's defaults (paddle's own default float is float32)
+        import numpy as np
+
+        kind = np.asarray(obj).dtype.kind
+        dtype = {"b": bool, "i": int64, "u": int64, "f": float64, "c": complex128}.get(kind)
+    return paddle.to_tensor(obj, dtype=dtype)
+
+
+def arange(
+    start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None
+) -> Any:
+    if stop is None:
+        start, stop = 0, start
+    if dtype is None:
+        dtype = (
+            float64 if builtins.any(isinstance(v, float) for v in (start, stop, step)) else int64
+        )
+    n = builtins.max(0, math.ceil((stop - start) / step))
+    if n == 0:
+        return paddle.zeros([0], dtype=dtype)
+    return paddle.arange(start, start + n * step, step, dtype=dtype)[:n]
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return zeros(shape, dtype=dtype)
+
+
+def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return zeros_like(x, dtype=dtype)
+
+
+def _shape(shape: Any) -> list[int]:
+    return [shape] if isinstance(shape, int) else list(shape)
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.zeros(_shape(shape), dtype=_dt(dtype, float64))
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.ones(_shape(shape), dtype=_dt(dtype, float64))
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    if dtype is None:
+        dtype = {builtins.bool: bool, int: int64, float: float64, complex: complex128}[
+            type(fill_value)
+        ]
+    return paddle.full(_shape(shape), fill_value, dtype=dtype)
+
+
+def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.zeros(list(x.shape), dtype=_dt(dtype, x.dtype))
+
+
+def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.ones(list(x.shape), dtype=_dt(dtype, x.dtype))
+
+
+def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+    return paddle.full(list(x.shape), fill_value, dtype=_dt(dtype, x.dtype))
+
+
+def eye(
+    n_rows: int,
+    n_cols: int | None = None,
+    /,
+    *,
+    k: int = 0,
+    dtype: Any = None,
+    device: Any = None,
+) -> Any:
+    n_cols = n_rows if n_cols is None else n_cols
+    dtype = _dt(dtype, float64)
+    rows = paddle.arange(n_rows, dtype=int64).reshape([-1, 1])
+    cols = paddle.arange(n_cols, dtype=int64).reshape([1, -1])
+    return (cols - rows == k).astype(dtype)
+
+
+def linspace(
+    start: Any,
+    stop: Any,
+    /,
+    num: int,
+    *,
+    dtype: Any = None,
+    device: Any = None,
+    endpoint: builtins.bool = True,
+) -> Any:
+    dtype = _dt(dtype, complex128 if isinstance(start, complex) else float64)
+    if endpoint:
+        return paddle.linspace(start, stop, num, dtype=dtype)
+    return paddle.linspace(start, stop, num + 1, dtype=dtype)[:num]
+
+
+def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+    if arrays and arrays[0].dtype in _NARROW:  # no narrow-integer kernel: exact in int32
+        return [
+            o.astype(arrays[0].dtype)
+            for o in meshgrid(*(a.astype(int32) for a in arrays), indexing=indexing)
+        ]
+    return c.meshgrid(prims, *arrays, indexing=indexing)
+
+
+def tril(x: Any, /, *, k: int = 0) -> Any:
+    return _widened(paddle.tril)(x, k)
+
+
+def triu(x: Any, /, *, k: int = 0) -> Any:
+    return _widened(paddle.triu)(x, k)
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: builtins.bool | None = None) -> Any:
+    return paddle.from_dlpack(x)
+
+
+# ---- manipulation ----------------------------------------------------------------
+def broadcast_arrays(*arrays: Any) -> list[Any]:
+    return c.broadcast_arrays(prims, *arrays)
+
+
+def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
+    return paddle.broadcast_to(x, list(shape))
+
+
+def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
+    return c.concat(prims, _promote(*arrays), axis=axis)
+
+
+def expand_dims(x: Any, /, axis: int = 0) -> Any:
+    return paddle.unsqueeze(x, c.normalize_axis(axis, x.ndim + 1))
+
+
+def flip(x: Any, /, *, axis: int | tuple[int, ...] | None = None) -> Any:
+    axes = list(range(x.ndim)) if axis is None else axis
+    return paddle.flip(x, axes) if x.ndim else x.clone()
+
+
+def moveaxis(x: Any, source: Any, destination: Any, /) -> Any:
+    return paddle.moveaxis(x, source, destination)
+
+
+def permute_dims(x: Any, /, axes: tuple[int, ...]) -> Any:
+    return paddle.transpose(x, list(axes))
+
+
+def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    if axis is None:
+        x, axis = paddle.reshape(x, [-1]), 0
+    if isinstance(repeats, paddle.Tensor) and repeats.dtype != int64:
+        repeats = repeats.astype(int64)
+    if x.dtype == bool:  # no bool kernel: exact in int32
+        return paddle.repeat_interleave(x.astype(int32), repeats, axis=axis).astype(bool)
+    if x.dtype in _COMPLEX:  # no complex kernel: the two parts (differentiable) apart
+        re = paddle.repeat_interleave(paddle.real(x), repeats, axis=axis)
+        im = paddle.repeat_interleave(paddle.imag(x), repeats, axis=axis)
+        return paddle.complex(re, im)
+    return _widened(paddle.repeat_interleave)(x, repeats, axis=axis)
+
+
+def reshape(x: Any, /, shape: tuple[int, ...], *, copy: builtins.bool | None = None) -> Any:
+    return paddle.reshape(x, list(shape))
+
+
+def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    return paddle.roll(x, shift, axis=axis)
+
+
+def squeeze(x: Any, /, axis: int | tuple[int, ...]) -> Any:
+    axes = (axis,) if isinstance(axis, int) else axis
+    for a in axes:
+        if x.shape[a] != 1:
+            msg = f"cannot squeeze axis {a} of size {x.shape[a]}"
+            raise ValueError(msg)
+    return paddle.squeeze(x, axis=list(axes))
+
+
+def stack(arrays: Any, /, *, axis: int = 0) -> Any:
+    return paddle.stack(_promote(*arrays), axis=axis)
+
+
+def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:
+    return paddle.tile(x, list(repetitions))
+
+
+def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
+    return c.unstack(prims, x, axis=axis)
+
+
+def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    return c.take(prims, x, indices, axis=axis)
+
+
+# ---- searching, sorting, sets -------------------------------------------------------
+def argmax(x: Any, /, *, axis: int | None = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.argmax(x, axis=axis, keepdim=keepdims)
+
+
+def argmin(x: Any, /, *, axis: int | None = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.argmin(x, axis=axis, keepdim=keepdims)
+
+
+def nonzero(x: Any, /) -> tuple[Any, ...]:
+    if x.ndim == 0:
+        msg = "nonzero needs an array of at least one dimension"
+        raise ValueError(msg)
+    return tuple(paddle.nonzero(x, as_tuple=True))
+
+
+def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+    if sorter is not None:
+        x1 = paddle.take_along_axis(x1, sorter, axis=-1)
+    x1, x2 = _promote(x1, x2)
+    return _widened(paddle.searchsorted)(x1, x2, right=side == "right")
+
+
+def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+    a, b = _promote(x1, x2)
+    return paddle.where(condition, a, b)
+
+
+def sort(
+    x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True
+) -> Any:
+    return c.sort(prims, x, axis=axis, descending=descending, stable=stable)
+
+
+def argsort(
+    x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True
+) -> Any:
+    return c.argsort(prims, x, axis=axis, descending=descending, stable=stable)
+
+
+def _unique(x: Any, **kw: Any) -> Any:
+    flat = paddle.reshape(x, [-1])
+    if x.dtype in (bool, uint8, int8, int16):  # no unique kernel: exact in int32
+        out = paddle.unique(flat.astype(int32), **kw)
+        return (out[0].astype(x.dtype), *out[1:]) if kw else out.astype(x.dtype)
+    return paddle.unique(flat, **kw)
+
+
+def unique_values(x: Any, /) -> Any:
+    return _unique(x)
+
+
+def unique_counts(x: Any, /) -> c.UniqueCounts:
+    values, counts = _unique(x, return_counts=True)
+    return c.UniqueCounts(values, counts)
+
+
+def unique_inverse(x: Any, /) -> c.UniqueInverse:
+    values, inverse = _unique(x, return_inverse=True)
+    return c.UniqueInverse(values, paddle.reshape(inverse, list(x.shape)))
+
+
+def unique_all(x: Any, /) -> c.UniqueAll:
+    values, index, inverse, counts = _unique(
+        x, return_index=True, return_inverse=True, return_counts=True
+    )
+    return c.UniqueAll(values, index, paddle.reshape(inverse, list(x.shape)), counts)
+
+
+# ---- statistics and utilities -------------------------------------------------------
+def max(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return _widened(prims.max)(x, axis=axis, keepdims=keepdims)
+
+
+def min(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return _widened(prims.min)(x, axis=axis, keepdims=keepdims)
+
+
+def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    if axis == ():
+        return x.clone()
+    return prims.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _sum_dtype(x: Any, dtype: Any) -> Any:
+    """The standard's default: integers accumulate in the default integer dtype."""
+    if dtype is None and x.dtype in (bool, int8, int16, int32, uint8):
+        return int64
+    return dtype
+
+
+def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    return prims.sum(x, axis=axis, keepdims=keepdims, dtype=_sum_dtype(x, dtype))
+
+
+def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.bool = False) -> Any:
+    dtype = _sum_dtype(x, dtype)
+    if axis == ():
+        return x if dtype is None else x.astype(dtype)
+    if dtype is not None and x.dtype != dtype:
+        x = x.astype(dtype)
+    return paddle.prod(x, axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
+
+
+def std(
+    x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False
+) -> Any:
+    return c.std(prims, x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def var(
+    x: Any, /, *, axis: Any = None, correction: float = 0.0, keepdims: builtins.bool = False
+) -> Any:
+    return c.var(prims, x, axis=axis, correction=correction, keepdims=keepdims)
+
+
+def cumulative_sum(
+    x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: builtins.bool = False
+) -> Any:
+    return c.cumulative_sum(prims, x, axis=axis, dtype=dtype, include_initial=include_initial)
+
+
+def all(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.all(
+        x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims
+    )
+
+
+def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return paddle.any(
+        x.astype(bool), axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims
+    )
+
+
+# ---- linear algebra ----------------------------------------------------------------
+def matmul(x1: Any, x2: Any, /) -> Any:
+    a, b = _promote(x1, x2)
+    return _widened(paddle.matmul)(a, b)
+
+
+def matrix_transpose(x: Any, /) -> Any:
+    return c.matrix_transpose(prims, x)
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+    a, b = _promote(x1, x2)
+    axes = axes if isinstance(axes, int) else [list(v) for v in axes]
+    return _widened(paddle.tensordot)(a, b, axes=axes)
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+    a, b = _promote(x1, x2)
+    if a.dtype == uint8:
+        return c.vecdot(prims, a.astype(int32), b.astype(int32), axis=axis).astype(uint8)
+    return c.vecdot(prims, a, b, axis=axis)
+
+
+# ---- inspection ----------------------------------------------------------------------
+class _Info:
+    """``__array_namespace_info__()``: capabilities, devices and dtypes of paddle."""
+
+    def capabilities(self) -> dict[str, Any]:
+        return {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 9}
+
+    def default_device(self) -> Any:
+        return paddle.CPUPlace()
+
+    def devices(self) -> list[Any]:
+        return [paddle.CPUPlace()]
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        return {"real floating": float64, "complex floating": complex128,
+                "integral": int64, "indexing": int64}  # fmt: skip
+
+    def dtypes(self, *, device: Any = None, kind: Any = None) -> dict[str, Any]:
+        every = {"bool": bool, "int8": int8, "int16": int16, "int32": int32, "int64": int64,
+                 "uint8": uint8, "float32": float32, "float64": float64,
+                 "complex64": complex64, "complex128": complex128}  # fmt: skip
+        if kind is None:
+            return every
+        return {k: v for k, v in every.items() if isdtype(v, kind)}
+
+
+def __array_namespace_info__() -> _Info:
+    return _Info()
+
+
+from . import _paddle_fft as fft  # noqa: E402  (its functions use the ones above)
+from . import _paddle_linalg as linalg  # noqa: E402

@@ -1,0 +1,165 @@
+"""paddle under NumPy's names: the primitive namespace that ``_common`` is written over.
+
+Only what the common rules use; each is one paddle op (or a short composition of them),
+so gradients flow through paddle's own autograd.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import paddle
+
+__all__ = ["linalg", "prims"]
+
+
+def _ax(axis: Any) -> Any:
+    return list(axis) if isinstance(axis, tuple) else axis
+
+
+class _Linalg:
+    @staticmethod
+    def svd(x: Any, full_matrices: bool = False) -> Any:
+        return paddle.linalg.svd(x, full_matrices=full_matrices)
+
+    @staticmethod
+    def eigh(x: Any) -> Any:
+        return paddle.linalg.eigh(x)
+
+    @staticmethod
+    def inv(x: Any) -> Any:
+        return paddle.linalg.inv(x)
+
+
+class _Prims:
+    """NumPy-named paddle primitives (static methods), plus ``linalg``."""
+
+    linalg = _Linalg()
+
+    @staticmethod
+    def sum(x: Any, axis: Any = None, keepdims: bool = False, dtype: Any = None) -> Any:
+        if axis == ():
+            return x if dtype is None else x.astype(dtype)
+        return paddle.sum(x, axis=_ax(axis), keepdim=keepdims, dtype=dtype)
+
+    @staticmethod
+    def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        return paddle.mean(x, axis=_ax(axis), keepdim=keepdims)
+
+    @staticmethod
+    def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        return paddle.max(x, axis=_ax(axis), keepdim=keepdims)
+
+    @staticmethod
+    def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        return paddle.min(x, axis=_ax(axis), keepdim=keepdims)
+
+    abs = staticmethod(paddle.abs)
+    sqrt = staticmethod(paddle.sqrt)
+    conj = staticmethod(paddle.conj)
+    real = staticmethod(paddle.real)
+    matmul = staticmethod(paddle.matmul)
+
+    @staticmethod
+    def reshape(x: Any, shape: Sequence[int]) -> Any:
+        return paddle.reshape(x, list(shape))
+
+    @staticmethod
+    def transpose(x: Any, axes: Sequence[int]) -> Any:
+        return paddle.transpose(x, list(axes))
+
+    @staticmethod
+    def swapaxes(x: Any, a: int, b: int) -> Any:
+        perm = list(range(x.ndim))
+        perm[a], perm[b] = perm[b], perm[a]
+        return paddle.transpose(x, perm)
+
+    @staticmethod
+    def moveaxis(x: Any, source: int, destination: int) -> Any:
+        return paddle.moveaxis(x, source, destination)
+
+    @staticmethod
+    def astype(x: Any, dtype: Any) -> Any:
+        return x if x.dtype == dtype else x.astype(dtype)
+
+    @staticmethod
+    def asarray(x: Any) -> Any:
+        return x if isinstance(x, paddle.Tensor) else paddle.to_tensor(x)
+
+    @staticmethod
+    def concatenate(arrays: Sequence[Any], axis: int = 0) -> Any:
+        return paddle.concat(list(arrays), axis=axis)
+
+    @staticmethod
+    def stack(arrays: Sequence[Any], axis: int = 0) -> Any:
+        return paddle.stack(list(arrays), axis=axis)
+
+    @staticmethod
+    def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+        return paddle.diagonal(x, offset=offset, axis1=axis1, axis2=axis2)
+
+    @staticmethod
+    def cumsum(x: Any, axis: int, dtype: Any = None) -> Any:
+        if x.dtype == paddle.bool or (dtype is None and x.dtype in (paddle.int8, paddle.uint8)):
+            x = x.astype(paddle.int64)
+        return paddle.cumsum(x, axis=axis, dtype=dtype)
+
+    @staticmethod
+    def cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
+        return paddle.cumprod(x, dim=axis, dtype=dtype)
+
+    @staticmethod
+    def full(shape: Sequence[int], fill: Any, dtype: Any) -> Any:
+        return paddle.full(list(shape), fill, dtype=dtype)
+
+    @staticmethod
+    def eye(n: int, dtype: Any) -> Any:
+        return paddle.eye(n, dtype=dtype)
+
+    @staticmethod
+    def broadcast_to(x: Any, shape: Sequence[int]) -> Any:
+        return paddle.broadcast_to(x, list(shape))
+
+    @staticmethod
+    def broadcast_shapes(*shapes: Sequence[int]) -> tuple[int, ...]:
+        out: list[int] = []
+        for s in shapes:
+            out = list(paddle.broadcast_shape(out, list(s)))
+        return tuple(out)
+
+    @staticmethod
+    def where(cond: Any, a: Any, b: Any) -> Any:
+        return paddle.where(cond, a, b)
+
+    @staticmethod
+    def sort(x: Any, axis: int = -1, kind: Any = None) -> Any:
+        return paddle.sort(x, axis=axis, stable=kind == "stable")
+
+    @staticmethod
+    def argsort(x: Any, axis: int = -1, kind: Any = None) -> Any:
+        return paddle.argsort(x, axis=axis, stable=kind == "stable")
+
+    @staticmethod
+    def meshgrid(*arrays: Any, indexing: str = "xy") -> Any:
+        if indexing not in ("xy", "ij"):
+            msg = f"indexing must be 'xy' or 'ij', got {indexing!r}"
+            raise ValueError(msg)
+        out = paddle.meshgrid(*arrays)  # "ij"
+        if indexing == "xy" and len(arrays) >= 2:  # "xy": the first two axes swapped
+            return [paddle.transpose(o, [1, 0, *range(2, o.ndim)]) for o in out]
+        return out
+
+    @staticmethod
+    def result_type(*xs: Any) -> Any:
+        from ._paddle import result_type
+
+        return result_type(*xs)
+
+    float32, float64 = paddle.float32, paddle.float64  # finfo(...).dtype names these
+    finfo = staticmethod(paddle.finfo)
+    iinfo = staticmethod(paddle.iinfo)
+
+
+prims = _Prims()
+linalg = prims.linalg
