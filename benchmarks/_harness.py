@@ -3,13 +3,13 @@
 Every figure the scripts print is a ratio measured side by side in one process:
 *interleaved rounds*, each timing a block of ``n`` calls of every variant in turn (the
 order rotates between rounds, so drift on a shared machine hits every variant alike; the
-garbage collector is off inside a block, as in :mod:`timeit`), then the **median of the
+garbage collector is off inside a block, as in `timeit`), then the **median of the
 per-round ratios** with its interquartile range. Each variant's ``n`` is calibrated so
 that its block lasts about ``block_s`` seconds.
 
-Peak memory, two ways. :func:`peak_traced_mib`: the peak of the allocations
-:mod:`tracemalloc` sees while a call runs, exact for NumPy (whose buffers it tracks)
-and blind to torch, paddle and XLA. :func:`peak_rss_mib`: the growth of the process's
+Peak memory, two ways. `peak_traced_mib`: the peak of the allocations
+`tracemalloc` sees while a call runs, exact for NumPy (whose buffers it tracks)
+and blind to torch, paddle and XLA. `peak_rss_mib`: the growth of the process's
 resident set while a few calls run (the kernel's high-water mark, ``VmHWM``, is reset
 through ``/proc/self/clear_refs`` first); Linux-only, and it counts what the allocators
 keep, so memory that an earlier call left cached reads as zero growth.
@@ -135,7 +135,7 @@ def peak_rss_mib(fn: Callable[[], Any], calls: int = 3) -> float | None:
 
 
 def peak_traced_mib(fn: Callable[[], Any]) -> float:
-    """The peak of the allocations :mod:`tracemalloc` sees during one call of ``fn``,
+    """The peak of the allocations `tracemalloc` sees during one call of ``fn``,
     above what was allocated before it."""
     import tracemalloc
 

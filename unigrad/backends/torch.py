@@ -119,7 +119,7 @@ def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]
 
 
 def _check_unconsumed(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
-    """:func:`_plan`'s check alone, for a pass that consumes nothing: one visit per
+    """`_plan`'s check alone, for a pass that consumes nothing: one visit per
     reachable node; only when a consumed node is found does it ask whether the pass
     would run it (the answer costs a second, post-order walk)."""
     seen: set[Any] = set()

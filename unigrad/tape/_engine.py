@@ -73,7 +73,7 @@ class Engine:
         return (tuple(v.shape), v.dtype, False)
 
     def aval(self, v: Any) -> Any:
-        """:meth:`describe` for a float/complex array, else None: an integer or boolean
+        """`describe` for a float/complex array, else None: an integer or boolean
         array (an index, a mask) may decide a result's shape by its values."""
         return self.describe(v) if is_inexact(v.dtype) else None
 
