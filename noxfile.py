@@ -87,3 +87,25 @@ def docs(session: nox.Session) -> None:
     _install(session, "docs,test")
     session.run("mkdocs", "build", "--strict", "--site-dir", "site", *session.posargs)
     session.run("python", "-m", "pytest", "tests/test_site.py", env={"UNIGRAD_SITE_DIR": "site"})
+
+
+@nox.session(python="3.11")
+def differential(session: nox.Session) -> None:
+    """The long differential run: 20 000 random programs (or ``-- N SEED``) on every
+    backend against the float64 reference, reported as JUnit in reports/."""
+    _install(session, "all,test", "torch")
+    defaults = ["20000", "1"]
+    n, seed = [*session.posargs, *defaults[len(session.posargs) :]][:2]
+    session.run(
+        "python",
+        "-m",
+        "unigrad.conformance",
+        "--differential",
+        n,
+        "--seed",
+        seed,
+        "--format",
+        "junit",
+        "--output",
+        f"reports/differential-{n}-seed{seed}.xml",
+    )

@@ -143,3 +143,20 @@ def test_a_read_after_an_in_place_change_raises_as_grad_does():
     a[0] = 5.0  # the value eager code would have read is gone
     with pytest.raises(unigrad.InplaceModifiedError):
         float(y)
+
+
+def test_deferred_create_graph_results_keep_their_own_dependencies(mk):
+    # after the merge of issue 10: a deferred gradient's node still holds only what the
+    # gradient depends on, so a later grad finds the other input unused
+    for k in range(3):
+        x = unigrad.watch(mk([1.0, 2.0]))
+        w = unigrad.watch(mk([3.0, 4.0]))
+        gx, gw = unigrad.grad((x * w).sum(), [x, w], create_graph=True)
+        if k:
+            assert gx._v is None
+            assert gw._v is None
+        hx, hw = unigrad.grad(gx.sum(), [x, w], allow_unused=True)
+        assert hx is None
+        np.testing.assert_allclose(arr(hw), [1.0, 1.0])
+        np.testing.assert_allclose(arr(gx), [3.0, 4.0])
+        np.testing.assert_allclose(arr(gw), [1.0, 2.0])

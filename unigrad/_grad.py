@@ -454,6 +454,8 @@ def grad(
         if g is None:
             if materialize:
                 g = be.zeros_like(ins[i], batch)
+                if create:  # differentiable zeros, as torch makes them (a new leaf)
+                    g = be.watch(g)
             elif not unused_ok:
                 why = reasons[i] or "does not appear in the graph of the outputs"
                 msg = message(

@@ -127,6 +127,18 @@ class _Prims:
         return x[..., i, i + offset]
 
 
+def _where(xp: Any, condition: Any, x1: Any, x2: Any, /) -> Any:
+    # autograd's where does not unbroadcast its gradients: broadcast the operands first
+    # (a rank change goes through reshape: autograd's broadcast_to VJP keeps the rank)
+    shape = xp.broadcast_shapes(xp.shape(condition), xp.shape(x1), xp.shape(x2))
+
+    def full(v: Any) -> Any:
+        lead = len(shape) - xp.ndim(v)
+        return xp.broadcast_to(xp.reshape(v, (1,) * lead + xp.shape(v)), shape)
+
+    return xp.where(condition, full(x1), full(x2))
+
+
 def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     """``take_along_axis(x, idx, axis)`` as one differentiable flat index."""
     import numpy as np
@@ -172,6 +184,7 @@ def build() -> _Module:
     )
     vars(ns).update(
         mean=c.bind(_mean, anp, "mean"),
+        where=c.bind(_where, anp, "where"),
         finfo=c.bind(c.finfo, np, "finfo"),
         iinfo=c.bind(c.iinfo, np, "iinfo"),
         __array_namespace_info__=np.__array_namespace_info__,

@@ -38,7 +38,8 @@ class Capabilities:
         max_order: Highest derivative order known to work through ``create_graph``
             for every elementwise op (None: unlimited).
         native_batched: ``is_grads_batched`` runs vectorised (vmap) rather than a loop.
-        backward_create_graph: ``backward(create_graph=True)`` without ``inputs``.
+        backward_create_graph: ``backward(create_graph=True)`` accumulates a
+            differentiable ``.grad`` (paddle: ``UnsupportedFeatureError``; use ``grad``).
         leaf_hooks_in_grad: Tensor hooks on leaf inputs fire inside ``grad``.
         float16_cpu: float16 gradients run on CPU.
         functional: `unigrad.functional` (vjp, jvp, jacobian, hessian, hvp, vhp)

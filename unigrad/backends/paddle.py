@@ -24,7 +24,7 @@ import ctypes
 import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import paddle
@@ -54,6 +54,9 @@ _FREED_MESSAGE = message(
     fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
     "or recompute the forward pass.",
 )
+
+#: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
+_WRONG_COMPLEX_KERNELS = {"TanhDoubleGradNode": "tanh", "TanhTripleGradNode": "tanh"}
 
 _FLOAT = {paddle.float16, paddle.float32, paddle.float64, paddle.bfloat16}
 _COMPLEX = {paddle.complex64, paddle.complex128}
@@ -176,6 +179,79 @@ _has_grad: Callable[[], bool] = _core._has_grad
 _set_has_grad: Callable[[bool], None] = _core._set_has_grad
 
 
+class _Pass(threading.local):
+    """What the running pass may go through: None (nothing consumed), or the pointers
+    of the nodes it reaches without entering a gradient graph (see ``_plain``)."""
+
+    plain: set[int] | None = None
+    #: Pointers of the nodes the running grad cuts (its no_grad_vars).
+    cuts: frozenset[int] = frozenset()
+
+
+_PASS = _Pass()
+#: Pointers of nodes made by ``create_graph=True`` passes that consumed their graph.
+#: A stale pointer (a node freed, its address reused) can only make a later pass more
+#: permissive, never wrong: paddle itself never frees a graph.
+_GRAD_GRAPH: set[int] = set()
+
+
+def _freed_hook(*_: Any) -> None:
+    # A permissive variant (letting a create_graph result's pass through a consumed
+    # node, returning the node's gradients) aborts the process under main's engine
+    # entry point: until that is understood, a consumed node always raises on paddle.
+    raise RuntimeError(_SENTINEL)
+
+
+def _plain(outputs: Sequence[Any]) -> set[int] | None:
+    """Nodes reachable from ``outputs`` without entering a gradient graph or a cut, or
+    None when the outputs reach neither (every consumed node then raises). paddle runs
+    a cut branch (with zeroed gradients): a consumed node there is not the pass's."""
+    cuts = _PASS.cuts
+    if not _GRAD_GRAPH and not cuts:
+        return None
+    plain: set[int] = set()
+    crossed = bool(cuts)
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in plain:
+            continue
+        if ptr in _GRAD_GRAPH or ptr in cuts:
+            crossed = True
+            continue
+        plain.add(ptr)
+        stack.extend(node.next_functions)
+    return plain if crossed else None
+
+
+def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
+    stack = [_grad_fn(g) for g in grads if g is not None]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in old or ptr in _GRAD_GRAPH:
+            continue
+        _GRAD_GRAPH.add(ptr)
+        stack.extend(node.next_functions)
+
+
+def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
+    seen: set[int] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or node.node_ptr() in seen:
+            continue
+        seen.add(node.node_ptr())
+        stack.extend(node.next_functions)
+    return seen
+
+
 def _engine() -> Callable[..., list[Any]] | None:
     """paddle's engine entry point behind ``paddle.grad``, where its signature is known.
 
@@ -206,10 +282,6 @@ def _paddle_grad(
     return _RUN_PARTIAL_GRAD(outputs, inputs, seeds, retain, create, True, True, [], None)
 
 
-def _freed_hook(*_: Any) -> None:
-    raise RuntimeError(_SENTINEL)
-
-
 def _children(node: Any) -> list[Any]:
     return [c for c in node.next_functions if c is not None]
 
@@ -218,7 +290,9 @@ def _is_leaf_node(node: Any) -> bool:
     return bool(node.name() == "GradNodeAccumulation")
 
 
-def _mark_executed(roots: list[Any], targets: set[Any], leaves: set[Any]) -> None:
+def _mark_executed(
+    roots: list[Any], targets: set[Any], leaves: set[Any], cuts: frozenset[int] = frozenset()
+) -> None:
     """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
 
     A node runs when one of its children is a target or runs; a target is reached
@@ -234,13 +308,15 @@ def _mark_executed(roots: list[Any], targets: set[Any], leaves: set[Any]) -> Non
     registration returns is dropped at once. Iterative: long chains do not hit the
     recursion limit.
     """
+    if cuts:  # nothing beyond a no_grad_vars cut is the pass's: it stays usable
+        roots = [r for r in roots if r.node_ptr() not in cuts]
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
     stack = list(parents)
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
         for c in node.next_functions:
-            if c is None:
+            if c is None or (cuts and c.node_ptr() in cuts):
                 continue
             ps = parents.get(c)
             if ps is None:
@@ -294,6 +370,98 @@ def _translate(err: BaseException) -> BaseException:
         )
         return UnsupportedDtypeError(msg)
     return err
+
+
+def _alias_key(y: Any) -> tuple[Any, ...]:
+    node = _grad_fn(y)
+    return (None if node is None else node.node_ptr(), y.data_ptr(), tuple(y.shape))
+
+
+def _merge_aliases(outputs: tuple[Any, ...], seeds: list[Any]) -> tuple[tuple[Any, ...], list[Any]]:
+    """Outputs paddle identifies (a full-range slice shares its source's node and data)
+    merged, their seeds summed: they are one tensor to paddle, with the same values and
+    graph, so the sum is torch's answer for the two."""
+    if len(outputs) < 2:
+        return outputs, seeds
+    keys = [_alias_key(y) for y in outputs]
+    if len(set(keys)) == len(keys):
+        return outputs, seeds
+    where: dict[tuple[Any, ...], int] = {}
+    out: list[Any] = []
+    merged: list[Any] = []
+    for key, y, s in zip(keys, outputs, seeds, strict=True):
+        j = where.get(key)
+        if j is None:
+            where[key] = len(out)
+            out.append(y)
+            merged.append(s)
+            continue
+        prev = merged[j]
+        merged[j] = (paddle.ones_like(y) if prev is None else prev) + (
+            paddle.ones_like(y) if s is None else s
+        )
+    return tuple(out), merged
+
+
+def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``outputs``, with a differentiable copy of each one that is also an input.
+
+    paddle stops at an output that is also an input (its seed is its gradient) and never
+    flows on to the inputs upstream of it, nor adds the seed to what other outputs send
+    it (a wrong number); torch (the contract) does both.
+    """
+    if len(inputs) < 2 and len(outputs) < 2:  # grad(x, x): the seed, as paddle gives
+        return outputs
+    ids = {id(x) for x in inputs}
+    if not any(id(y) in ids for y in outputs):
+        return outputs
+    return tuple(y.clone() if id(y) in ids else y for y in outputs)
+
+
+def _refuse_aliases(inputs: Sequence[Any]) -> None:
+    """Raise if paddle treats two distinct inputs as one tensor.
+
+    A full-range slice (``x[0:n]``) is a new Python object that paddle's autograd
+    identifies with ``x`` (same name, same node): it cannot give them different
+    gradients, as torch (the contract) does. Refuse rather than answer for the wrong one.
+    """
+    names: dict[str, int] = {}
+    for i, x in enumerate(inputs):
+        j = names.setdefault(x.name, i)
+        if j != i:
+            msg = message(
+                f"paddle treats inputs[{j}] and inputs[{i}] as one tensor",
+                expected="inputs that paddle's autograd tells apart",
+                got=f"two tensors named {x.name!r} (a full-range slice aliases its source)",
+                fix="Pass only one of them, or make the slice a new tensor (x[0:n].clone()).",
+            )
+            raise UnsupportedFeatureError(msg)
+
+
+def _constant_if_detached(g: Any) -> Any:
+    """``g`` detached when its graph reaches no tensor that requires grad.
+
+    paddle marks every gradient taken with ``create_graph=True`` as requiring grad, even
+    ``d(x + c)/dx``, a constant; torch (the contract) says it requires grad exactly when
+    it depends on a tensor that does. Differentiating the constant again raises
+    `NotDifferentiableError` on every backend.
+    """
+    if g.stop_gradient:
+        return g
+    root = _grad_fn(g)
+    if root is None:  # itself a leaf that requires grad (a seed returned as is)
+        return g
+    seen: set[Any] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        if _is_leaf_node(node):
+            return g
+        stack.extend(node.next_functions)
+    return g.detach()
 
 
 class PaddleBackend(Backend):
@@ -350,6 +518,34 @@ class PaddleBackend(Backend):
     def add(self, a: Any, b: Any) -> Any:
         return a + b
 
+    @staticmethod
+    def _refuse_wrong_kernels(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
+        """Raise where paddle has a kernel known to return wrong numbers (the contract:
+        never a wrong number). paddle's complex ``tanh`` double-grad kernel is one:
+        the second derivative of ``tanh(z)`` at ``0.3+0.4j`` comes out as
+        ``-0.50-0.96j`` where torch, jax and the closed form give ``-0.89+0.61j``."""
+        if not any(t.dtype in _COMPLEX for t in (*outputs, *inputs)):
+            return
+        seen: set[int] = set()
+        stack = [_grad_fn(y) for y in outputs]
+        while stack:
+            node = stack.pop()
+            if node is None or node.node_ptr() in seen:
+                continue
+            seen.add(node.node_ptr())
+            name = node.name()
+            if name in _WRONG_COMPLEX_KERNELS:
+                op = _WRONG_COMPLEX_KERNELS[name]
+                msg = message(
+                    f"paddle's complex {op} higher-order kernel gives wrong values",
+                    expected=f"a second (or higher) derivative of {op} on a real dtype",
+                    got=f"a complex graph through {name}",
+                    fix=f"Write {op} with ops paddle differentiates correctly, e.g. "
+                    "tanh(z) = (exp(2z) - 1) / (exp(2z) + 1), or use another backend.",
+                )
+                raise HigherOrderUnavailableError(msg)
+            stack.extend(node.next_functions)
+
     def _call(
         self,
         outputs: tuple[Any, ...],
@@ -358,6 +554,7 @@ class PaddleBackend(Backend):
         retain: bool,
         create: bool,
     ) -> list[Any]:
+        self._refuse_wrong_kernels(outputs, inputs)
         state = _THREAD.__dict__  # this thread's; getattr on a local costs ~0.5 us
         if state.get("in_grad"):
             # paddle.grad inside paddle.grad (from a tensor hook) crashes or hangs
@@ -365,6 +562,7 @@ class PaddleBackend(Backend):
             raise err
         grad_mode = _has_grad()
         state["in_grad"] = True
+        _PASS.plain = _plain(outputs)
         try:
             return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
         except Exception as err:
@@ -377,17 +575,33 @@ class PaddleBackend(Backend):
             raise new from err
         finally:
             state["in_grad"] = False
+            _PASS.plain = None
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         with ENGINE_LOCK:
-            return self._grad(request)
+            grads = self._grad(request)
+        inputs = request.inputs
+        for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
+            if g is not None and g.dtype != x.dtype:
+                # paddle returns a complex gradient for a real input that feeds complex
+                # ops; the contract's (torch's) gradient is its real part, in x's dtype
+                grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
+        if request.create_graph:
+            grads = [None if g is None else _constant_if_detached(g) for g in grads]
+        return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
+        if len(request.inputs) > 1:
+            _refuse_aliases(request.inputs)
         if request.no_grad_vars:
             return self._grad_cut(request)
+        consume_only = request.create_graph and not request.retain_graph
+        old = _graph_ptrs(request.outputs) if consume_only else set()
         grads: list[Any | None] = self._grads(request, request.inputs)
         if not request.retain_graph:
             self._consume(request.outputs, request.inputs)
+            if consume_only:  # its results stay differentiable (the contract)
+                _mark_grad_graph(grads, old)
         return grads
 
     def _grad_cut(self, request: GradRequest) -> list[Any | None]:
@@ -405,16 +619,27 @@ class PaddleBackend(Backend):
         if not keep:
             return grads
         used = tuple(inputs[i] for i in keep)
-        handles = [v.register_hook(_zero_grad) for v in cuts if not _is_leaf_node(_grad_fn(v))]
+        cut_nodes = [_grad_fn(v) for v in cuts]
+        handles = [
+            v.register_hook(_zero_grad)
+            for v, n in zip(cuts, cut_nodes, strict=True)
+            if not _is_leaf_node(n)
+        ]
+        _PASS.cuts = cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
+        consume_only = request.create_graph and not request.retain_graph
+        old = _graph_ptrs(request.outputs) if consume_only else set()
         try:
             computed = self._grads(request, used)
         finally:
             for h in handles:
                 h.remove()
+            _PASS.cuts = frozenset()
         for i, g in zip(keep, computed, strict=True):
             grads[i] = g
         if not request.retain_graph:
-            self._consume(request.outputs, used)
+            self._consume(request.outputs, used, cut_ptrs)
+            if consume_only:
+                _mark_grad_graph(grads, old)
         return grads
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
@@ -428,13 +653,12 @@ class PaddleBackend(Backend):
             finally:
                 _set_has_grad(grad_mode)
         seeds = list(request.seeds)
+        outputs, seeds = _merge_aliases(_copies_of_inputs(request.outputs, inputs), seeds)
         if not request.batched:
-            return self._call(
-                request.outputs, inputs, seeds, request.retain_graph, request.create_graph
-            )
+            return self._call(outputs, inputs, seeds, request.retain_graph, request.create_graph)
         batch = next(s.shape[0] for s in seeds if s is not None)
         rows = [
-            self._call(request.outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
+            self._call(outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
             for b in range(batch)
         ]
         return [
@@ -442,7 +666,12 @@ class PaddleBackend(Backend):
             for i in range(len(inputs))
         ]
 
-    def _consume(self, outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
+    def _consume(
+        self,
+        outputs: tuple[Any, ...],
+        inputs: tuple[Any, ...] | None,
+        cuts: frozenset[int] = frozenset(),
+    ) -> None:
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
         if inputs is not None:
             targets: set[Any] = set()
@@ -453,7 +682,7 @@ class PaddleBackend(Backend):
                     targets.add(node)
                     if x.is_leaf:
                         leaves.add(node)
-            _mark_executed(roots, targets, leaves)
+            _mark_executed(roots, targets, leaves, cuts)
             return
         # every leaf is a target (backward into .grad)
         for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
@@ -465,28 +694,37 @@ class PaddleBackend(Backend):
 
     def _backward(self, request: BackwardRequest) -> None:
         seeds = list(request.seeds)
+        if request.create_graph:
+            # paddle's `.grad` cannot hold a graph (its setter copies the value), and its
+            # engine cannot build one without `inputs`: refuse rather than accumulate a
+            # gradient that silently is not differentiable.
+            msg = message(
+                "paddle's backward cannot accumulate a differentiable .grad",
+                expected="backward(create_graph=False) on paddle",
+                got="create_graph=True",
+                fix="Use unigrad.grad(outputs, inputs, create_graph=True), which returns "
+                "differentiable gradients on every backend.",
+            )
+            raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
-            with paddle.set_grad_enabled(request.create_graph or _has_grad()):
+            with paddle.set_grad_enabled(_has_grad()):
                 grads = self._call(
-                    request.outputs,
+                    _copies_of_inputs(request.outputs, request.inputs),
                     request.inputs,
                     seeds,
                     request.retain_graph,
                     request.create_graph,
                 )
                 for x, g in zip(request.inputs, grads, strict=True):
-                    if g is not None:
-                        x.grad = g if x.grad is None else x.grad + g
+                    if g is None:
+                        continue
+                    total = g if x.grad is None else x.grad + g
+                    node = _grad_fn(x)
+                    if node is None or _is_leaf_node(node):
+                        x.grad = total
+                    else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
+                        x._copy_gradient_from(total)
         else:
-            if request.create_graph:
-                msg = message(
-                    "paddle's backward cannot build a differentiable graph",
-                    expected="backward(create_graph=True) with `inputs` on paddle",
-                    got="inputs=None",
-                    fix="Pass inputs=[...] (the leaves to accumulate into), or use "
-                    "unigrad.grad(create_graph=True).",
-                )
-                raise UnsupportedFeatureError(msg)
             grad_mode = _has_grad()
             try:
                 paddle.autograd.backward(

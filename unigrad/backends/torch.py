@@ -12,6 +12,8 @@ torch already follows most of the contract. This adapter adds:
 
 from __future__ import annotations
 
+import warnings
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import torch
@@ -53,6 +55,7 @@ _FREED_MESSAGE = message(
     "or recompute the forward pass.",
 )
 _CONSUMED = "unigrad.consumed"
+_GRAD_GRAPH = "unigrad.grad_graph"
 # torch.autograd.grad is argument handling (which the front has done) around this
 # private helper (torch >= 2.3). Where it is missing, for batched seeds, or when a
 # tensor overrides __torch_function__, the public call runs.
@@ -61,7 +64,15 @@ _has_torch_function: Any = torch._C._has_torch_function
 _ACCUMULATE = torch._C._functions.AccumulateGrad
 
 
-def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]:
+def _children(node: Any) -> list[Any]:
+    return [c for c, _ in node.next_functions if c is not None]
+
+
+def _plan(
+    outputs: tuple[Any, ...],
+    inputs: tuple[Any, ...] | None,
+    cuts: frozenset[tuple[Any, int]] = frozenset(),
+) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
     A node runs when one of its children leads to a target (an input's node, or an
@@ -69,7 +80,8 @@ def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]
     is reached without running it. Accumulators are never returned: they are shared
     between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
     and dies with the node: no id() bookkeeping, nothing to fool after garbage
-    collection. The walk is ``_graph.executed`` written out for torch's node types
+    collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
+    a cut runs. The walk is ``_graph.executed`` written out for torch's node types
     (iterative post-order, so long chains do not hit the recursion limit): it runs on
     every call, and the generic version's callbacks cost more than the walk itself.
     """
@@ -83,13 +95,15 @@ def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]
         else:
             targets.add(fn)
     leads: dict[Any, bool] = {}
-    edges_of: dict[Any, tuple[tuple[Any, int], ...]] = {}
+    kids_of: dict[Any, list[Any]] = {}
     runs: list[Any] = []
-    stack = []
+    roots = []
     for y in outputs:
         fn = y.grad_fn
-        if fn is not None:
-            stack.append(fn)
+        if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
+            roots.append(fn)
+    stack = list(roots)
+    consumed = False
     while stack:
         node = stack.pop()
         if node in leads:
@@ -97,53 +111,99 @@ def _plan(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> list[Any]
         if type(node) is _ACCUMULATE:
             leads[node] = every_leaf or id(node.variable) in leaves
             continue
-        edges = edges_of.get(node)
-        if edges is None:  # first visit: the children first, then this node again
-            edges = edges_of[node] = node.next_functions
+        kids = kids_of.get(node)
+        if kids is None:  # first visit: the children first, then this node again
+            if cuts:
+                kids = [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
+            else:
+                kids = [c for c, _ in node.next_functions if c is not None]
+            kids_of[node] = kids
             stack.append(node)
-            for c, _ in edges:
-                if c is not None:
-                    stack.append(c)
+            stack.extend(kids)
             continue
         ran = False
-        for c, _ in edges:
-            if c is not None and leads[c]:
+        for c in kids:
+            if leads[c]:
                 ran = True
                 break
         leads[node] = ran or node in targets
         if ran:
             if _CONSUMED in node.metadata:
-                raise GraphFreedError(_FREED_MESSAGE)
+                consumed = True
             runs.append(node)
+    if consumed:
+        _check_consumed(roots, runs, kids_of.__getitem__)
     return runs
 
 
-def _check_unconsumed(outputs: tuple[Any, ...], inputs: tuple[Any, ...] | None) -> None:
-    """`_plan`'s check alone, for a pass that consumes nothing: one visit per
-    reachable node; only when a consumed node is found does it ask whether the pass
-    would run it (the answer costs a second, post-order walk)."""
+def _useful(
+    outputs: tuple[Any, ...], seeds: tuple[Any, ...], inputs: tuple[Any, ...], runs: list[Any]
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The outputs (and their seeds) from which a gradient reaches ``inputs``.
+
+    torch's engine runs every output's node, even one that leads to no input: after a
+    consuming pass that raises "backward through the graph a second time" although the
+    contract's pass would not touch that node. Such outputs contribute nothing.
+    """
+    ran = set(runs)
+    ids = {id(x) for x in inputs}
+    nodes = {x.grad_fn for x in inputs if x.grad_fn is not None}
+    keep = [
+        i for i, y in enumerate(outputs) if id(y) in ids or y.grad_fn in ran or y.grad_fn in nodes
+    ]
+    if len(keep) == len(outputs):
+        return outputs, seeds
+    return tuple(outputs[i] for i in keep), tuple(seeds[i] for i in keep)
+
+
+def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
+    """Raise unless every consumed node is reached only through gradient graphs.
+
+    A ``create_graph=True`` pass stays differentiable whatever ``retain_graph`` says
+    (the contract): torch's graph of such a gradient runs through the forward nodes
+    that pass consumed, so a pass reaching them through a gradient's own nodes is
+    allowed; one reaching them otherwise (from the consumed outputs, or anything built
+    on them) raises.
+    """
+    ran = set(runs)
     seen: set[Any] = set()
-    stack = []
-    for y in outputs:
-        fn = y.grad_fn
-        if fn is not None:
-            stack.append(fn)
+    stack = [r for r in roots if r in ran]
     while stack:
         node = stack.pop()
-        if node in seen or type(node) is _ACCUMULATE:
+        if node in seen or _GRAD_GRAPH in node.metadata:
             continue
         seen.add(node)
         if _CONSUMED in node.metadata:
-            _plan(outputs, inputs)  # raises if the pass would run a consumed node
-            return
-        for c, _ in node.next_functions:
-            if c is not None:
-                stack.append(c)
+            raise GraphFreedError(_FREED_MESSAGE)
+        stack.extend(c for c in children(node) if c in ran)
 
 
 def _consume(runs: list[Any]) -> None:
     for node in runs:
         node.metadata[_CONSUMED] = True
+
+
+def _forward_nodes(outputs: tuple[Any, ...]) -> set[Any]:
+    seen: set[Any] = set()
+    stack = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(_children(node))
+    return seen
+
+
+def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
+    """Flag the nodes a create_graph pass made (those not in the forward graph ``old``)."""
+    stack = [g.grad_fn for g in grads if g is not None and g.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in old or _GRAD_GRAPH in node.metadata:
+            continue
+        node.metadata[_GRAD_GRAPH] = True
+        stack.extend(_children(node))
 
 
 def _translate(err: RuntimeError) -> BaseException:
@@ -166,7 +226,7 @@ def _zero_grad(g: torch.Tensor) -> torch.Tensor:
 
 
 def _reachable(
-    outputs: tuple[Any, ...], cuts: set[tuple[Any, int]]
+    outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:
     """Edges reachable from the outputs without crossing a cut edge, and the ids of the
     leaf tensors reached."""
@@ -266,19 +326,35 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
+        cuts = frozenset(
+            (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
+        )
+        targets = inputs
+        if request.no_grad_vars:  # a cut input is unused: the pass never runs toward it
+            cut_ids = {id(v) for v in request.no_grad_vars}
+            targets = tuple(x for x in inputs if id(x) not in cut_ids)
+        runs = _plan(outputs, targets, cuts)
         seeds = request.seeds
+        if len(outputs) > 1 or not runs:  # one output whose node runs is useful
+            outputs, seeds = _useful(outputs, seeds, inputs, runs)
+            if not outputs:
+                return [None] * len(inputs)
         for s in seeds:  # (a loop: any(<genexpr>) costs more, on every call)
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
-        runs = _plan(outputs, inputs) if not request.retain_graph else None
-        if runs is None:
-            _check_unconsumed(outputs, inputs)
+        seeds = self._seeds(outputs, seeds)
         handles = []
         unreached: list[int] = []
+        # create_graph results must stay differentiable after retain_graph=False: torch
+        # keeps the buffers, unigrad marks the pass's nodes consumed (see _check_consumed)
+        consume_only = request.create_graph and not request.retain_graph
+        # torch frees what it ran; the contract consumes only what the pass needed:
+        # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
+        retain = request.retain_graph or request.create_graph or bool(request.no_grad_vars)
+        old = _forward_nodes(outputs) if consume_only else set()
         if request.no_grad_vars:
             cut_ids = {id(v) for v in request.no_grad_vars}
-            cuts = {(v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None}
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
                 i
@@ -297,8 +373,8 @@ class TorchBackend(Backend):
                 result = torch.autograd.grad(
                     outputs,
                     inputs,
-                    self._seeds(outputs, seeds),
-                    retain_graph=request.retain_graph,
+                    seeds,
+                    retain_graph=retain,
                     create_graph=request.create_graph,
                     allow_unused=True,
                     is_grads_batched=request.batched,
@@ -310,7 +386,7 @@ class TorchBackend(Backend):
                         torch.ones_like(y, memory_format=torch.preserve_format) if s is None else s
                         for y, s in zip(outputs, seeds, strict=True)
                     ),
-                    request.retain_graph,
+                    retain,
                     request.create_graph,
                     inputs,
                     True,
@@ -321,24 +397,56 @@ class TorchBackend(Backend):
         finally:
             for h in handles:
                 h.remove()
-        if runs is not None:
+        if not request.retain_graph:
             _consume(runs)
+        if consume_only:
+            _mark_grad_graph(result, old)
         grads = list(result)
         for i in unreached:
             grads[i] = None
         return grads
 
     def backward(self, request: BackwardRequest) -> None:
-        self._check_devices(request.outputs, request.seeds)
-        runs = _plan(request.outputs, request.inputs)
-        seeds = self._seeds(request.outputs, request.seeds)
+        if request.inputs is not None:
+            # torch's backward(inputs=[h]) runs h's own node to capture h.grad (and so
+            # fails on a consumed h that the contract's pass never touches): take the
+            # gradients with grad() and accumulate them as torch's AccumulateGrad does.
+            inputs = request.inputs
+            grads = self.grad(
+                GradRequest(
+                    request.outputs,
+                    inputs,
+                    request.seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                    False,
+                    (),
+                )
+            )
+            for x, g in zip(inputs, grads, strict=True):
+                if g is None:
+                    continue
+                if not request.create_graph:
+                    g = g.detach()
+                with warnings.catch_warnings():
+                    # reading a non-leaf's .grad warns unless it was set: this sets it
+                    warnings.simplefilter("ignore", UserWarning)
+                    prev = x.grad
+                x.grad = g.clone() if prev is None else prev + g
+            return
+        runs = _plan(request.outputs, None)
+        outputs, seeds = request.outputs, request.seeds
+        for s in seeds:
+            if s is not None:
+                self._check_devices(outputs, seeds)
+                break
+        seeds = self._seeds(outputs, seeds)
         try:
             torch.autograd.backward(
-                request.outputs,
+                outputs,
                 seeds,
                 retain_graph=request.retain_graph,
                 create_graph=request.create_graph,
-                inputs=request.inputs,
             )
         except RuntimeError as err:
             raise _translate(err) from err
@@ -376,10 +484,15 @@ class TorchBackend(Backend):
         return x
 
     def to_numpy(self, x: Any) -> Any:
-        x = x.detach()
-        if x.dtype is torch.bfloat16:  # NumPy has no bfloat16: float32 holds it exactly
-            x = x.float()
-        return x.cpu().resolve_conj().resolve_neg().numpy()
+        t = x.detach()
+        if t._is_zerotensor():  # torch's lazily zero gradients (second order of abs)
+            t = torch.zeros(t.shape, dtype=t.dtype)
+        if t.dtype is torch.bfloat16:  # NumPy has no bfloat16: float32 holds it exactly
+            t = t.float()
+        t = t.cpu().resolve_conj().resolve_neg()
+        # a copy: `.numpy()` of a CPU tensor shares its memory, so a later in-place
+        # update (backward accumulating into .grad) would change the "host copy"
+        return t.numpy().copy()
 
     def namespace(self) -> Any:
         try:

@@ -79,6 +79,16 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the table shows only the cases with a failure, an error or an unexpected pass",
     )
+    p.add_argument(
+        "--differential",
+        type=int,
+        metavar="N",
+        help="instead of the cases, run N random programs on each backend against the "
+        "float64 reference (one row per diverging program, with its repro)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="Hypothesis seed of --differential"
+    )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     p.add_argument("--version", action="version", version=_version())
@@ -131,6 +141,10 @@ def _main(args: argparse.Namespace) -> int:
     from ._runner import load_xfails, run, select
     from .cases import CASES
 
+    if args.differential is not None:
+        from .differential._cli import main as differential
+
+        return differential(args)
     cases = select(CASES, args.keyword)
     if args.list:
         width = max((len(c.id) for c in cases), default=0)

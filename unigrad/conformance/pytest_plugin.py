@@ -24,7 +24,13 @@ if TYPE_CHECKING:
     from ._kit import Kit
     from ._runner import XfailEntry
 
-__all__ = ["BACKEND_OPTION", "GROUP", "XFAILS_OPTION"]
+__all__ = [
+    "BACKEND_OPTION",
+    "DIFFERENTIAL_OPTION",
+    "DIFFERENTIAL_SEED_OPTION",
+    "GROUP",
+    "XFAILS_OPTION",
+]
 
 #: Runs the suite on this backend (repeatable).
 BACKEND_OPTION = "--unigrad-backend"
@@ -32,6 +38,11 @@ BACKEND_OPTION = "--unigrad-backend"
 XFAILS_OPTION = "--unigrad-xfails"
 #: The option group in ``pytest --help``.
 GROUP = "unigrad"
+
+#: Also certify each backend on N random programs against the float64 reference.
+DIFFERENTIAL_OPTION = "--unigrad-differential"
+#: The Hypothesis seed of those programs.
+DIFFERENTIAL_SEED_OPTION = "--unigrad-differential-seed"
 
 _BACKENDS_DEST = "unigrad_backends"
 _XFAILS_KEY = pytest.StashKey["list[XfailEntry]"]()
@@ -55,6 +66,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=[],
         metavar="FILE",
         help="expected failures of the conformance suite: [backend::]case-id per line",
+    )
+    group.addoption(
+        DIFFERENTIAL_OPTION,
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --unigrad-backend: also run N random programs on each backend against "
+        "the float64 reference (one test item per backend)",
+    )
+    group.addoption(
+        DIFFERENTIAL_SEED_OPTION,
+        type=int,
+        default=0,
+        metavar="S",
+        help="the Hypothesis seed of --unigrad-differential (default 0)",
     )
 
 
@@ -128,6 +154,14 @@ def pytest_collection_modifyitems(
         suite.xfails = xfails
         # genitems reports the collection, so the header's counts include the cases.
         items.extend(session.genitems(suite))
+        n = int(config.getoption("unigrad_differential") or 0)
+        if n > 0:
+            seed = int(config.getoption("unigrad_differential_seed") or 0)
+            items.append(
+                DifferentialItem.from_parent(
+                    suite, name=f"differential[{n},seed={seed}]", n=n, seed=seed
+                )
+            )
     config.stash[_XFAILS_KEY] = xfails
 
 
@@ -254,3 +288,32 @@ class UnmatchedXfail(pytest.Item):
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"unigrad xfails {self.entry.origin}"
+
+
+class DifferentialItem(pytest.Item):
+    """N random programs on one backend against the reference (``--unigrad-differential``)."""
+
+    def __init__(self, *, n: int, seed: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.n = n
+        self.seed = seed
+
+    def runtest(self) -> None:
+        from .differential import certify
+
+        suite = self.parent
+        name = suite.backend_name if isinstance(suite, ConformanceSuite) else "?"
+        summary = certify(self.n, self.seed, [name])
+        real = [d for d in summary.divergences if not d.known]
+        if real:
+            repros = "\n\n".join(d.repro() for d in real[:3])
+            msg = f"{len(real)} of {summary.programs} programs diverge; the first:\n{repros}"
+            raise CaseFailure(msg)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, CaseFailure):
+            return str(excinfo.value)
+        return str(super().repr_failure(excinfo, style))
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, None, f"unigrad differential {self.name}"

@@ -35,7 +35,16 @@ from typing import Any
 
 from .._errors import GraphFreedError, message
 from . import _lazy
-from ._tensor import Node, Tensor, check_saved, emit, fresh_token, set_lift_cache_size
+from ._tensor import (
+    Node,
+    Tensor,
+    _spec_of,
+    _wrap_outputs,
+    check_saved,
+    emit,
+    fresh_token,
+    set_lift_cache_size,
+)
 
 __all__ = [
     "DEFAULT_CACHE_SIZE",
@@ -306,14 +315,18 @@ def make_run(
     xnp = engine.np
 
     def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> Any:
-        primals = tuple(xnp.zeros_like(x) if i in deltas else x for i, x in enumerate(ins))
+        # zeros(shape)/ones(shape) rather than *_like(x): autograd records zeros_like
+        # as a function of x, which would make gradients "depend" on what they do not
+        primals = tuple(
+            xnp.zeros(x.shape, x.dtype) if i in deltas else x for i, x in enumerate(ins)
+        )
 
         def f(*p: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
             return forward(p, consts)
 
         outs, pull, kept = engine.vjp(f, primals)
         cts = tuple(
-            xnp.ones_like(o) if none else (xnp.conj(s) if _is_complex(s) else s)
+            xnp.ones(o.shape, o.dtype) if none else (xnp.conj(s) if _is_complex(s) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
         )
         gs = pull(cts)
@@ -676,6 +689,51 @@ def _live(a: Analysis, t: Tensor) -> bool:
     return t._node is not None and bool(a.live.get(t._node))
 
 
+_DEPS: OrderedDict[Any, list[frozenset[int]]] = OrderedDict()
+
+
+def _dependencies(
+    engine: Any, key: Any, fn: Callable[..., Any], vals: Sequence[Any]
+) -> tuple[tuple[Any, ...], list[frozenset[int]]]:
+    """``fn(*vals)`` and, per output, the argument positions it depends on (cached by
+    the graph's structure: the dependence does not depend on the values)."""
+    from . import _deps
+
+    deps = None
+    if key is not None:
+        try:
+            deps = _DEPS.get(key)
+        except TypeError:
+            key = None
+    if engine.name == "numpy" and deps is None:
+        values, deps = _deps.numpy_trace(fn, vals)
+    else:
+        values = tuple(fn(*vals))
+        if deps is None:
+            deps = _deps.jax_dependencies(fn, vals)
+    if key is not None:
+        _DEPS[key] = deps
+        if len(_DEPS) > _CACHE_SIZE:
+            _DEPS.popitem(last=False)
+    return values, deps
+
+
+def _cached_dependencies(key: Any) -> list[frozenset[int]] | None:
+    if key is None:
+        return None
+    try:
+        return _DEPS.get(key)
+    except TypeError:
+        return None
+
+
+def _output(fn: Callable[..., Any], i: int) -> Callable[..., Any]:
+    def one(*vals: Any) -> Any:
+        return fn(*vals)[i]
+
+    return one
+
+
 def _differentiable(
     cls: type[Tensor],
     run: Callable[..., Any],
@@ -685,8 +743,17 @@ def _differentiable(
     seeds: Sequence[Any],
     reached: Sequence[bool],
 ) -> list[Any | None]:
-    """Gradients as tape tensors whose node is ``run``: differentiable to any order, and
-    pending (``_lazy``) like any other recorded op."""
+    """Gradients as tape tensors whose node is ``run``: differentiable to any order.
+
+    Each gradient's node holds, as tape parents, only the tensors it really depends on
+    (the others enter as constants): a gradient that depends on nothing that requires
+    grad is a plain array, and a later ``grad`` finds an input it does not depend on
+    unused, as torch does (``docs/semantics.md``, structure follows torch).
+
+    The first pass of a graph structure computes the gradients now (the dependence
+    analysis runs on values: autograd's trace on numpy); once the dependence is cached,
+    the gradients are pending (``_lazy``) like any other recorded op.
+    """
     n_in, n_c = len(inputs), len(consts)
     seed_idx = tuple(i for i, s in enumerate(seeds) if s is not None)
     n_s = len(seeds)
@@ -699,8 +766,40 @@ def _differentiable(
 
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
     node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
-    values = emit(cls, fn, node_key, parents)
-    return [v if reached[i] else None for i, v in enumerate(values)]
+    engine = cls._engine
+    deps_key = None if key is None else node_key
+    deps = _cached_dependencies(deps_key)
+    plain: list[Any] | None = None
+    values: tuple[Any, ...] | None = None
+    if deps is None:  # first time: compute now, and learn the dependence
+        plain = [p._value if isinstance(p, Tensor) else p for p in parents]
+        values, deps = _dependencies(engine, deps_key, fn, plain)
+    out: list[Any | None] = []
+    for i, r in enumerate(reached):
+        if not r:
+            out.append(None)
+            continue
+        tracked = frozenset(j for j in deps[i] if isinstance(parents[j], Tensor))
+        if not tracked:  # a constant: it requires no grad (torch's answer)
+            if values is None:
+                plain = [p._value if isinstance(p, Tensor) else p for p in parents]
+                values = tuple(fn(*plain))
+            out.append(engine.canon(values[i]))
+            continue
+        own = tuple(
+            p if j in tracked else (p._value if isinstance(p, Tensor) else p)
+            for j, p in enumerate(parents)
+        )
+        node_fn = _output(fn, i)
+        sub_key = (node_key, i, tracked)
+        if values is None:  # deferred once the call's spec is known
+            out.append(emit(cls, node_fn, sub_key, own))
+            continue
+        sig = _lazy.signature(engine, sub_key, own, cls)
+        if sig is not None:
+            _lazy.remember(sig, _spec_of(engine, values[i]))
+        out.append(_wrap_outputs(cls, node_fn, sub_key, own, values[i]))
+    return out
 
 
 def backward(

@@ -437,6 +437,37 @@ def _getitem(x: Any, idx: Any) -> Any:
     return x[idx]
 
 
+def _is_mask(v: Any) -> bool:
+    dtype = getattr(v, "dtype", None)
+    return dtype is not None and getattr(v, "ndim", 0) > 0 and str(dtype) == "bool"
+
+
+def _integer_masks(idx: Any) -> Any:
+    """A concrete boolean mask in an index as the integer indices it selects.
+
+    ``x[mask]`` is documented for tape tensors, but the rebuilt function is traced
+    (``jax.jit``), where a boolean mask has no static shape. Its ``nonzero`` indices are
+    integer arrays, which trace. A mask that is itself a tracer is left alone.
+    """
+    items = idx if isinstance(idx, tuple) else (idx,)
+    if not any(_is_mask(i) for i in items):
+        return idx
+    import numpy as np
+
+    out: list[Any] = []
+    for i in items:
+        if _is_mask(i) and not isinstance(i, Tensor):
+            try:
+                host = np.asarray(i)
+            except Exception:  # a tracer under the caller's jit: keep the mask
+                out.append(i)
+                continue
+            out.extend(np.nonzero(host))
+        else:
+            out.append(i)
+    return tuple(out)
+
+
 def _transpose_T(x: Any) -> Any:
     return x.T
 
@@ -512,6 +543,20 @@ _NO_CONVERSION = message(
 )
 
 _METHOD_ALIASES = {"flatten": "ravel"}
+
+
+def _np_diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+    """``x.diagonal(...)`` (NumPy's method: axes 0 and 1 by default) through the numpy
+    tape's differentiable diagonal: autograd's own VJP supports only the last two axes."""
+    import autograd.numpy as anp
+
+    from .._array_api._autograd import _Prims
+
+    return _Prims(anp).diagonal(x, offset, axis1, axis2)
+
+
+#: Methods an engine's own function cannot differentiate: (engine, name) -> function.
+_ENGINE_METHODS: dict[tuple[str, str], Callable[..., Any]] = {("numpy", "diagonal"): _np_diagonal}
 
 
 class Tensor(ArrayObject):
@@ -681,7 +726,7 @@ class Tensor(ArrayObject):
     # ---- recorded views and methods -------------------------------------------
     def __getitem__(self, idx: Any) -> Any:
         cls = type(self)
-        return record_call(cls, _getitem, (self, idx), {})
+        return record_call(cls, _getitem, (self, _integer_masks(idx)), {})
 
     @property
     def T(self) -> Any:
@@ -729,7 +774,9 @@ class Tensor(ArrayObject):
         if name.startswith("_"):
             raise AttributeError(name)
         cls = type(self)
-        fn = getattr(cls._engine.np, _METHOD_ALIASES.get(name, name), None)
+        fn = _ENGINE_METHODS.get((cls._engine.name, name))
+        if fn is None:
+            fn = getattr(cls._engine.np, _METHOD_ALIASES.get(name, name), None)
         if fn is None or not callable(fn):
             msg = f"{cls.__name__} has no attribute {name!r}"
             raise AttributeError(msg)

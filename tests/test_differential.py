@@ -1,0 +1,260 @@
+"""The differential tester: its reference is right, its corpus replays, and 300 random
+programs agree on every backend (CI runs exactly these, with a fixed seed)."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import unigrad
+from unigrad.conformance import Kit
+from unigrad.conformance._runner import load_backend
+from unigrad.conformance.differential import (
+    Degenerate,
+    Grad,
+    Leaf,
+    certify,
+    check_program,
+    compare,
+    known_reason,
+    on_backend,
+    on_reference,
+    programs,
+)
+from unigrad.conformance.differential import _reference as R
+from unigrad.conformance.differential.corpus import CORPUS
+
+#: The CI run: this many programs, this seed (``UNIGRAD_DIFFERENTIAL=N`` runs more).
+CI_PROGRAMS = int(os.environ.get("UNIGRAD_DIFFERENTIAL", "300"))
+CI_SEED = 20261123
+
+
+def _kit(name: str) -> Kit:
+    backend, info = load_backend(name)
+    if backend is None:
+        pytest.skip(info.error)
+    return Kit(backend)
+
+
+# ---- the reference is right: closed forms against finite differences ---------------------
+def _first_grad(p: unigrad.conformance.differential.Program) -> tuple[int, Grad] | None:
+    for i, s in enumerate(p.steps):
+        if isinstance(s, Grad):
+            return i, s
+    return None
+
+
+def _loss(p, step: Grad, leaf_values: dict[str, np.ndarray]) -> float:
+    """Re(sum conj(seed) * output) evaluated by the reference's forward pass."""
+    env: dict[str, R.RV] = {}
+    total = 0.0
+    for s in p.steps:
+        if isinstance(s, Leaf):
+            v = leaf_values.get(
+                s.name, np.asarray(s.data, dtype=bool if s.dtype == "bool" else None)
+            )
+            env[s.name] = R.leaf(v, s.dtype, s.watched)
+        elif s is step:
+            break
+        elif isinstance(s, unigrad.conformance.differential.Op):
+            env[s.name] = R.op(s.op, [env[a] for a in s.args], dict(s.params))
+        else:
+            return float("nan")
+    for j, name in enumerate(step.outputs):
+        y = env[name]
+        seed = None if step.seeds is None else step.seeds[j]
+        w = np.ones(y.shape) if seed is None else np.asarray(seed.data)
+        total += float(np.real(np.sum(np.conj(w) * y.v)))
+    return total
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    derandomize=True,  # CI never flakes: exploring is certify's and the nox run's job
+)
+@given(programs())
+def test_reference_gradients_match_finite_differences(p) -> None:
+    found = _first_grad(p)
+    if found is None:
+        return
+    _, step = found
+    if step.batched or step.no_grad_vars:
+        return
+    try:
+        outcome = on_reference(p)
+    except Degenerate:
+        return
+    first = next(o for o in outcome)
+    if first.error is not None or first.step != p.steps.index(step):
+        return
+    leaves = {s.name: s for s in p.steps if isinstance(s, Leaf)}
+    base = {
+        n: np.asarray(s.data, dtype=complex if "complex" in s.dtype else float)
+        for n, s in leaves.items()
+        if s.dtype != "bool"
+    }
+    h = 1e-5
+    for j, name in enumerate(step.inputs):
+        leaf = leaves.get(name)
+        got = first.entries[j]
+        if leaf is None or not leaf.watched or got.value is None:
+            continue
+        x = base[name]
+        fd = np.zeros(x.shape, dtype=x.dtype)
+        for idx in np.ndindex(x.shape):
+            for unit in (1.0, 1j) if np.iscomplexobj(x) else (1.0,):
+                up, dn = x.copy(), x.copy()
+                up[idx] += h * unit
+                dn[idx] -= h * unit
+                d = (_loss(p, step, {**base, name: up}) - _loss(p, step, {**base, name: dn})) / (
+                    2 * h
+                )
+                fd[idx] += d * unit  # dL/dx + i dL/dy: the torch convention
+        np.testing.assert_allclose(np.asarray(got.value), fd, rtol=1e-5, atol=1e-6)
+
+
+def test_reference_second_order_is_exact() -> None:
+    x = R.leaf(np.array([0.3, -0.7]), "float64", True)
+    y = R.op("sin", [R.op("mul", [x, x], {})], {})
+    (g,) = R.grad(
+        [y],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=True,
+        allow_unused=None,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
+    (h,) = R.grad(
+        [g],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=False,
+        allow_unused=None,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
+    v = x.v
+    np.testing.assert_allclose(h.v, 2 * np.cos(v * v) - 4 * v * v * np.sin(v * v), rtol=1e-14)
+
+
+def test_reference_structure_follows_torch() -> None:
+    x = R.leaf(np.array([0.3]), "float64", True)
+    a = R.leaf(np.array([2.0]), "float64", True)
+    (g,) = R.grad(
+        [R.op("mul", [x, a], {})],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=True,
+        allow_unused=None,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
+    assert g.rg  # depends on a
+    (h,) = R.grad(
+        [g],
+        [x],
+        [None],
+        retain_graph=None,
+        create_graph=False,
+        allow_unused=True,
+        materialize_grads=False,
+        no_grad_vars=None,
+        batched=False,
+    )
+    assert h is None  # but not on x
+
+
+# ---- the tester finds what it should ---------------------------------------------------------
+def test_a_wrong_number_is_a_divergence() -> None:
+    kit = _kit("numpy")
+    p = CORPUS[0][1]
+    want = on_reference(p)
+    got = on_backend(p, kit)
+    assert compare(got, want, p) is None
+    bad = [
+        dataclasses.replace(
+            o,
+            entries=tuple(
+                dataclasses.replace(e, value=np.asarray(e.value) * 1.001) for e in o.entries
+            ),
+        )
+        for o in got
+    ]
+    assert "values differ" in (compare(bad, want, p) or "")
+
+
+def test_a_divergence_prints_a_runnable_repro() -> None:
+    p = CORPUS[0][1]
+    src = p.source("numpy")
+    env: dict[str, object] = {}
+    exec(compile(src, "<repro>", "exec"), env)
+    assert "unigrad.backward" in src
+
+
+# ---- the corpus: every program a divergence was once found in -------------------------------
+@pytest.mark.parametrize(("why", "program"), CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
+def test_corpus_program_agrees(backend, why: str, program) -> None:
+    found = check_program(program, [backend])
+    assert found is not None, "a corpus program must not be degenerate"
+    real = [(b, d) for b, d in found if not known_reason(program, b, d)]
+    assert not real, f"{why}\n{real[0][1]}\n{program.source(backend.name)}"
+
+
+# ---- random programs: CI's fixed-seed run --------------------------------------------------
+def test_random_programs_agree_on_every_backend() -> None:
+    summary = certify(CI_PROGRAMS, CI_SEED)
+    assert summary.programs == CI_PROGRAMS
+    assert summary.degenerate < CI_PROGRAMS // 5, "the generator mostly makes degenerate programs"
+    real = [d for d in summary.divergences if not d.known]
+    msg = "\n\n".join(d.repro() for d in real[:3])
+    assert not real, f"{len(real)} divergences in {CI_PROGRAMS} programs; the first:\n{msg}"
+
+
+@pytest.mark.parametrize("name", ["torch", "paddle", "jax", "numpy"])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    database=None,
+    derandomize=True,
+)
+@given(p=programs())
+def test_random_programs_shrink_to_a_minimal_repro(name: str, p) -> None:
+    # Hypothesis shrinks a failure here to the smallest program; paste it into corpus.py
+    found = check_program(p, [_kit(name)]) or []
+    real = [(b, d) for b, d in found if not known_reason(p, b, d)]
+    assert not real, f"{real}\n{p!r}\n{p.source(name)}"
+
+
+# ---- the user's command -------------------------------------------------------------------
+def test_cli_certifies_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from unigrad.conformance.cli import main
+
+    code = main(["--differential", "20", "--seed", "3", "-b", "numpy", "-f", "json", "-q"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    (row,) = [c for c in out["cases"] if c["id"].startswith("differential/seed=3/20-programs")]
+    assert row["results"]["numpy"]["status"] == "pass"
+
+
+def test_cli_rejects_a_non_positive_count(capsys: pytest.CaptureFixture[str]) -> None:
+    from unigrad.conformance.cli import main
+
+    assert main(["--differential", "0"]) == 2
+    assert "N >= 1" in capsys.readouterr().err

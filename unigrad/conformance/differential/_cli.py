@@ -1,0 +1,57 @@
+"""``python -m unigrad.conformance --differential N [--seed S]``: certify backends."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+__all__ = ["main"]
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the differential certification for the parsed CLI ``args``; the exit code."""
+    from ..._dispatch import backends as installed
+    from .._report import render, summary_line
+    from ..cli import ExitCode
+    from ._certify import certify
+
+    if args.differential < 1:
+        print("unigrad-conformance: --differential needs N >= 1", file=sys.stderr)
+        return ExitCode.USAGE
+    known = installed()
+    names = list(dict.fromkeys(args.backend)) if args.backend else list(known)
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        print(
+            f"unigrad-conformance: unknown backend(s) {unknown}: expected one of {list(known)}",
+            file=sys.stderr,
+        )
+        return ExitCode.USAGE
+
+    def progress(done: int, total: int) -> None:
+        if done == total or done % 50 == 0:
+            print(f"\rdifferential: {done}/{total} programs", end="", file=sys.stderr)
+            if done == total:
+                print(file=sys.stderr)
+
+    summary = certify(
+        args.differential, args.seed, names, progress=None if args.quiet else progress
+    )
+    report = summary.report
+    if report is None:  # certify always sets it
+        return ExitCode.FAILED
+    text = render(report, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        print(text, end="")
+    for d in summary.divergences[:5]:
+        if not d.known:
+            print(f"\n--- repro (program {d.index}, {d.backend}) ---\n{d.repro()}", file=sys.stderr)
+    print(
+        f"{summary_line(report)}; {summary.programs} programs, {summary.degenerate} degenerate, "
+        f"{len(summary.divergences)} divergences in {summary.seconds:.1f}s (seed {summary.seed})",
+        file=sys.stderr,
+    )
+    return ExitCode.OK if report.ok else ExitCode.FAILED

@@ -1,0 +1,288 @@
+"""Run a program on a backend (its lines, through the public API) or on the reference,
+and compare the two outcomes."""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+import unigrad
+
+from .._kit import Kit
+from . import _reference as R
+from ._program import Backward, Grad, Leaf, Op, Program, Seed
+
+__all__ = ["CallOutcome", "Entry", "compare", "on_backend", "on_reference"]
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One result entry: None (``value is None``), or a host copy and its metadata."""
+
+    value: Any
+    dtype: str = ""
+    shape: tuple[int, ...] = ()
+    requires_grad: bool = False
+
+    def describe(self) -> str:
+        if self.value is None:
+            return "None"
+        rg = ", requires_grad" if self.requires_grad else ""
+        text = np.array2string(np.asarray(self.value), precision=6, threshold=12)
+        return f"{self.dtype}{list(self.shape)}{rg} {text}"
+
+
+@dataclass(frozen=True)
+class CallOutcome:
+    """What step ``step`` (a call) gave: an error class name, or its entries."""
+
+    step: int
+    error: str | None
+    entries: tuple[Entry, ...] = ()
+
+
+# ---- backends --------------------------------------------------------------------------
+_CODE: dict[str, Any] = {}
+
+
+def _compile(line: str) -> Any:
+    code = _CODE.get(line)
+    if code is None:
+        if len(_CODE) > 4096:
+            _CODE.clear()
+        code = _CODE[line] = compile(line, "<differential program>", "exec")
+    return code
+
+
+def _error_name(err: BaseException) -> str:
+    if isinstance(err, unigrad.UnigradError):
+        return type(err).__name__
+    first = str(err).strip().splitlines()[0][:160] if str(err).strip() else ""
+    return f"raw {type(err).__module__}.{type(err).__name__}: {first}"
+
+
+def _entry(kit: Kit, x: Any) -> Entry:
+    if x is None:
+        return Entry(None)
+    return Entry(
+        np.asarray(kit.np(x)),
+        kit.backend.dtype_name(x),
+        tuple(kit.backend.shape(x)),
+        bool(kit.backend.requires_grad(x)),
+    )
+
+
+def on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
+    """Run ``program``'s lines with ``kit`` (the public API only); one outcome per call,
+    stopping at the first error. Warnings are not compared (torch warns about
+    ``backward(create_graph=True)`` reference cycles)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return _on_backend(program, kit)
+
+
+def _on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
+    env: dict[str, Any] = {"k": kit, "xp": kit.xp, "unigrad": unigrad}
+    watched: list[str] = []
+    out: list[CallOutcome] = []
+    for i, step in enumerate(program.steps):
+        try:
+            exec(_compile(step.line()), env)
+        except Exception as err:  # a raw framework error, or the contract's
+            out.append(
+                CallOutcome(
+                    i,
+                    _error_name(err)
+                    if isinstance(step, (Grad, Backward))
+                    else f"in an op: {_error_name(err)}",
+                )
+            )
+            return out
+        if isinstance(step, Leaf) and step.watched:
+            watched.append(step.name)
+        elif isinstance(step, Grad):
+            try:
+                entries = tuple(_entry(kit, g) for g in env[step.name])
+            except Exception as err:
+                out.append(CallOutcome(i, f"reading the result: {_error_name(err)}"))
+                return out
+            out.append(CallOutcome(i, None, entries))
+        elif isinstance(step, Backward):
+            out.append(
+                CallOutcome(i, None, tuple(_entry(kit, kit.grad_of(env[n])) for n in watched))
+            )
+    return out
+
+
+# ---- the reference ---------------------------------------------------------------------
+def _lookup(env: dict[str, Any], name: str) -> Any:
+    if "[" in name:
+        base, _, rest = name.partition("[")
+        v = env[base][int(rest.rstrip("]"))]
+        if v is None:
+            msg = "the program uses a None gradient"
+            raise R.Degenerate(msg)
+        return v
+    return env[name]
+
+
+def _seed(s: Seed | None) -> R.RV | None:
+    return None if s is None else R.const(np.asarray(s.data), s.dtype)
+
+
+def _ref_entry(g: R.RV | None) -> Entry:
+    if g is None:
+        return Entry(None)
+    return Entry(g.v, g.dtype, g.shape, g.rg)
+
+
+def on_reference(program: Program) -> list[CallOutcome]:
+    """The contract's outcome of ``program``; raises `Degenerate`."""
+    env: dict[str, Any] = {}
+    leaves: list[R.RV] = []
+    out: list[CallOutcome] = []
+    for i, step in enumerate(program.steps):
+        if isinstance(step, Leaf):
+            v = np.asarray(step.data, dtype=bool if step.dtype == "bool" else None)
+            env[step.name] = r = R.leaf(v, step.dtype, step.watched)
+            leaves.append(r)
+        elif isinstance(step, Op):
+            env[step.name] = R.op(step.op, [_lookup(env, a) for a in step.args], dict(step.params))
+        elif isinstance(step, Grad):
+            seeds = (
+                [None] * len(step.outputs) if step.seeds is None else [_seed(s) for s in step.seeds]
+            )
+            try:
+                got = R.grad(
+                    [_lookup(env, n) for n in step.outputs],
+                    [_lookup(env, n) for n in step.inputs],
+                    seeds,
+                    retain_graph=step.retain_graph,
+                    create_graph=step.create_graph,
+                    allow_unused=step.allow_unused,
+                    materialize_grads=step.materialize_grads,
+                    no_grad_vars=None
+                    if step.no_grad_vars is None
+                    else [_lookup(env, n) for n in step.no_grad_vars],
+                    batched=step.batched,
+                )
+            except R.ContractError as err:
+                out.append(CallOutcome(i, err.name))
+                return out
+            env[step.name] = got
+            out.append(CallOutcome(i, None, tuple(_ref_entry(g) for g in got)))
+        else:
+            seeds = (
+                [None] * len(step.outputs) if step.seeds is None else [_seed(s) for s in step.seeds]
+            )
+            try:
+                R.backward(
+                    [_lookup(env, n) for n in step.outputs],
+                    seeds,
+                    leaves,
+                    retain_graph=step.retain_graph,
+                    create_graph=step.create_graph,
+                    inputs=None if step.inputs is None else [_lookup(env, n) for n in step.inputs],
+                )
+            except R.ContractError as err:
+                out.append(CallOutcome(i, err.name))
+                return out
+            out.append(CallOutcome(i, None, tuple(_ref_entry(x.grad) for x in leaves if x.watched)))
+    return out
+
+
+# ---- comparing -------------------------------------------------------------------------
+#: Relative tolerance by precision; the absolute one is the same times the largest
+#: magnitude of the reference result (and at least that times 1).
+TOLERANCE = {"32": 5e-4, "64": 1e-9}
+
+
+def _tol(dtype: str) -> float:
+    return TOLERANCE["32"] if dtype in ("float32", "complex64") else TOLERANCE["64"]
+
+
+def _entry_diff(got: Entry, want: Entry) -> str | None:
+    if (got.value is None) != (want.value is None):
+        return f"expected {want.describe()}, got {got.describe()}"
+    if want.value is None:
+        return None
+    if got.shape != want.shape or got.dtype != want.dtype:
+        return f"expected {want.dtype}{list(want.shape)}, got {got.dtype}{list(got.shape)}"
+    if got.requires_grad != want.requires_grad:
+        return f"expected requires_grad={want.requires_grad}, got {got.requires_grad}"
+    w = np.asarray(want.value)
+    g = np.asarray(got.value)
+    tol = _tol(want.dtype)
+    scale = max(1.0, float(np.max(np.abs(w)))) if w.size else 1.0
+    if g.shape != w.shape or not np.allclose(g, w, rtol=tol, atol=tol * scale):
+        return f"values differ (rtol={tol}): expected {want.describe()}, got {got.describe()}"
+    return None
+
+
+def expected_on(want: list[CallOutcome], program: Program, kit: Kit) -> list[CallOutcome]:
+    """The reference's outcome as it applies to ``kit``'s backend (its capabilities)."""
+    out: list[CallOutcome] = []
+    for w in want:
+        step = program.steps[w.step]
+        if (
+            isinstance(step, Backward)
+            and step.create_graph
+            and not kit.caps.backward_create_graph
+            and w.error in (None, "GraphFreedError")
+        ):
+            out.append(CallOutcome(w.step, "UnsupportedFeatureError"))
+            return out
+        out.append(w)
+    return out
+
+
+def _higher_order(program: Program, upto: int) -> bool:
+    """Whether a call up to step ``upto`` took ``create_graph=True`` (so a backend may
+    lack a kernel of the order the program needs)."""
+    return any(
+        isinstance(s, (Grad, Backward)) and s.create_graph for s in program.steps[: upto + 1]
+    )
+
+
+def compare(got: list[CallOutcome], want: list[CallOutcome], program: Program) -> str | None:
+    """The first difference between two outcomes, described, or None.
+
+    The requires-grad flag of a ``.grad`` is compared only after
+    ``backward(create_graph=True)``: without it ``.grad`` is a value (paddle's leaves
+    always report ``stop_gradient=False`` on theirs). A backend that raises
+    `HigherOrderUnavailableError` once the program took
+    ``create_graph=True`` agrees (a missing kernel, named, is the contract's answer);
+    the rest of that program is not compared.
+    """
+    for w, g in zip(want, got, strict=False):
+        line = program.steps[w.step].line()
+        if g.step != w.step:
+            return f"`{program.steps[g.step].line()}` raised {g.error}; the reference ran on"
+        if (
+            g.error == "HigherOrderUnavailableError"
+            and w.error != g.error
+            and _higher_order(program, w.step)
+        ):
+            return None  # a missing higher-order kernel, named: the contract's rule 7
+        if w.error != g.error:
+            want_s = w.error or "a result"
+            got_s = g.error or "a result"
+            return f"`{line}`: expected {want_s}, got {got_s}"
+        if len(w.entries) != len(g.entries):
+            return f"`{line}`: expected {len(w.entries)} entries, got {len(g.entries)}"
+        step = program.steps[w.step]
+        for j, (ge, we) in enumerate(zip(g.entries, w.entries, strict=True)):
+            if isinstance(step, Backward) and not step.create_graph:
+                ge = replace(ge, requires_grad=we.requires_grad)
+            diff = _entry_diff(ge, we)
+            if diff is not None:
+                what = (
+                    "result" if isinstance(program.steps[w.step], Grad) else ".grad of watched leaf"
+                )
+                return f"`{line}`: {what} {j}: {diff}"
+    if len(got) != len(want):
+        return f"expected {len(want)} call outcomes, got {len(got)}"
+    return None

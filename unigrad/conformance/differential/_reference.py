@@ -1,0 +1,268 @@
+"""The float64 reference of the contract: ``grad`` and ``backward`` on reference values.
+
+``grad`` follows the tape's model (``unigrad.tape``): the live nodes between outputs
+and inputs are replayed afresh and differentiated with their closed forms
+(`._closed_forms`), so create_graph results never run through nodes a
+``retain_graph=False`` pass consumed. Errors follow the front's precedence
+(``docs/semantics.md``) and are raised as `ContractError` naming the class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ._closed_forms import (
+    RV,
+    ContractError,
+    Degenerate,
+    Node,
+    add,
+    const,
+    getitem,
+    leaf,
+    op,
+    stack,
+)
+
+__all__ = ["RV", "ContractError", "Degenerate", "backward", "const", "grad", "leaf", "op"]
+
+
+# ---- grad and backward, with the contract's errors ---------------------------------------
+def _live(
+    outputs: Sequence[RV], inputs: Sequence[RV], cut: set[int]
+) -> tuple[list[Node], list[bool], dict[int, bool]]:
+    """Live nodes in topological order (parents first) and which inputs are reached."""
+    pos = {x.key: i for i, x in enumerate(inputs)}
+    reached = [False] * len(inputs)
+    live: dict[int, bool] = {}
+    order: list[Node] = []
+    for y in outputs:
+        if y.key in cut:
+            continue
+        if y.key in pos:
+            reached[pos[y.key]] = True
+
+    def visit(r: RV) -> bool:
+        """Whether ``r`` leads to an input (is one, or its node is live)."""
+        if r.key in cut:
+            return False
+        hit = False
+        if r.key in pos:
+            reached[pos[r.key]] = True
+            hit = True
+        n = r.node
+        if n is not None:
+            if id(n) not in live:
+                live[id(n)] = False  # placeholder against revisits; DAG so no cycles
+                flag = False
+                for p in n.parents:
+                    if visit(p):
+                        flag = True
+                live[id(n)] = flag
+                if flag:
+                    order.append(n)
+            if live[id(n)]:
+                return True
+        return hit
+
+    for y in outputs:
+        if y.key not in cut and y.node is not None:
+            visit(y)
+    return order, reached, live
+
+
+def _replay_grad(
+    outputs: Sequence[RV],
+    inputs: Sequence[RV],
+    seeds: Sequence[RV],
+    order: list[Node],
+    live: dict[int, bool],
+    cut: set[int],
+) -> list[RV | None]:
+    """Replay the live nodes afresh from the inputs, then run their VJPs backwards."""
+    out_of: dict[int, RV] = {}
+
+    def rep(r: RV) -> RV:
+        if r.key in cut:
+            return r
+        n = r.node
+        if n is not None and live.get(id(n)):
+            return out_of[id(n)]
+        return r
+
+    rep_parents: dict[int, tuple[RV, ...]] = {}
+    for n in order:
+        ps = tuple(rep(p) for p in n.parents)
+        rep_parents[id(n)] = ps
+        out_of[id(n)] = n.apply(*ps)
+    wanted = {x.key for x in inputs} | {r.key for r in out_of.values()}
+    cts: dict[int, RV] = {}
+
+    def acc(r: RV, c: RV) -> None:
+        prev = cts.get(r.key)
+        cts[r.key] = c if prev is None else add(prev, c)
+
+    for y, s in zip(outputs, seeds, strict=True):
+        if y.key not in cut:
+            acc(rep(y), s)
+    for n in reversed(order):
+        c = cts.get(out_of[id(n)].key)
+        if c is None:
+            continue
+        ps = rep_parents[id(n)]
+        for p, pc in zip(ps, n.vjp(c, *ps), strict=True):
+            if pc is not None and p.key not in cut and p.key in wanted:
+                acc(p, pc)
+    return [cts.get(rep(x).key) for x in inputs]
+
+
+def _seed_rv(y: RV, s: RV | None) -> RV:
+    if s is None:
+        return const(np.ones(y.shape), y.dtype)
+    return RV(s.v if y.is_complex else s.v.real, y.dtype)
+
+
+def _errors_front(
+    outputs: Sequence[RV],
+    seeds: Sequence[RV | None],
+    batched: bool,
+) -> None:
+    for i, y in enumerate(outputs):
+        if not y.rg:
+            raise ContractError("NotDifferentiableError", f"outputs[{i}] does not require grad")
+    for i, (y, s) in enumerate(zip(outputs, seeds, strict=True)):
+        if s is None:
+            if batched:
+                raise ContractError("GradOutputsError", f"grad_outputs[{i}] None when batched")
+            if y.is_complex:
+                raise ContractError("GradOutputsError", f"grad_outputs[{i}] None, complex")
+            continue
+        want = y.shape
+        got = s.shape[1:] if batched else s.shape
+        if got != want or (batched and s.v.ndim != y.v.ndim + 1):
+            raise ContractError("GradOutputsError", f"grad_outputs[{i}] shape {s.shape}")
+        if s.is_complex and not y.is_complex:
+            raise ContractError("GradOutputsError", f"grad_outputs[{i}] complex")
+    if batched:
+        sizes = {s.shape[0] for s in seeds if s is not None}
+        if len(sizes) > 1:
+            raise ContractError("GradOutputsError", "batch sizes differ")
+
+
+def _consumed(order: list[Node]) -> None:
+    for n in order:
+        if n.consumed:
+            raise ContractError("GraphFreedError", "through a consumed node")
+
+
+def grad(
+    outputs: Sequence[RV],
+    inputs: Sequence[RV],
+    seeds: Sequence[RV | None],
+    *,
+    retain_graph: bool | None,
+    create_graph: bool,
+    allow_unused: bool | None,
+    materialize_grads: bool,
+    no_grad_vars: Sequence[RV] | None,
+    batched: bool,
+) -> tuple[RV | None, ...]:
+    """``unigrad.grad`` on reference values, by the contract."""
+    retain = create_graph if retain_graph is None else retain_graph
+    if materialize_grads and allow_unused is False:
+        raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
+    _errors_front(outputs, seeds, batched)
+    cut = {v.key for v in no_grad_vars or ()}
+    # duplicated outputs contribute twice: keep them (the sum below adds both)
+    distinct_in: list[RV] = []
+    for x in inputs:
+        if x.rg and all(x is not d for d in distinct_in):
+            distinct_in.append(x)
+    order, reached, live = _live(outputs, distinct_in, cut)
+    if any(reached):
+        _consumed(order)
+    grads: list[RV | None] = [None] * len(distinct_in)
+    if any(reached):
+        if batched:
+            batch = next(s.shape[0] for s in seeds if s is not None)
+            rows = []
+            for b in range(batch):
+                row_seeds = [
+                    _seed_rv(y, getitem(s, b) if s is not None else None)
+                    for y, s in zip(outputs, seeds, strict=True)
+                ]
+                rows.append(_replay_grad(outputs, distinct_in, row_seeds, order, live, cut))
+            for i in range(len(distinct_in)):
+                if reached[i]:
+                    grads[i] = stack([_zero_if_none(r[i], distinct_in[i]) for r in rows], 0)
+        else:
+            sd = [_seed_rv(y, s) for y, s in zip(outputs, seeds, strict=True)]
+            got = _replay_grad(outputs, distinct_in, sd, order, live, cut)
+            for i in range(len(distinct_in)):
+                if reached[i]:
+                    grads[i] = _zero_if_none(got[i], distinct_in[i])
+    if not retain:
+        for n in order:
+            n.consumed = True
+    out: list[RV | None] = []
+    batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
+    for i, x in enumerate(inputs):
+        g: RV | None = None
+        if x.rg:
+            j = next(j for j, d in enumerate(distinct_in) if d is x)
+            g = grads[j]
+        if g is None:
+            if materialize_grads:
+                shape = x.shape if batch_n is None else (batch_n, *x.shape)
+                g = leaf(np.zeros(shape), x.dtype, watched=create_graph)
+            elif not allow_unused:
+                raise ContractError("UnusedInputError", f"inputs[{i}] is unused")
+            out.append(g)
+            continue
+        g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
+        out.append(g)
+    return tuple(out)
+
+
+def _zero_if_none(g: RV | None, x: RV) -> RV:
+    return const(np.zeros(x.shape), x.dtype) if g is None else g
+
+
+def backward(
+    outputs: Sequence[RV],
+    seeds: Sequence[RV | None],
+    leaves: Sequence[RV],
+    *,
+    retain_graph: bool | None,
+    create_graph: bool,
+    inputs: Sequence[RV] | None,
+) -> None:
+    """``unigrad.backward``: accumulate into ``.grad`` of ``inputs`` or every leaf."""
+    _errors_front(outputs, seeds, False)
+    if inputs is not None:
+        for i, x in enumerate(inputs):
+            if not x.rg:
+                raise ContractError("UnusedInputError", f"inputs[{i}] does not require grad")
+        targets: list[RV] = []
+        for x in inputs:
+            if all(x is not t for t in targets):
+                targets.append(x)
+    else:
+        targets = [v for v in leaves if v.watched]
+    retain = create_graph if retain_graph is None else retain_graph
+    order, reached, live = _live(outputs, targets, set())
+    if any(reached):
+        _consumed(order)
+        sd = [_seed_rv(y, s) for y, s in zip(outputs, seeds, strict=True)]
+        got = _replay_grad(outputs, targets, sd, order, live, set())
+        for t, g, hit in zip(targets, got, reached, strict=True):
+            if not hit:
+                continue
+            g = _zero_if_none(g, t)
+            g = RV(g.v, t.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, t.dtype)
+            t.grad = g if t.grad is None else add(t.grad, g)
+    if not retain:
+        for n in order:
+            n.consumed = True

@@ -1,0 +1,344 @@
+"""Programs the differential tester found diverging, replayed on every test run.
+
+Each entry is a `Program` (print ``program.source("torch")`` for the
+script) and what it caught. Add the repro of every divergence you fix here.
+"""
+
+from __future__ import annotations
+
+from ._program import Backward, Grad, Leaf, Op, Program, Seed
+
+__all__ = ["CORPUS"]
+
+#: (what it caught, the program)
+CORPUS: list[tuple[str, Program]] = [
+    (
+        "paddle: a leaf's .grad after backward(create_graph=False) reports requires_grad",
+        Program(
+            steps=(
+                Leaf(name="x1", data=1.03, dtype="float64", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Backward(
+                    outputs=("v2",), seeds=None, retain_graph=None, create_graph=False, inputs=None
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: .grad accumulated by backward(create_graph=True, inputs=...) is not "
+        "differentiable (now UnsupportedFeatureError, capability backward_create_graph)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-0.48, 0.54, 0.26], dtype="float32", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Op(name="v3", op="scale", args=("v2",), params=(("c", 0.5),)),
+                Op(name="v4", op="neg", args=("v2",), params=()),
+                Op(name="v5", op="mul", args=("v4", "v3"), params=()),
+                Op(name="v6", op="mul", args=("v5", "v3"), params=()),
+                Op(name="v7", op="stack", args=("v4", "v6"), params=(("axis", 1),)),
+                Grad(
+                    name="g8",
+                    outputs=("v6",),
+                    inputs=("x1", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="scale", args=("v5",), params=(("c", 0.5),)),
+                Backward(
+                    outputs=("v7", "v7"),
+                    seeds=(
+                        None,
+                        Seed(data=[[1.23, 1.39], [0.68, -0.62], [1.05, -1.37]], dtype="float32"),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    inputs=("x1", "x1"),
+                ),
+            )
+        ),
+    ),
+    (
+        "structure: d real(3 x)/dx is a constant (jax/numpy returned a tensor; paddle "
+        "has no real_grad double kernel)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(1.03 + 1.42j), (0.55 - 1.26j)],
+                        [(0.25 - 0.2j), (0.22 + 1.31j)],
+                        [(1.26 - 0.24j), (1.39 + 1.15j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="concat", args=("x1", "x1"), params=(("axis", -1),)),
+                Op(name="v3", op="scale", args=("v2",), params=(("c", 3.0),)),
+                Op(name="v4", op="square", args=("v3",), params=()),
+                Op(name="v5", op="add", args=("v3", "v2"), params=()),
+                Op(name="v6", op="expand_dims", args=("v2",), params=(("axis", 1),)),
+                Op(name="v7", op="real", args=("v3",), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7", "v7"),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Backward(
+                    outputs=("v5", "v5"),
+                    seeds=(
+                        None,
+                        Seed(
+                            data=[
+                                [(0.59 - 0.83j), (0.75 - 1.36j), (0.24 - 1.41j), (-0.36 + 0.67j)],
+                                [(1.07 - 0.94j), (-1.04 + 0.62j), (1 - 0.97j), (0.7 - 0.64j)],
+                                [(1.5 + 0.71j), (1.48 + 1.36j), (-1.09 - 0.5j), (-1.05 - 1.01j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    inputs=("x1", "v7", "x1"),
+                ),
+            )
+        ),
+    ),
+    (
+        "jax: a boolean-mask index raised NonConcreteBooleanIndexError inside the rebuilt function",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(-0.83 + 0.45j), (-0.38 + 0.27j)], [(0.8 - 0.52j), (-1.28 - 0.72j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="rsub", args=("x1",), params=(("c", 3.0),)),
+                Op(name="v3", op="matmul", args=("v2", "x1"), params=()),
+                Op(name="v4", op="mul", args=("x1", "v3"), params=()),
+                Leaf(name="m5", data=[[True, True], [True, True]], dtype="bool", watched=False),
+                Op(name="v6", op="index", args=("v4", "m5"), params=(("index", ("mask",)),)),
+                Op(name="v7", op="abs", args=("v4",), params=()),
+                Op(name="v8", op="sub", args=("v6", "v6"), params=()),
+                Backward(
+                    outputs=("v6",),
+                    seeds=(
+                        Seed(
+                            data=[(-0.98 - 1.05j), (1.46 + 0.7j), (-1.44 - 0.28j), (-0.58 - 0.35j)],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    inputs=None,
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("v7",),
+                    inputs=("x1",),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "materialized zeros under create_graph require grad (torch's test_grad_materialize_grads)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(0.3 - 0.24j), (-0.56 - 1.37j), (-0.59 + 0.85j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v2", op="rsub", args=("x1",), params=(("c", 3.0),)),
+                Op(name="v3", op="real", args=("x1",), params=()),
+                Op(name="v4", op="sub", args=("v3", "v3"), params=()),
+                Op(name="v5", op="exp", args=("x1",), params=()),
+                Leaf(name="m6", data=[True, True, True], dtype="bool", watched=False),
+                Op(name="v7", op="index", args=("v5", "m6"), params=(("index", ("mask",)),)),
+                Op(name="v8", op="sub", args=("v5", "v5"), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8",),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[(-0.74 - 0.66j), (-0.32 - 0.49j), (1.49 - 0.33j)],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="m10", data=[True, True, True], dtype="bool", watched=False),
+                Op(name="v11", op="index", args=("v4", "m10"), params=(("index", ("mask",)),)),
+                Grad(
+                    name="g12",
+                    outputs=("v11",),
+                    inputs=("g9[0]",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy: where over broadcast operands, batched seeds: autograd's raw ValueError",
+        Program(
+            steps=(
+                Leaf(name="x1", data=1.24, dtype="float64", watched=True),
+                Leaf(name="x2", data=0.89, dtype="float64", watched=True),
+                Leaf(name="x3", data=[-1.16, 1.43, -0.53], dtype="float64", watched=True),
+                Op(name="v4", op="scale", args=("x2",), params=(("c", 0.5),)),
+                Op(name="v5", op="where_gt", args=("x2", "x3"), params=()),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x2", "x3"),
+                    seeds=(Seed(data=[[-1.09, -0.86, -0.4], [1.49, 0.29, 0.77]], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: backward(inputs=[non-leaf]) raised a raw SystemError",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(-0.35 + 1.43j), (-0.9 + 0.82j), (0.82 + 1.2j)],
+                        [(0.82 + 0.85j), (0.91 - 1.2j), (-0.93 - 0.57j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[[(-1.25 - 0.75j), (-0.94 - 0.46j)], [(-0.79 - 0.53j), (-0.35 + 1.41j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v3", op="shift", args=("x2",), params=(("c", -1.5),)),
+                Op(name="v4", op="matmul", args=("v3", "v3"), params=()),
+                Op(name="v5", op="matmul", args=("v4", "v3"), params=()),
+                Backward(
+                    outputs=("v5", "v4"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-1.38 - 1.29j), (-1.16 - 0.99j)],
+                                [(1.3 - 1.14j), (-0.9 + 0.4j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [(-0.48 + 0.39j), (-1.16 + 0.77j)],
+                                [(-0.46 - 0.55j), (0.3 - 0.85j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    inputs=("x2", "v4", "x2"),
+                ),
+            )
+        ),
+    ),
+    (
+        "torch: backward(inputs=[v3]) after a consuming pass ran v3's own (consumed) node",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.44, dtype="float64", watched=True),
+                Op(
+                    name="v2", op="mean", args=("x1",), params=(("axis", None), ("keepdims", False))
+                ),
+                Op(name="v3", op="scale", args=("v2",), params=(("c", 0.5),)),
+                Backward(outputs=("v3",), retain_graph=False),
+                Backward(outputs=("v2", "v3"), seeds=(None, None), inputs=("v3",)),
+            )
+        ),
+    ),
+    (
+        "torch: a pass cut by no_grad_vars freed buffers beyond the cut (torch ran them)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.63, 0.3, 1.38], [0.59, -1.47, 0.66]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(
+                    name="v2",
+                    op="sum",
+                    args=("x1",),
+                    params=(("axis", (0, 1)), ("keepdims", False)),
+                ),
+                Op(name="v3", op="scale", args=("v2",), params=(("c", 3.0),)),
+                Op(name="v5", op="neg", args=("v3",)),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[-0.35, 0.71], dtype="float32"),),
+                    materialize_grads=True,
+                    no_grad_vars=("v3",),
+                    batched=True,
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[0.38, -1.49], dtype="float32"),),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    batched=True,
+                ),
+            )
+        ),
+    ),
+]

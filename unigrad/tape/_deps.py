@@ -1,0 +1,176 @@
+"""Which arguments a traced function's outputs really depend on (differentiably).
+
+``create_graph=True`` makes each gradient a tape tensor whose node is the VJP function.
+Following torch, a gradient requires grad exactly when it depends on a tensor that
+requires grad, and an input it does not depend on is unused by a later ``grad``. The
+tape learns this from the function itself, never assuming "every argument":
+
+* jax: the function's jaxpr (`jax.make_jaxpr`), walked equation by equation;
+  nested jaxprs (``jit``, ``custom_jvp_call``, ``custom_vjp_call``) are entered, other
+  higher-order primitives (``cond``, ``while``, ``scan``) depend on all their operands.
+* numpy: HIPS autograd's own trace: each argument is boxed under its own root node and
+  the output boxes' node graphs are walked back to the roots (the traced values are the
+  results, so nothing is computed twice).
+
+In both, a value of a non-float dtype (a comparison's mask, an index) carries no
+dependence: no derivative flows through it, exactly as torch computes a clip's or a
+maximum's mask without grad.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+__all__ = ["jax_dependencies", "numpy_trace"]
+
+Deps = list[frozenset[int]]
+
+
+def _inexact(aval: Any) -> bool:
+    import numpy as np
+
+    dtype = getattr(aval, "dtype", None)
+    if dtype is None:
+        return False
+    try:
+        return bool(np.issubdtype(dtype, np.inexact)) or "float" in str(dtype)
+    except TypeError:
+        return "float" in str(dtype)
+
+
+_SUB_JAXPR_PARAMS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
+
+
+def _walk(jaxpr: Any, in_deps: Sequence[frozenset[int]]) -> Deps:
+    from jax.extend import core as jcore
+
+    env: dict[Any, frozenset[int]] = {}
+    empty: frozenset[int] = frozenset()
+    for v, d in zip(jaxpr.invars, in_deps, strict=True):
+        env[v] = d if _inexact(v.aval) else empty
+
+    def read(v: Any) -> frozenset[int]:
+        if isinstance(v, jcore.Literal):
+            return empty
+        return env.get(v, empty)
+
+    for eqn in jaxpr.eqns:
+        ins = [read(v) for v in eqn.invars]
+        sub = next((eqn.params[p] for p in _SUB_JAXPR_PARAMS if p in eqn.params), None)
+        outs: Deps
+        if sub is not None and len(getattr(sub, "jaxpr", sub).invars) == len(ins):
+            inner = getattr(sub, "jaxpr", sub)
+            outs = _walk(inner, ins)
+        else:
+            union = frozenset().union(*ins) if ins else empty
+            outs = [union] * len(eqn.outvars)
+        for v, d in zip(eqn.outvars, outs, strict=True):
+            env[v] = d if _inexact(v.aval) else empty
+    return [read(v) for v in jaxpr.outvars]
+
+
+def jax_dependencies(fn: Callable[..., Any], vals: Sequence[Any]) -> Deps:
+    """For each output of ``fn(*vals)`` (a tuple of arrays), the argument positions it
+    depends on differentiably."""
+    import jax
+
+    closed = jax.make_jaxpr(fn)(*vals)
+    return _walk(closed.jaxpr, [frozenset((i,)) for i in range(len(vals))])
+
+
+def _dep_node_class() -> type:
+    from autograd.tracer import Node
+
+    class DepNode(Node):  # type: ignore[misc]
+        """An autograd trace node that records what it computed, not how to differentiate."""
+
+        __slots__ = ("argnums", "args", "fun", "parents")
+
+        def __init__(
+            self, value: Any, fun: Any, args: Any, kwargs: Any, argnums: Any, parents: Any
+        ) -> None:
+            self.parents = parents
+            self.fun = fun
+            self.args = args  # unboxed values
+            self.argnums = tuple(argnums)
+
+        def initialize_root(self) -> None:
+            self.parents = []
+            self.fun = None
+            self.args = ()
+            self.argnums = ()
+
+    return DepNode
+
+
+_DEP_NODE: list[type] = []
+
+
+def _reach(node: Any, position: dict[int, int]) -> set[int]:
+    """The root positions behind ``node``.
+
+    autograd's VJP of several arguments packs every gradient into one tuple (built by
+    ``container_untake``/``sparse_add``, read back by ``container_take``); followed
+    naively, each gradient would depend on all of them. Along such a chain this walk
+    follows only the element that is taken.
+    """
+    from autograd.builtins import container_take, container_untake, make_sequence
+    from autograd.core import sparse_add
+
+    found: set[int] = set()
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+    stack: list[tuple[Any, tuple[int, ...]]] = [(node, ())]
+
+    def parent(n: Any, argnum: int) -> Any:
+        for a, p in zip(n.argnums, n.parents, strict=True):
+            if a == argnum:
+                return p
+        return None
+
+    while stack:
+        n, path = stack.pop()
+        if n is None or (id(n), path) in seen:
+            continue
+        seen.add((id(n), path))
+        i = position.get(id(n))
+        if i is not None:
+            found.add(i)
+            continue
+        fun = getattr(n, "fun", None)
+        if fun is container_take and isinstance(n.args[1], int):
+            stack.append((parent(n, 0), (n.args[1], *path)))
+        elif path and fun is make_sequence:
+            stack.append((parent(n, path[0] + 1), path[1:]))
+        elif path and fun is sparse_add:
+            stack.extend((p, path) for p in n.parents)
+        elif path and fun is container_untake:
+            if n.args[1] == path[0]:
+                stack.append((parent(n, 0), path[1:]))
+        else:
+            stack.extend((p, ()) for p in n.parents)
+    return found
+
+
+def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any, ...], Deps]:
+    """``fn(*vals)`` (a tuple of arrays) and, for each output, the argument positions it
+    depends on, from one run under autograd's tracer."""
+    from autograd.tracer import getval, isbox, new_box, trace_stack
+
+    if not _DEP_NODE:
+        _DEP_NODE.append(_dep_node_class())
+    node_cls: Any = _DEP_NODE[0]
+    with trace_stack.new_trace() as t:
+        roots = [node_cls.new_root() for _ in vals]
+        boxed = [new_box(v, t, r) if _inexact(v) else v for v, r in zip(vals, roots, strict=True)]
+        outs = fn(*boxed)
+    position = {id(r): i for i, r in enumerate(roots)}
+    deps: Deps = []
+    values = []
+    for o in outs:
+        values.append(getval(o))
+        if isbox(o) and o._trace == t:
+            deps.append(frozenset(_reach(o._node, position)))
+        else:
+            deps.append(frozenset())
+    return tuple(values), deps
