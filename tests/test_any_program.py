@@ -151,6 +151,26 @@ def test_where_over_broadcast_operands_with_batched_seeds(backend) -> None:
     backend.close(gb, [[0.0, -0.86, 0.0], [0.0, 0.29, 0.0]])
 
 
+def test_a_reshaped_intermediate_beside_its_source(backend) -> None:
+    # paddle 3.3 gave the reshaped input its source's gradient (the long differential
+    # run, seed 11): view-made inputs get a pass of their own there
+    x = backend.leaf([[0.5, -1.0], [2.0, 0.25]], "float64")
+    xp = backend.xp
+    v = xp.reshape(xp.exp(x), (4,))
+    gx, gv = unigrad.grad(xp.sum(v * 3.0), [x, v])
+    backend.close(gv, [3.0, 3.0, 3.0, 3.0])
+    backend.close(gx, 3.0 * np.exp([[0.5, -1.0], [2.0, 0.25]]))
+
+
+def test_an_output_that_is_an_input_made_by_a_view(backend) -> None:
+    # differential seed 11, program 1606: the seed of an output that is also an input
+    x = backend.leaf([[3.0, 4.0], [1.0, 0.0], [0.6, 0.8]], "float64")
+    v = backend.xp.linalg.vector_norm(x, axis=1, keepdims=True)
+    gv, gx = unigrad.grad([v], [v, x], materialize_grads=True)
+    backend.close(gv, [[1.0], [1.0], [1.0]])
+    backend.close(gx, [[0.6, 0.8], [1.0, 0.0], [0.6, 0.8]])
+
+
 def test_the_same_element_indexed_twice(backend) -> None:
     x = backend.leaf([1.0, 2.0, 3.0], "float64")
     (g,) = unigrad.grad([x[0], x[0]], x)

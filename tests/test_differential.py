@@ -197,9 +197,16 @@ def test_a_wrong_number_is_a_divergence() -> None:
     assert "values differ" in (compare(bad, want, p) or "")
 
 
+def _an_installed_backend() -> str:
+    names = [b for b in ("numpy", "torch", "jax", "paddle") if b in unigrad.backends()]
+    if not names:
+        pytest.skip("no backend is installed")
+    return names[0]
+
+
 def test_a_divergence_prints_a_runnable_repro() -> None:
     p = CORPUS[0][1]
-    src = p.source("numpy")
+    src = p.source(_an_installed_backend())
     env: dict[str, object] = {}
     exec(compile(src, "<repro>", "exec"), env)
     assert "unigrad.backward" in src
@@ -246,11 +253,12 @@ def test_cli_certifies_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
 
     from unigrad.conformance.cli import main
 
-    code = main(["--differential", "20", "--seed", "3", "-b", "numpy", "-f", "json", "-q"])
+    name = _an_installed_backend()
+    code = main(["--differential", "20", "--seed", "3", "-b", name, "-f", "json", "-q"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     (row,) = [c for c in out["cases"] if c["id"].startswith("differential/seed=3/20-programs")]
-    assert row["results"]["numpy"]["status"] == "pass"
+    assert row["results"][name]["status"] in ("pass", "xfail")  # xfail: a KNOWN entry
 
 
 def test_cli_rejects_a_non_positive_count(capsys: pytest.CaptureFixture[str]) -> None:

@@ -286,6 +286,26 @@ def _children(node: Any) -> list[Any]:
     return [c for c in node.next_functions if c is not None]
 
 
+#: Nodes of paddle's view ops. paddle 3.3 returns a wrong gradient for a tensor made by
+#: one of them when an input upstream of it is requested in the same pass: it hands back
+#: the gradient one node further up (``grad(y, [x, reshape(exp(x))])`` gives the second
+#: input ``x``'s gradient). Alone in a pass, the same input gets the right one.
+_VIEW_NODES = frozenset(
+    {
+        "ReshapeGradNode",
+        "UnsqueezeGradNode",
+        "SqueezeGradNode",
+        "FlattenGradNode",
+        "ViewShapeGradNode",
+    }
+)
+
+
+def _made_by_a_view(x: Any) -> bool:
+    node = _grad_fn(x)
+    return node is not None and node.name() in _VIEW_NODES
+
+
 def _is_leaf_node(node: Any) -> bool:
     return bool(node.name() == "GradNodeAccumulation")
 
@@ -444,7 +464,7 @@ def _constant_if_detached(g: Any) -> Any:
     paddle marks every gradient taken with ``create_graph=True`` as requiring grad, even
     ``d(x + c)/dx``, a constant; torch (the contract) says it requires grad exactly when
     it depends on a tensor that does. Differentiating the constant again raises
-    `NotDifferentiableError` on every backend.
+    `unigrad.NotDifferentiableError` on every backend.
     """
     if g.stop_gradient:
         return g
@@ -655,16 +675,39 @@ class PaddleBackend(Backend):
         seeds = list(request.seeds)
         outputs, seeds = _merge_aliases(_copies_of_inputs(request.outputs, inputs), seeds)
         if not request.batched:
-            return self._call(outputs, inputs, seeds, request.retain_graph, request.create_graph)
+            return self._passes(outputs, inputs, seeds, request.retain_graph, request.create_graph)
         batch = next(s.shape[0] for s in seeds if s is not None)
         rows = [
-            self._call(outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
+            self._passes(outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
             for b in range(batch)
         ]
         return [
             None if rows[0][i] is None else paddle.stack([r[i] for r in rows])
             for i in range(len(inputs))
         ]
+
+    def _passes(
+        self,
+        outputs: tuple[Any, ...],
+        inputs: tuple[Any, ...],
+        seeds: list[Any],
+        retain: bool,
+        create: bool,
+    ) -> list[Any]:
+        """``_call``, with each input made by a view op in a pass of its own when other
+        inputs share the pass (see ``_VIEW_NODES``: paddle gives those a wrong number)."""
+        views = [i for i, x in enumerate(inputs) if _made_by_a_view(x)] if len(inputs) > 1 else []
+        if not views:
+            return self._call(outputs, inputs, seeds, retain, create)
+        grads: list[Any] = [None] * len(inputs)
+        for i in views:
+            (grads[i],) = self._call(outputs, (inputs[i],), seeds, True, create)
+        rest = [i for i in range(len(inputs)) if i not in views]
+        if rest:
+            computed = self._call(outputs, tuple(inputs[i] for i in rest), seeds, retain, create)
+            for i, g in zip(rest, computed, strict=True):
+                grads[i] = g
+        return grads
 
     def _consume(
         self,

@@ -4,7 +4,7 @@ A program (`Program`) is data: leaves, namespace ops and ``grad``/``backward``
 calls with random flags, drawn by Hypothesis (`programs`). It runs on each
 backend through the public API only (its own lines: `Program.source` is the
 repro) and on a NumPy float64 reference with closed-form derivatives that implements
-the contract (`._reference`). Outcomes are compared call by call: the error class,
+the contract (`_reference`). Outcomes are compared call by call: the error class,
 the result structure (tuple length, None entries), dtypes, shapes, requires-grad-ness
 and values at stated tolerances (`TOLERANCE`).
 

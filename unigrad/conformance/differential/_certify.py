@@ -129,7 +129,7 @@ class Summary:
 
 
 def generate(n: int, seed: int) -> list[Program]:
-    """``n`` programs drawn by Hypothesis from `programs` with ``seed``."""
+    """``n`` programs drawn by Hypothesis from `_generate.programs` with ``seed``."""
     from hypothesis import HealthCheck, Phase, given, settings
     from hypothesis import seed as hseed
 

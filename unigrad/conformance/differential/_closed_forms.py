@@ -428,7 +428,7 @@ def vector_norm(a: RV, axis: Any, keepdims: bool, ord: Any) -> RV:
 
 # ---- the namespace ops of a program -----------------------------------------------------
 def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
-    """Evaluate program op ``name`` (see `render_op`)."""
+    """Evaluate program op ``name`` (see `_program.render_op`)."""
     a = args[0]
     unary: dict[str, Callable[[RV], RV]] = {
         "exp": exp,

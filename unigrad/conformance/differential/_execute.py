@@ -140,7 +140,7 @@ def _ref_entry(g: R.RV | None) -> Entry:
 
 
 def on_reference(program: Program) -> list[CallOutcome]:
-    """The contract's outcome of ``program``; raises `Degenerate`."""
+    """The contract's outcome of ``program``; raises `_reference.Degenerate`."""
     env: dict[str, Any] = {}
     leaves: list[R.RV] = []
     out: list[CallOutcome] = []
@@ -253,7 +253,7 @@ def compare(got: list[CallOutcome], want: list[CallOutcome], program: Program) -
     The requires-grad flag of a ``.grad`` is compared only after
     ``backward(create_graph=True)``: without it ``.grad`` is a value (paddle's leaves
     always report ``stop_gradient=False`` on theirs). A backend that raises
-    `HigherOrderUnavailableError` once the program took
+    `unigrad.HigherOrderUnavailableError` once the program took
     ``create_graph=True`` agrees (a missing kernel, named, is the contract's answer);
     the rest of that program is not compared.
     """

@@ -349,7 +349,7 @@ class _Builder:
 
 @st.composite
 def programs(draw: Any, max_ops: int = 7) -> Program:
-    """A random `Program` (see the module docstring)."""
+    """A random `_program.Program` (see the module docstring)."""
     dtype = draw(st.sampled_from(("float64", "float64", "float32", "complex128", "complex64")))
     smooth = draw(st.booleans())
     b = _Builder(draw, dtype, smooth)

@@ -1,8 +1,8 @@
 """A differential program as data: leaves, namespace ops and ``grad``/``backward`` calls.
 
 A `Program` is a tuple of steps. Each step renders to one line of Python written
-against the neutral `Kit` (``k``), its namespace (``xp``)
-and `unigrad`; the lines *are* what a backend runs (`._execute` executes them
+against the neutral `unigrad.conformance.Kit` (``k``), its namespace (``xp``)
+and `unigrad`; the lines *are* what a backend runs (`_execute` executes them
 one by one), so `Program.source` is an exact, pasteable repro.
 """
 

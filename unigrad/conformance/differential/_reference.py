@@ -2,7 +2,7 @@
 
 ``grad`` follows the tape's model (``unigrad.tape``): the live nodes between outputs
 and inputs are replayed afresh and differentiated with their closed forms
-(`._closed_forms`), so create_graph results never run through nodes a
+(`_closed_forms`), so create_graph results never run through nodes a
 ``retain_graph=False`` pass consumed. Errors follow the front's precedence
 (``docs/semantics.md``) and are raised as `ContractError` naming the class.
 """

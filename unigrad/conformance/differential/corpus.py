@@ -1,6 +1,6 @@
 """Programs the differential tester found diverging, replayed on every test run.
 
-Each entry is a `Program` (print ``program.source("torch")`` for the
+Each entry is a `_program.Program` (print ``program.source("torch")`` for the
 script) and what it caught. Add the repro of every divergence you fix here.
 """
 
