@@ -105,7 +105,7 @@ class TapeBackend(Backend):
     def zeros_like(self, x: Any, batch: int | None = None) -> Any:
         v = _value(x)
         if batch is None:
-            return self.engine.np.zeros_like(v)
+            return self.engine.zeros_like(v)
         return self.engine.zeros((batch, *v.shape), v.dtype)
 
     def add(self, a: Any, b: Any) -> Any:
