@@ -225,6 +225,17 @@ class _NumpyEngine(Engine):
             # autograd warns when a gradient is a constant (x * 3): unused inputs are
             # the contract's business (UnusedInputError), not a warning
             warnings.filterwarnings("ignore", message="Output seems independent of input")
+            if n == 1:
+                # One primal: differentiate it directly. Through a tuple of primals,
+                # autograd accumulates the cotangent into zeros it allocates for the
+                # whole tuple (its sparse container gradient): an extra array and an
+                # add per pass, differentiated again by an outer pass.
+                pull1, out = make_vjp(packed, argnum=0)(primals[0])
+
+                def pullback(cts: Sequence[Any]) -> Any:
+                    return (pull1(atuple(cts)),)
+
+                return out, pullback, tuple(aux)
             pull, out = make_vjp(packed, argnum=tuple(range(n)))(*primals)
 
         def pullback(cts: Sequence[Any]) -> Any:
