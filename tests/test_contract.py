@@ -461,8 +461,10 @@ def test_r9_materialized_zeros_are_fresh_with_the_input_shape(backend, dtype):
     s = backend.leaf(3.0, dtype)
     _, gz, gs = unigrad.grad(x * x, [x, z, s], materialize_grads=True)
     _, gz2, _ = unigrad.grad(x * x, [x, z, s], materialize_grads=True)
-    assert backend.shape(gz) == (2, 3) and backend.shape(gs) == ()
-    assert backend.dtype(gz) == dtype and backend.dtype(gs) == dtype
+    assert backend.shape(gz) == (2, 3)
+    assert backend.shape(gs) == ()
+    assert backend.dtype(gz) == dtype
+    assert backend.dtype(gs) == dtype
     backend.close(gz, np.zeros((2, 3)))
     assert gz is not gz2  # one array per call, as torch makes them
 
