@@ -8,7 +8,6 @@ engine's ``vjp``. Frameworks are imported lazily, when the engine is first used.
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -209,39 +208,47 @@ class _NumpyEngine(Engine):
         return _unflatten(treedef, it)
 
     def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
-        from autograd import make_vjp
+        # autograd's make_vjp over a tuple of primals, with one root node per primal.
+        # Through make_vjp(argnum=(0, ..., n-1)) a primal's cotangent reaches it via the
+        # tuple's getitem, whose VJP is a sparse container gradient: autograd allocates
+        # zeros for the whole tuple and adds each primal's total into them (an array and
+        # a full add per primal and pass, differentiated again by an outer pass). Each
+        # root here collects its primal's cotangent itself; the arithmetic of every op
+        # is autograd's own, and nested passes trace this code as they trace make_vjp.
         from autograd.builtins import tuple as atuple
-        from autograd.tracer import getval
+        from autograd.core import VJPNode, add_outgrads, vspace
+        from autograd.tracer import getval, isbox, new_box, trace_stack
+        from autograd.util import toposort
 
-        aux: list[Any] = []
-
-        def packed(*xs: Any) -> Any:
-            outs, extra = fn(*xs)
-            aux.extend(getval(v) for v in extra)  # values only: not differentiated
-            return atuple(outs)
-
-        n = len(primals)
-        with warnings.catch_warnings():
-            # autograd warns when a gradient is a constant (x * 3): unused inputs are
-            # the contract's business (UnusedInputError), not a warning
-            warnings.filterwarnings("ignore", message="Output seems independent of input")
-            if n == 1:
-                # One primal: differentiate it directly. Through a tuple of primals,
-                # autograd accumulates the cotangent into zeros it allocates for the
-                # whole tuple (its sparse container gradient): an extra array and an
-                # add per pass, differentiated again by an outer pass.
-                pull1, out = make_vjp(packed, argnum=0)(primals[0])
-
-                def pullback(cts: Sequence[Any]) -> Any:
-                    return (pull1(atuple(cts)),)
-
-                return out, pullback, tuple(aux)
-            pull, out = make_vjp(packed, argnum=tuple(range(n)))(*primals)
+        roots = [VJPNode.new_root() for _ in primals]
+        with trace_stack.new_trace() as t:
+            boxes = [new_box(x, t, r) for x, r in zip(primals, roots, strict=True)]
+            outs, extra = fn(*boxes)
+            end = atuple(outs)
+            aux = tuple(getval(v) for v in extra)  # values only: not differentiated
+        if isbox(end) and end._trace == t:
+            out, end_node = end._value, end._node
+        else:  # no output depends on a primal: every gradient is zeros
+            out, end_node = end, None
+        where = {r: i for i, r in enumerate(roots)}
 
         def pullback(cts: Sequence[Any]) -> Any:
-            return pull(atuple(cts))
+            result: list[Any] = [None] * len(primals)
+            if end_node is not None:
+                outgrads: dict[Any, Any] = {end_node: (atuple(cts), False)}
+                for node in toposort(end_node):
+                    g = outgrads.pop(node)[0]
+                    i = where.get(node)
+                    if i is not None:
+                        result[i] = g
+                        continue
+                    for parent, ingrad in zip(node.parents, node.vjp(g), strict=False):
+                        outgrads[parent] = add_outgrads(outgrads.get(parent), ingrad)
+            return tuple(
+                vspace(x).zeros() if g is None else g for x, g in zip(primals, result, strict=True)
+            )
 
-        return out, pullback, tuple(aux)
+        return out, pullback, aux
 
     def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         anp = self.np
