@@ -44,6 +44,7 @@ from ._tensor import (
     emit,
     fresh_token,
     set_lift_cache_size,
+    sharing_snapshots,
 )
 
 __all__ = [
@@ -629,7 +630,8 @@ def grad(
         elif not retain_graph:
             _consume_keeping_values(cls, a, outputs)
     else:
-        result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
+        with sharing_snapshots(a.order):  # checked above: no array copied twice
+            result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs)
     return result

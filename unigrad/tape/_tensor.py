@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -77,8 +78,34 @@ def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
         # a pending tensor's value will be the tape's own (read-only): nothing to save
         v = p._v if isinstance(p, Tensor) else p
         if type(v) is nd and v.flags.writeable:
-            out += ((v, v.copy()),)
+            verified = getattr(_VERIFIED, "pairs", None)
+            pair = None if verified is None else verified.get(id(v))
+            out += ((v, v.copy()) if pair is None or pair[0] is not v else pair,)
     return out
+
+
+#: Per thread, while `sharing_snapshots` is active: id(array) -> (array, copy) pairs
+#: that `check_saved` has just found equal.
+_VERIFIED = threading.local()
+
+
+@contextlib.contextmanager
+def sharing_snapshots(nodes: Sequence[Node]) -> Iterator[None]:
+    """Nodes recorded inside reuse the snapshots of ``nodes`` instead of copying again.
+
+    For the nodes of a ``create_graph`` gradient, recorded by the same ``grad`` call that
+    has just compared ``nodes``' snapshots with their arrays (`check_saved`): an array
+    equal to its copy then is unchanged since, so the copy is a snapshot of now.
+    """
+    pairs = {id(pair[0]): pair for node in nodes for pair in node.saved}
+    if not pairs:
+        yield
+        return
+    _VERIFIED.pairs = pairs
+    try:
+        yield
+    finally:
+        _VERIFIED.pairs = None
 
 
 def check_saved(nodes: Sequence[Node]) -> None:
@@ -86,8 +113,12 @@ def check_saved(nodes: Sequence[Node]) -> None:
     import numpy as np
 
     equal = np.array_equal
+    seen: set[int] = set()
     for node in nodes:
         for arr, copy in node.saved:
+            if id(copy) in seen:  # a snapshot shared by two nodes (`sharing_snapshots`)
+                continue
+            seen.add(id(copy))
             # plain equality first: ten times faster than equal_nan=True, which is
             # only needed when the arrays differ somewhere (same answer either way)
             if not (equal(arr, copy) or equal(arr, copy, equal_nan=True)):
