@@ -8,9 +8,10 @@
    input ``h`` is both computed (so gradients flow through it to inputs upstream, as in
    torch) and perturbed by a zero argument whose gradient is the gradient for ``h``.
 3. ``run(inputs, constants, seeds)`` takes the VJP of ``forward`` with the engine's own
-   autodiff (``jax.vjp`` / ``autograd.make_vjp``) and applies the torch convention for
-   complex numbers, ``conj(vjp(conj(seed)))``. On jax it is ``jax.jit``-compiled and
-   cached by the graph's structure; ``is_grads_batched`` maps it over the seeds.
+   autodiff (``jax.vjp`` / autograd's reverse mode, one root per input) and applies the
+   torch convention for complex numbers, ``conj(vjp(conj(seed)))``. On jax it is
+   ``jax.jit``-compiled and cached by the graph's structure; ``is_grads_batched`` maps
+   it over the seeds.
 4. With ``create_graph=True`` the gradients are tape tensors whose node is ``run``
    itself, so differentiating them again is the same mechanism, to any order.
 5. With ``retain_graph=False`` the live nodes are consumed: they drop their function
