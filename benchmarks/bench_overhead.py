@@ -6,61 +6,69 @@ Usage::
     python benchmarks/bench_overhead.py --backend torch    # one backend
     python benchmarks/bench_overhead.py --quick            # smoke run, < 30 s
 
-Two cases per backend, each timed as a whole step (forward + gradient), the native
+Three cases per backend, each timed as a whole step (forward + gradients), the native
 version and the unigrad version side by side in one process:
 
 * ``trivial``: ``y = (x * x).sum()`` with ``x`` of 3 elements, then ``grad(y, x)``.
-  Target (DESIGN §6): unigrad adds at most 5 us.
+  Target (DESIGN §6): unigrad adds at most 5 us on torch, 20 us on paddle.
 * ``wgan-gp``: one WGAN-GP critic step. Critic MLP 784 -> 256 -> 1 with leaky ReLU
   0.2, batch 64: interpolate real/fake, run the critic, ``grad`` of the critic's output
   w.r.t. the interpolates with ``create_graph=True`` and a ones seed, penalty
   ``(||g||_2 - 1)^2`` averaged, loss ``fake.mean - real.mean + 10 * gp``, then the
-  parameter gradients with ``grad``. Target: at most 1.05x the native step.
+  parameter gradients with ``grad``.
+* ``pinn``: one physics-informed step: the residual ``u_xx + u_yy + 1`` of an MLP
+  2 -> 64 -> 64 -> 1 with tanh at 256 points (``grad`` of ``u``, then of each of its
+  two components, all with ``create_graph=True``), loss the mean squared residual, then
+  the parameter gradients (``allow_unused=True``: the last bias does not reach the
+  residual). Target for both steps: 1.03x native on torch, 1.05x on paddle.
 
-Method: the two versions run the same step function, which differs only in the
-``grad`` callable it is given; their results are checked equal once before timing.
-Timing is interleaved: each round times a block of ``n`` calls of each version (the
-order alternates between rounds, so drift hits both alike; the garbage collector is
-off inside a block, as in :mod:`timeit`). The report gives, per case, the median
-per-call time of each version, the median of the per-round ratios unigrad/native with
-their interquartile range, the ratio of the two fastest rounds (the steadiest figure on
-a shared, loaded machine), and the median per-round difference in microseconds.
-torch runs with one intra-op thread by default (``--threads``): thread-pool contention
-otherwise swamps the overhead being measured.
+Method (``_harness``): the two versions run the same step function, which differs only
+in the ``grad`` callable it is given; their results are checked equal (bitwise: same
+graph, same kernels) before timing. Interleaved rounds, median of the per-round ratios
+unigrad/native with their interquartile range, the ratio of the two fastest rounds, the
+median per-round difference in microseconds, and the peak resident-set growth of a few
+steps of each. torch runs with one intra-op thread by default (``--threads``):
+thread-pool contention otherwise swamps the overhead being measured.
 """
 
 from __future__ import annotations
 
 import argparse
-import gc
 import os
-import platform
-import statistics
 import sys
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# One thread for paddle's and numpy's pools too (torch: --threads), set before any
+# framework is imported; set the variables yourself to measure something else.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_ROOT = os.path.dirname(_HERE)
 if os.path.isdir(os.path.join(_ROOT, "unigrad")) and _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)  # run from a checkout: benchmark the checkout's unigrad
+if _HERE not in sys.path:
+    sys.path.insert(0, _HERE)
+
+import _harness  # noqa: E402
 
 import unigrad  # noqa: E402
 
-TRIVIAL_TARGET_US = 5.0
-GP_TARGET_RATIO = 1.05
+#: (trivial: added microseconds, steps: ratio) per backend (DESIGN §6).
+TARGETS = {"torch": (5.0, 1.03), "paddle": (20.0, 1.05)}
 BATCH, IN_DIM, HIDDEN = 64, 784, 256
+PINN_POINTS, PINN_WIDTH = 256, 64
 
 
 # ---------------------------------------------------------------------------------
-# The cases. Each builder returns (step, check): step(grad_fn) runs one whole step
-# with the given grad callable; check(a, b) compares the results of two steps.
+# The cases. Each builder returns (native grad, {case: (step, diff)}): step(grad_fn)
+# runs one whole step with the given grad callable; diff(a, b) compares two results.
 # ---------------------------------------------------------------------------------
 Step = Callable[[Callable[..., Any]], Any]
+Cases = tuple[Callable[..., Any], dict[str, tuple[Step, Callable[..., float]]]]
 
 
-def _torch_cases() -> tuple[Callable[..., Any], dict[str, tuple[Step, Callable[..., float]]]]:
+def _torch_cases(points: int = PINN_POINTS) -> Cases:
     import torch
     import torch.nn.functional as F
 
@@ -92,20 +100,46 @@ def _torch_cases() -> tuple[Callable[..., Any], dict[str, tuple[Step, Callable[.
         grads = grad(loss, params)
         return (loss.detach(), *grads)
 
+    shapes = [(PINN_WIDTH, 2), (PINN_WIDTH,), (PINN_WIDTH, PINN_WIDTH), (PINN_WIDTH,)]
+    shapes += [(1, PINN_WIDTH), (1,)]
+    pinn_params = [(torch.randn(*s) * 0.5).requires_grad_(True) for s in shapes]
+    xy = torch.rand(points, 2)
+
+    def u(z: Any) -> Any:
+        a1, c1, a2, c2, a3, c3 = pinn_params
+        return F.linear(torch.tanh(F.linear(torch.tanh(F.linear(z, a1, c1)), a2, c2)), a3, c3)
+
+    def pinn_step(grad: Callable[..., Any]) -> Any:
+        z = xy.clone().requires_grad_(True)
+        out = u(z)
+        (g,) = grad(out, z, torch.ones_like(out), create_graph=True)
+        ux, uy = g[:, 0], g[:, 1]
+        (gx,) = grad(ux, z, torch.ones_like(ux), create_graph=True)
+        (gy,) = grad(uy, z, torch.ones_like(uy), create_graph=True)
+        loss = ((gx[:, 0] + gy[:, 1] + 1) ** 2).mean()
+        # the last bias does not reach the residual: its gradient is None
+        grads = grad(loss, pinn_params, allow_unused=True)
+        return (loss.detach(), *grads)
+
     def diff(a: Any, b: Any) -> float:
         if len(a) != len(b):
             raise SystemExit(f"result lengths differ: {len(a)} vs {len(b)}")
         worst = 0.0
-        for u, v in zip(a, b, strict=True):
-            if u.shape != v.shape or u.dtype != v.dtype:
-                raise SystemExit(f"results differ in shape/dtype: {u.shape} vs {v.shape}")
-            worst = max(worst, float((u.detach() - v.detach()).abs().max()))
+        for p, q in zip(a, b, strict=True):
+            if p is None or q is None:
+                if p is not q:
+                    raise SystemExit("one result is None, the other is not")
+                continue
+            if p.shape != q.shape or p.dtype != q.dtype:
+                raise SystemExit(f"results differ in shape/dtype: {p.shape} vs {q.shape}")
+            worst = max(worst, float((p.detach() - q.detach()).abs().max()))
         return worst
 
-    return torch.autograd.grad, {"trivial": (trivial, diff), "wgan-gp": (gp_step, diff)}
+    cases = {"trivial": (trivial, diff), "wgan-gp": (gp_step, diff), "pinn": (pinn_step, diff)}
+    return torch.autograd.grad, cases
 
 
-def _paddle_cases() -> tuple[Callable[..., Any], dict[str, tuple[Step, Callable[..., float]]]]:
+def _paddle_cases(points: int = PINN_POINTS) -> Cases:
     import numpy as np
     import paddle
     import paddle.nn.functional as F
@@ -143,73 +177,51 @@ def _paddle_cases() -> tuple[Callable[..., Any], dict[str, tuple[Step, Callable[
         grads = grad(loss, params)
         return (loss.detach(), *grads)
 
+    shapes = [(2, PINN_WIDTH), (PINN_WIDTH,), (PINN_WIDTH, PINN_WIDTH), (PINN_WIDTH,)]
+    shapes += [(PINN_WIDTH, 1), (1,)]
+    pinn_params = [param(rng.standard_normal(s) * 0.5) for s in shapes]
+    xy = rng.random((points, 2)).astype("float32")
+
+    def u(z: Any) -> Any:
+        a1, c1, a2, c2, a3, c3 = pinn_params
+        return F.linear(paddle.tanh(F.linear(paddle.tanh(F.linear(z, a1, c1)), a2, c2)), a3, c3)
+
+    def pinn_step(grad: Callable[..., Any]) -> Any:
+        z = paddle.to_tensor(xy, stop_gradient=False)
+        out = u(z)
+        (g,) = grad(out, z, paddle.ones_like(out), create_graph=True)
+        ux, uy = g[:, 0], g[:, 1]
+        (gx,) = grad(ux, z, paddle.ones_like(ux), create_graph=True)
+        (gy,) = grad(uy, z, paddle.ones_like(uy), create_graph=True)
+        loss = ((gx[:, 0] + gy[:, 1] + 1) ** 2).mean()
+        # the last bias does not reach the residual: its gradient is None
+        grads = grad(loss, pinn_params, allow_unused=True)
+        return (loss.detach(), *grads)
+
     def diff(a: Any, b: Any) -> float:
         if len(a) != len(b):
             raise SystemExit(f"result lengths differ: {len(a)} vs {len(b)}")
         worst = 0.0
-        for u, v in zip(a, b, strict=True):
-            if list(u.shape) != list(v.shape) or u.dtype != v.dtype:
-                raise SystemExit(f"results differ in shape/dtype: {u.shape} vs {v.shape}")
-            worst = max(worst, float(np.abs(u.numpy() - v.numpy()).max()))
+        for p, q in zip(a, b, strict=True):
+            if p is None or q is None:
+                if p is not q:
+                    raise SystemExit("one result is None, the other is not")
+                continue
+            if list(p.shape) != list(q.shape) or p.dtype != q.dtype:
+                raise SystemExit(f"results differ in shape/dtype: {p.shape} vs {q.shape}")
+            worst = max(worst, float(np.abs(p.numpy() - q.numpy()).max()))
         return worst
 
-    return paddle.grad, {"trivial": (trivial, diff), "wgan-gp": (gp_step, diff)}
+    cases = {"trivial": (trivial, diff), "wgan-gp": (gp_step, diff), "pinn": (pinn_step, diff)}
+    return paddle.grad, cases
 
 
 BUILDERS = {"torch": _torch_cases, "paddle": _paddle_cases}
 
 
 # ---------------------------------------------------------------------------------
-# Timing
+# Measuring and reporting
 # ---------------------------------------------------------------------------------
-@dataclass
-class Result:
-    backend: str
-    case: str
-    native_us: list[float] = field(default_factory=list)
-    unigrad_us: list[float] = field(default_factory=list)
-    max_diff: float = 0.0
-
-    @property
-    def ratios(self) -> list[float]:
-        return [u / n for n, u in zip(self.native_us, self.unigrad_us, strict=True)]
-
-    @property
-    def added(self) -> list[float]:
-        return [u - n for n, u in zip(self.native_us, self.unigrad_us, strict=True)]
-
-
-def _quartiles(values: list[float]) -> tuple[float, float, float]:
-    if len(values) < 2:
-        return values[0], values[0], values[0]
-    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
-    return q1, q2, q3
-
-
-def _block(fn: Callable[[], Any], n: int) -> float:
-    """Seconds per call of ``fn`` over ``n`` calls, with the collector off."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        t0 = time.perf_counter()
-        for _ in range(n):
-            fn()
-        t1 = time.perf_counter()
-    finally:
-        if was_enabled:
-            gc.enable()
-    return (t1 - t0) / n
-
-
-def _calibrate(fn: Callable[[], Any], block_s: float) -> int:
-    n = 1
-    while True:
-        t = _block(fn, n) * n
-        if t >= block_s / 4 or n >= 1 << 20:
-            return max(1, int(n * block_s / max(t, 1e-9)))
-        n *= 4
-
-
 def measure(
     backend: str,
     case: str,
@@ -218,14 +230,13 @@ def measure(
     native: Callable[..., Any],
     rounds: int,
     block_s: float,
-) -> Result:
-    res = Result(backend, case)
-    res.max_diff = diff(step(native), step(unigrad.grad))
-    if res.max_diff > 0:
+    memory: bool,
+) -> list[str]:
+    worst = diff(step(native), step(unigrad.grad))
+    if worst > 0:
         # Same graph, same engine, same seeds: the numbers must be bitwise equal.
-        raise SystemExit(
-            f"{backend} {case}: native and unigrad results differ (max |diff| {res.max_diff})"
-        )
+        msg = f"{backend} {case}: native and unigrad results differ (max |diff| {worst})"
+        raise SystemExit(msg)
 
     def run_native() -> Any:
         return step(native)
@@ -233,21 +244,37 @@ def measure(
     def run_unigrad() -> Any:
         return step(unigrad.grad)
 
-    for fn in (run_native, run_unigrad):  # warm both paths (caches, allocator)
-        _block(fn, 3)
-    n = max(_calibrate(run_native, block_s), _calibrate(run_unigrad, block_s))
-    gc.collect()
-    for r in range(rounds):
-        order = (run_native, run_unigrad) if r % 2 == 0 else (run_unigrad, run_native)
-        times = {fn: _block(fn, n) * 1e6 for fn in order}
-        res.native_us.append(times[run_native])
-        res.unigrad_us.append(times[run_unigrad])
-    return res
+    s = _harness.interleaved({"native": run_native, "unigrad": run_unigrad}, rounds, block_s)
+    mem = ""
+    if memory:
+        m_nat, m_ug = _harness.peak_rss_mib(run_native), _harness.peak_rss_mib(run_unigrad)
+        if m_nat is not None and m_ug is not None:
+            mem = f"   peak +{m_nat:.1f} / +{m_ug:.1f} MiB"
+    r1, r2, r3 = _harness.quartiles(s.ratios("unigrad", "native"))
+    a1, a2, a3 = _harness.quartiles(s.added("unigrad", "native"))
+    line = (
+        f"{backend:<7} {case:<8} native {s.median('native'):10.1f} us   "
+        f"unigrad {s.median('unigrad'):10.1f} us   "
+        f"ratio {r2:.3f}x (IQR {r1:.3f}-{r3:.3f}; "
+        f"fastest/fastest {s.fastest_ratio('unigrad', 'native'):.3f}x)   "
+        f"added {a2:+.1f} us (IQR {a1:+.1f} to {a3:+.1f}), {rounds} rounds{mem}"
+    )
+    added_target, ratio_target = TARGETS[backend]
+    if case == "trivial":
+        ok = a2 <= added_target
+        verdict = (
+            f"verdict {backend} {case}: {'PASS' if ok else 'FAIL'} "
+            f"(added {a2:+.1f} us, target <= +{added_target:.0f} us)"
+        )
+    else:
+        ok = r2 <= ratio_target
+        verdict = (
+            f"verdict {backend} {case}: {'PASS' if ok else 'FAIL'} "
+            f"(ratio {r2:.3f}x, target <= {ratio_target:.2f}x)"
+        )
+    return [line, verdict]
 
 
-# ---------------------------------------------------------------------------------
-# Report
-# ---------------------------------------------------------------------------------
 def _versions(backends: list[str]) -> str:
     parts = []
     for name in backends:
@@ -262,44 +289,6 @@ def _versions(backends: list[str]) -> str:
     return ", ".join(parts)
 
 
-def _cpu_name() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def report(res: Result) -> list[str]:
-    nat = statistics.median(res.native_us)
-    ug = statistics.median(res.unigrad_us)
-    r1, r2, r3 = _quartiles(res.ratios)
-    a1, a2, a3 = _quartiles(res.added)
-    best = min(res.unigrad_us) / min(res.native_us)  # robust on a loaded machine
-    line = (
-        f"{res.backend:<7} {res.case:<8} native {nat:10.1f} us   unigrad {ug:10.1f} us   "
-        f"ratio {r2:.3f}x (IQR {r1:.3f}-{r3:.3f}; fastest/fastest {best:.3f}x)   "
-        f"added {a2:+.1f} us "
-        f"(IQR {a1:+.1f} to {a3:+.1f}), {len(res.ratios)} rounds"
-    )
-    if res.case == "trivial":
-        ok = a2 <= TRIVIAL_TARGET_US
-        verdict = (
-            f"verdict {res.backend} trivial: {'PASS' if ok else 'FAIL'} "
-            f"(added {a2:+.1f} us, target <= +{TRIVIAL_TARGET_US:.0f} us)"
-        )
-    else:
-        ok = r2 <= GP_TARGET_RATIO
-        verdict = (
-            f"verdict {res.backend} wgan-gp: {'PASS' if ok else 'FAIL'} "
-            f"(ratio {r2:.3f}x, target <= {GP_TARGET_RATIO:.2f}x)"
-        )
-    return [line, verdict]
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -308,9 +297,12 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help="backend(s) to measure (repeatable); default: every installed one",
     )
+    parser.add_argument("--case", action="append", help="case(s) to run; default: all")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (< 30 s)")
     parser.add_argument("--rounds", type=int, help="interleaved rounds per case")
     parser.add_argument("--block", type=float, help="seconds per timed block")
+    parser.add_argument("--points", type=int, default=PINN_POINTS, help="PINN points")
+    parser.add_argument("--no-memory", action="store_true", help="skip the peak-memory column")
     parser.add_argument(
         "--threads",
         type=int,
@@ -331,24 +323,25 @@ def main(argv: list[str] | None = None) -> int:
         import torch
 
         torch.set_num_threads(args.threads)
-    cases = {name: BUILDERS[name]() for name in wanted}  # imports the frameworks
+    cases = {name: BUILDERS[name](args.points) for name in wanted}  # imports the frameworks
     print("unigrad overhead benchmark: unigrad.grad vs the native grad, interleaved")
-    print(
-        f"machine: {platform.platform()}, {_cpu_name()}, {os.cpu_count()} CPUs, "
-        f"Python {platform.python_version()}"
-    )
+    print(f"machine: {_harness.describe_machine()}")
     print(f"frameworks: {_versions(wanted)}; unigrad {unigrad.__version__}")
     print(
         f"method: {rounds} rounds x {block_s:g} s blocks per version, median "
-        f"[interquartile range] of per-round ratios{' (quick mode)' if args.quick else ''}"
+        f"[interquartile range] of per-round ratios{' (quick mode)' if args.quick else ''}; "
+        "peak = resident-set growth over 3 steps, native / unigrad"
     )
     print()
     verdicts = []
     for name in wanted:
         native, steps = cases[name]
         for case, (step, diff) in steps.items():
-            res = measure(name, case, step, diff, native, rounds, block_s)
-            line, verdict = report(res)
+            if args.case and case not in args.case:
+                continue
+            line, verdict = measure(
+                name, case, step, diff, native, rounds, block_s, not args.no_memory
+            )
             print(line, flush=True)
             verdicts.append(verdict)
     print()

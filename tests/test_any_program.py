@@ -171,6 +171,16 @@ def test_an_output_that_is_an_input_made_by_a_view(backend) -> None:
     backend.close(gx, [[0.6, 0.8], [1.0, 0.0], [0.6, 0.8]])
 
 
+def test_second_derivative_of_the_2_norm_at_a_zero_element(backend) -> None:
+    # d2|x|/dx0 dx at x = (0, 3) is (1/3, 0): the norm is smooth there. numpy and
+    # paddle built it from abs(x), whose derivative is zero at 0, and gave (0, 0).
+    x = backend.leaf([0.0, 3.0], "float64")
+    (g,) = unigrad.grad(backend.xp.linalg.vector_norm(x), x, create_graph=True)
+    backend.close(g, [0.0, 1.0])
+    (h,) = unigrad.grad(g[0], x, materialize_grads=True)
+    backend.close(h, [1.0 / 3.0, 0.0])
+
+
 def test_the_same_element_indexed_twice(backend) -> None:
     x = backend.leaf([1.0, 2.0, 3.0], "float64")
     (g,) = unigrad.grad([x[0], x[0]], x)

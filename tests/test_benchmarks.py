@@ -1,4 +1,4 @@
-"""The overhead benchmark runs and reports its ratios (no timing is asserted)."""
+"""The benchmark scripts run and report their ratios (no timing is asserted)."""
 
 from __future__ import annotations
 
@@ -10,24 +10,30 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_overhead.py"
-BACKENDS = [b for b in ("torch", "paddle") if importlib.util.find_spec(b) is not None]
+import unigrad
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+NATIVE = [b for b in ("torch", "paddle") if importlib.util.find_spec(b) is not None]
+TAPE = [b for b in ("jax", "autograd") if importlib.util.find_spec(b) is not None]
 
 
-@pytest.mark.skipif(not BACKENDS, reason="neither torch nor paddle is installed")
-def test_bench_overhead_quick_prints_ratios() -> None:
+def _run(script: str, *args: str) -> str:
     proc = subprocess.run(
-        [sys.executable, str(SCRIPT), "--quick", "--rounds", "3", "--block", "0.005"],
+        [sys.executable, str(BENCH / script), *args],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
-    out = proc.stdout
-    assert "torch" in out or "paddle" in out
-    for backend in BACKENDS:
-        for case in ("trivial", "wgan-gp"):
+    return proc.stdout
+
+
+@pytest.mark.skipif(not NATIVE, reason="neither torch nor paddle is installed")
+def test_bench_overhead_quick_prints_ratios() -> None:
+    out = _run("bench_overhead.py", "--quick", "--rounds", "2", "--block", "0.002", "--points", "8")
+    for backend in NATIVE:
+        for case in ("trivial", "wgan-gp", "pinn"):
             ratio = re.compile(
                 rf"^{backend}\s+{case}\s+native\s+[\d.]+ us\s+unigrad\s+[\d.]+ us\s+"
                 rf"ratio \d+\.\d+x \(IQR .*\)\s+added [+-][\d.]+ us",
@@ -36,3 +42,23 @@ def test_bench_overhead_quick_prints_ratios() -> None:
             assert ratio.search(out), out
             verdict = re.compile(rf"^verdict {backend} {case}: (PASS|FAIL) ", re.MULTILINE)
             assert verdict.search(out), out
+
+
+@pytest.mark.skipif(len(TAPE) < 2, reason="jax and autograd are needed")
+def test_bench_tape_quick_prints_ratios() -> None:
+    out = _run("bench_tape.py", "--quick", "--rounds", "2", "--block", "0.002", "--points", "8")
+    for engine, ref in (("jax", "jit\\(grad\\)"), ("numpy", "autograd")):
+        for case in ("wgan-gp", "pinn"):
+            assert re.search(rf"^{engine}\s+{case}\s+{ref}\s+[\d.]+ ms", out, re.MULTILINE), out
+            line = rf"^{engine}\s+{case}\s+unigrad\s+[\d.]+ ms\s+ratio \d+\.\d+x \(IQR"
+            assert re.search(line, out, re.MULTILINE), out
+            verdict = rf"^verdict {engine} {case} unigrad: (PASS|FAIL) "
+            assert re.search(verdict, out, re.MULTILINE), out
+
+
+def test_bench_scaling_quick_prints_per_op_costs() -> None:
+    out = _run("bench_scaling.py", "--sizes", "4", "8", "--rounds", "2", "--block", "0.002")
+    for backend in unigrad.backends():
+        row = rf"^{backend}\s+8 \|\s+[\d.]+ us \|\s+[\d.]+ us \|\s+\d+\.\d+x \|\s+-?[\d.]+$"
+        assert re.search(row, out, re.MULTILINE), out
+        assert re.search(rf"^verdict {backend} scaling: (PASS|FAIL) ", out, re.MULTILINE), out

@@ -454,6 +454,21 @@ def test_r9_materialize_grads_returns_zeros(backend):
     assert backend.dtype(gz) == "float64"
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_r9_materialized_zeros_are_fresh_with_the_input_shape(backend, dtype):
+    x = backend.leaf(2.0)
+    z = backend.leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], dtype)
+    s = backend.leaf(3.0, dtype)
+    _, gz, gs = unigrad.grad(x * x, [x, z, s], materialize_grads=True)
+    _, gz2, _ = unigrad.grad(x * x, [x, z, s], materialize_grads=True)
+    assert backend.shape(gz) == (2, 3)
+    assert backend.shape(gs) == ()
+    assert backend.dtype(gz) == dtype
+    assert backend.dtype(gs) == dtype
+    backend.close(gz, np.zeros((2, 3)))
+    assert gz is not gz2  # one array per call, as torch makes them
+
+
 def test_r9_materialize_grads_with_allow_unused_false_raises(backend):
     x = backend.leaf(2.0)
     with pytest.raises(GradArgumentError, match="materialize_grads"):

@@ -160,9 +160,31 @@ def _check_outputs(be: Backend, outs: tuple[Any, ...]) -> None:
             raise NotDifferentiableError(msg)
 
 
+def _all_none(values: tuple[Any, ...]) -> bool:
+    for v in values:  # noqa: SIM110 (a loop: all(<genexpr>) costs more on every call)
+        if v is not None:
+            return False
+    return True
+
+
+def _complex_needs_seed(be: Backend, y: Any, i: int) -> GradOutputsError:
+    msg = message(
+        f"grad_outputs[{i}] is None for a complex output",
+        expected="an explicit seed for a complex output",
+        got=f"None for an output of dtype {be.dtype_name(y)}",
+        fix="Pass the seed (e.g. ones) explicitly; for a real loss take .real first.",
+    )
+    return GradOutputsError(msg)
+
+
 def _check_seeds(
     be: Backend, outs: tuple[Any, ...], seeds: tuple[Any, ...], batched: bool
 ) -> tuple[Any, ...]:
+    if not batched and _all_none(seeds):  # the common call: ones for real outputs
+        for i, y in enumerate(outs):
+            if be.kind(y) == "c":
+                raise _complex_needs_seed(be, y, i)
+        return seeds
     checked = list(seeds)
     batch: int | None = None
     for i, (y, s) in enumerate(zip(outs, seeds, strict=True)):
@@ -177,13 +199,7 @@ def _check_seeds(
                 )
                 raise GradOutputsError(msg)
             if y_kind == "c":
-                msg = message(
-                    f"grad_outputs[{i}] is None for a complex output",
-                    expected="an explicit seed for a complex output",
-                    got=f"None for an output of dtype {be.dtype_name(y)}",
-                    fix="Pass the seed (e.g. ones) explicitly; for a real loss take .real first.",
-                )
-                raise GradOutputsError(msg)
+                raise _complex_needs_seed(be, y, i)
             continue
         y_shape, s_shape = be.shape(y), be.shape(s)
         if batched:
@@ -300,7 +316,16 @@ def _inputs(
             keep.append(x)
         else:
             reasons[j] = "does not require grad (mark it with unigrad.watch before the forward)"
+    if len(keep) == len(distinct):  # every input kept: the positions are unchanged
+        return distinct, where, reasons if len(where) == len(distinct) else [None] * len(where)
     return tuple(keep), [remap.get(j, -1) for j in where], [reasons[j] for j in where]
+
+
+def _all_given(results: list[Any]) -> bool:
+    for g in results:  # noqa: SIM110 (a loop: all(<genexpr>) costs more on every call)
+        if g is None:
+            return False
+    return True
 
 
 def _batch_size(be: Backend, seeds: tuple[Any, ...]) -> int:
@@ -417,8 +442,10 @@ def grad(
         request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
         results = be.grad(request)
 
-    if -1 not in where and all(g is not None for g in results):
+    if -1 not in where and _all_given(results):
         # every input used (the common call): the results in input order
+        if len(results) == len(where):  # no duplicates: the same order
+            return tuple(results)
         return tuple(results[j] for j in where)
     batch = _batch_size(be, seeds) if batched else None
     out: list[Any] = []

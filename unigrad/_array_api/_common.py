@@ -416,7 +416,9 @@ def vector_norm(
     """A vector norm over ``axis``: several axes are flattened into one vector."""
     ndim = x.ndim
     axes = _axes(axis, ndim)
-    a = xp.abs(x)
+    # The 2-norm of a real vector squares it as it is: abs(x) * abs(x) is the same
+    # number, but an extra op whose derivative is zero at x = 0 (the norm's is not).
+    a = x if ord == 2 and "complex" not in str(x.dtype) else xp.abs(x)
     if len(axes) != 1 and ndim:
         # move the reduced axes last and flatten them: one vector per remaining index
         rest = tuple(i for i in range(ndim) if i not in axes)

@@ -25,7 +25,6 @@ from .._errors import (
     NotDifferentiableError,
     message,
 )
-from . import _graph
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "TorchBackend"]
@@ -69,10 +68,6 @@ def _children(node: Any) -> list[Any]:
     return [c for c, _ in node.next_functions if c is not None]
 
 
-def _is_leaf_node(node: Any) -> bool:
-    return type(node) is _ACCUMULATE
-
-
 def _plan(
     outputs: tuple[Any, ...],
     inputs: tuple[Any, ...] | None,
@@ -80,33 +75,64 @@ def _plan(
 ) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
-    Consumed nodes carry a flag in their ``metadata`` dict, which lives and dies with
-    the node: no id() bookkeeping, nothing to fool after garbage collection. Edges into
-    ``no_grad_vars`` (``cuts``) are not followed: nothing beyond a cut runs.
+    A node runs when one of its children leads to a target (an input's node, or an
+    input leaf's gradient accumulator; with ``inputs=None`` every accumulator); a target
+    is reached without running it. Accumulators are never returned: they are shared
+    between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
+    and dies with the node: no id() bookkeeping, nothing to fool after garbage
+    collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
+    a cut runs. The walk is ``_graph.executed`` written out for torch's node types
+    (iterative post-order, so long chains do not hit the recursion limit): it runs on
+    every call, and the generic version's callbacks cost more than the walk itself.
     """
-    roots = [
-        y.grad_fn for y in outputs if y.grad_fn is not None and (y.grad_fn, y.output_nr) not in cuts
-    ]
-    if inputs is None:
-        is_target = _is_leaf_node
-    else:
-        leaves = {id(x) for x in inputs if x.grad_fn is None}
-        nodes = {x.grad_fn for x in inputs if x.grad_fn is not None}
-
-        def is_target(node: Any) -> bool:
-            if type(node) is _ACCUMULATE:
-                return id(node.variable) in leaves
-            return node in nodes
-
-    children = _children
-    if cuts:
-
-        def children(node: Any) -> list[Any]:
-            return [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
-
-    runs = _graph.executed(roots, children, is_target, _is_leaf_node)
-    if any(_CONSUMED in node.metadata for node in runs):
-        _check_consumed(roots, runs, children)
+    every_leaf = inputs is None
+    leaves: set[int] = set()
+    targets: set[Any] = set()
+    for x in inputs or ():
+        fn = x.grad_fn
+        if fn is None:
+            leaves.add(id(x))
+        else:
+            targets.add(fn)
+    leads: dict[Any, bool] = {}
+    kids_of: dict[Any, list[Any]] = {}
+    runs: list[Any] = []
+    roots = []
+    for y in outputs:
+        fn = y.grad_fn
+        if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
+            roots.append(fn)
+    stack = list(roots)
+    consumed = False
+    while stack:
+        node = stack.pop()
+        if node in leads:
+            continue
+        if type(node) is _ACCUMULATE:
+            leads[node] = every_leaf or id(node.variable) in leaves
+            continue
+        kids = kids_of.get(node)
+        if kids is None:  # first visit: the children first, then this node again
+            if cuts:
+                kids = [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
+            else:
+                kids = [c for c, _ in node.next_functions if c is not None]
+            kids_of[node] = kids
+            stack.append(node)
+            stack.extend(kids)
+            continue
+        ran = False
+        for c in kids:
+            if leads[c]:
+                ran = True
+                break
+        leads[node] = ran or node in targets
+        if ran:
+            if _CONSUMED in node.metadata:
+                consumed = True
+            runs.append(node)
+    if consumed:
+        _check_consumed(roots, runs, kids_of.__getitem__)
     return runs
 
 
@@ -279,7 +305,7 @@ class TorchBackend(Backend):
     def add(self, a: Any, b: Any) -> Any:
         return a + b
 
-    def _seeds(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> tuple[Any, ...]:
+    def _check_devices(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> None:
         for i, (y, s) in enumerate(zip(outputs, seeds, strict=True)):
             if s is not None and s.device != y.device:
                 msg = message(
@@ -289,6 +315,8 @@ class TorchBackend(Backend):
                     fix=f"Move the seed first: seed.to({str(y.device)!r}).",
                 )
                 raise GradOutputsError(msg)
+
+    def _seeds(self, outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> tuple[Any, ...]:
         # torch fills ones itself only for one-element outputs
         if all(s is not None or y.numel() == 1 for y, s in zip(outputs, seeds, strict=True)):
             return seeds
@@ -311,6 +339,10 @@ class TorchBackend(Backend):
             outputs, seeds = _useful(outputs, seeds, inputs, runs)
             if not outputs:
                 return [None] * len(inputs)
+        for s in seeds:  # (a loop: any(<genexpr>) costs more, on every call)
+            if s is not None:
+                self._check_devices(outputs, seeds)
+                break
         seeds = self._seeds(outputs, seeds)
         handles = []
         unreached: list[int] = []
@@ -404,6 +436,10 @@ class TorchBackend(Backend):
             return
         runs = _plan(request.outputs, None)
         outputs, seeds = request.outputs, request.seeds
+        for s in seeds:
+            if s is not None:
+                self._check_devices(outputs, seeds)
+                break
         seeds = self._seeds(outputs, seeds)
         try:
             torch.autograd.backward(

@@ -105,7 +105,7 @@ class TapeBackend(Backend):
     def zeros_like(self, x: Any, batch: int | None = None) -> Any:
         v = _value(x)
         if batch is None:
-            return self.engine.np.zeros_like(v)
+            return self.engine.zeros_like(v)
         return self.engine.zeros((batch, *v.shape), v.dtype)
 
     def add(self, a: Any, b: Any) -> Any:
@@ -165,7 +165,7 @@ class TapeBackend(Backend):
         key = id(x)
         ref = _WATCHED.get(key)
         leaf = None if ref is None else ref()
-        if leaf is not None and leaf._value is x and leaf._node is None:
+        if leaf is not None and leaf._node is None and leaf._v is x:
             return leaf
         leaf = cls(x)
         _WATCHED[key] = weakref.ref(leaf, _forget(key))

@@ -8,7 +8,6 @@ engine's ``vjp``. Frameworks are imported lazily, when the engine is first used.
 from __future__ import annotations
 
 import functools
-import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,9 +34,10 @@ class Engine:
     def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
         raise NotImplementedError
 
-    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
-        """``(outputs, pullback)``: ``fn(*primals)`` returns a tuple of arrays; the
-        pullback takes a tuple of cotangents and returns one per primal."""
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
+        """``(outputs, pullback, aux)``: ``fn(*primals)`` returns ``(outputs, aux)``, two
+        tuples of arrays, and only ``outputs`` are differentiated; the pullback takes a
+        tuple of cotangents and returns one per primal."""
         raise NotImplementedError
 
     def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -63,8 +63,25 @@ class Engine:
     def asarray(self, data: Any, dtype: str) -> Any:
         raise NotImplementedError
 
+    def defers(self) -> bool:
+        """Whether ops may be recorded now and computed later (see ``_lazy``)."""
+        return True
+
+    def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
+        """``(shape, dtype, weak_type)`` of an array."""
+        return (tuple(v.shape), v.dtype, False)
+
+    def aval(self, v: Any) -> Any:
+        """`describe` for a float/complex array, else None: an integer or boolean
+        array (an index, a mask) may decide a result's shape by its values."""
+        return self.describe(v) if is_inexact(v.dtype) else None
+
     def zeros(self, shape: tuple[int, ...], dtype: Any) -> Any:
         return self.np.zeros(shape, dtype=dtype)
+
+    def zeros_like(self, v: Any) -> Any:
+        """Zeros of ``v``'s shape and dtype (a fresh array)."""
+        return self.np.zeros_like(v)
 
     def cast(self, x: Any, dtype: Any) -> Any:
         raise NotImplementedError
@@ -102,9 +119,9 @@ class _JaxEngine(Engine):
     def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
         return self._jax.tree_util.tree_unflatten(treedef, leaves)
 
-    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
-        out, pull = self._jax.vjp(fn, *primals)
-        return out, pull
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
+        out, pull, aux = self._jax.vjp(fn, *primals, has_aux=True)
+        return out, pull, aux
 
     def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         return self._jax.jit(fn)  # type: ignore[no-any-return]
@@ -131,6 +148,36 @@ class _JaxEngine(Engine):
 
     def cast(self, x: Any, dtype: Any) -> Any:
         return x.astype(dtype)
+
+    @functools.cached_property
+    def _config(self) -> Any:
+        return self._jax.config
+
+    def defers(self) -> bool:
+        cfg = self._config
+        return not (cfg.jax_debug_nans or cfg.jax_debug_infs)
+
+    def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
+        return (tuple(v.shape), v.dtype, bool(getattr(v, "weak_type", False)))
+
+    @functools.cached_property
+    def _zeros(self) -> tuple[Callable[..., Any], Callable[..., Any]]:
+        # An eager jnp.zeros costs two primitive dispatches (~75 us); a compiled one
+        # ~3 us. The same functions, so the same dtypes, weak types and placement.
+        jnp = self.np
+        return (
+            self._jax.jit(jnp.zeros, static_argnums=(0, 1)),
+            self._jax.jit(jnp.zeros_like),
+        )
+
+    def zeros(self, shape: tuple[int, ...], dtype: Any) -> Any:
+        try:
+            return self._zeros[0](tuple(shape), dtype)
+        except TypeError:  # an unhashable dtype spelling: the eager call takes it
+            return self.np.zeros(shape, dtype=dtype)
+
+    def zeros_like(self, v: Any) -> Any:
+        return self._zeros[1](v)
 
 
 class _NumpyEngine(Engine):
@@ -160,24 +207,48 @@ class _NumpyEngine(Engine):
         it = iter(leaves)
         return _unflatten(treedef, it)
 
-    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any]:
-        from autograd import make_vjp
+    def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
+        # autograd's make_vjp over a tuple of primals, with one root node per primal.
+        # Through make_vjp(argnum=(0, ..., n-1)) a primal's cotangent reaches it via the
+        # tuple's getitem, whose VJP is a sparse container gradient: autograd allocates
+        # zeros for the whole tuple and adds each primal's total into them (an array and
+        # a full add per primal and pass, differentiated again by an outer pass). Each
+        # root here collects its primal's cotangent itself; the arithmetic of every op
+        # is autograd's own, and nested passes trace this code as they trace make_vjp.
         from autograd.builtins import tuple as atuple
+        from autograd.core import VJPNode, add_outgrads, vspace
+        from autograd.tracer import getval, isbox, new_box, trace_stack
+        from autograd.util import toposort
 
-        def packed(*xs: Any) -> Any:
-            return atuple(fn(*xs))
-
-        n = len(primals)
-        with warnings.catch_warnings():
-            # autograd warns when a gradient is a constant (x * 3): unused inputs are
-            # the contract's business (UnusedInputError), not a warning
-            warnings.filterwarnings("ignore", message="Output seems independent of input")
-            pull, out = make_vjp(packed, argnum=tuple(range(n)))(*primals)
+        roots = [VJPNode.new_root() for _ in primals]
+        with trace_stack.new_trace() as t:
+            boxes = [new_box(x, t, r) for x, r in zip(primals, roots, strict=True)]
+            outs, extra = fn(*boxes)
+            end = atuple(outs)
+            aux = tuple(getval(v) for v in extra)  # values only: not differentiated
+        if isbox(end) and end._trace == t:
+            out, end_node = end._value, end._node
+        else:  # no output depends on a primal: every gradient is zeros
+            out, end_node = end, None
+        where = {r: i for i, r in enumerate(roots)}
 
         def pullback(cts: Sequence[Any]) -> Any:
-            return pull(atuple(cts))
+            result: list[Any] = [None] * len(primals)
+            if end_node is not None:
+                outgrads: dict[Any, Any] = {end_node: (atuple(cts), False)}
+                for node in toposort(end_node):
+                    g = outgrads.pop(node)[0]
+                    i = where.get(node)
+                    if i is not None:
+                        result[i] = g
+                        continue
+                    for parent, ingrad in zip(node.parents, node.vjp(g), strict=False):
+                        outgrads[parent] = add_outgrads(outgrads.get(parent), ingrad)
+            return tuple(
+                vspace(x).zeros() if g is None else g for x, g in zip(primals, result, strict=True)
+            )
 
-        return out, pullback
+        return out, pullback, aux
 
     def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         anp = self.np
@@ -202,12 +273,36 @@ class _NumpyEngine(Engine):
     def asarray(self, data: Any, dtype: str) -> Any:
         return self._np.array(data, dtype=dtype)
 
+    def defers(self) -> bool:
+        # np.seterr(...="raise"/"call"): the op that overflows must be the one to raise
+        err = self._np.geterr()
+        return "raise" not in err.values() and "call" not in err.values()
+
     def cast(self, x: Any, dtype: Any) -> Any:
         from autograd.tracer import isbox
 
         if isbox(x):
             return x.astype(dtype)
         return self._np.asarray(x).astype(dtype)
+
+
+_INEXACT: dict[Any, bool] = {}
+
+
+def is_inexact(dtype: Any) -> bool:
+    """Float or complex (bfloat16 and the ml_dtypes floats included)."""
+    ok = _INEXACT.get(dtype)
+    if ok is None:
+        import numpy as np
+
+        try:
+            ok = bool(np.issubdtype(dtype, np.inexact))
+        except TypeError:
+            ok = False
+        if not ok and "float" in str(dtype):
+            ok = True
+        _INEXACT[dtype] = ok
+    return ok
 
 
 # ---- a small pytree for the numpy engine: lists, tuples, dicts, None ----------

@@ -8,14 +8,18 @@
    input ``h`` is both computed (so gradients flow through it to inputs upstream, as in
    torch) and perturbed by a zero argument whose gradient is the gradient for ``h``.
 3. ``run(inputs, constants, seeds)`` takes the VJP of ``forward`` with the engine's own
-   autodiff (``jax.vjp`` / ``autograd.make_vjp``) and applies the torch convention for
-   complex numbers, ``conj(vjp(conj(seed)))``. On jax it is ``jax.jit``-compiled and
-   cached by the graph's structure; ``is_grads_batched`` maps it over the seeds.
+   autodiff (``jax.vjp`` / autograd's reverse mode, one root per input) and applies the
+   torch convention for complex numbers, ``conj(vjp(conj(seed)))``. On jax it is
+   ``jax.jit``-compiled and cached by the graph's structure; ``is_grads_batched`` maps
+   it over the seeds.
 4. With ``create_graph=True`` the gradients are tape tensors whose node is ``run``
    itself, so differentiating them again is the same mechanism, to any order.
 5. With ``retain_graph=False`` the live nodes are consumed: they drop their function
    and hold their parents only weakly (values are released), and a later pass that
    needs them raises `GraphFreedError`.
+6. Values are deferred (``_lazy``): the pass of step 3 also returns the values of the
+   outputs and, before a consumption, of every pending tensor of the graph that is
+   still held elsewhere, so that no value is computed twice and none is lost.
 """
 
 from __future__ import annotations
@@ -31,7 +35,18 @@ from types import FrameType
 from typing import Any
 
 from .._errors import GraphFreedError, message
-from ._tensor import Node, Tensor, check_saved, fresh_token, set_lift_cache_size
+from . import _lazy
+from ._tensor import (
+    Node,
+    Tensor,
+    _spec_of,
+    _wrap_outputs,
+    check_saved,
+    emit,
+    fresh_token,
+    set_lift_cache_size,
+    sharing_snapshots,
+)
 
 __all__ = [
     "DEFAULT_CACHE_SIZE",
@@ -175,7 +190,7 @@ def leaves_of(outputs: Sequence[Any]) -> list[Tensor]:
 class Plan:
     """A rebuilt pure function and what to call it with."""
 
-    __slots__ = ("consts", "deltas", "key", "n_slots", "out_srcs", "steps")
+    __slots__ = ("consts", "deltas", "keep_srcs", "key", "n_slots", "out_srcs", "steps")
 
     def __init__(self) -> None:
         self.steps: list[
@@ -189,12 +204,20 @@ class Plan:
         ] = []
         self.consts: list[Any] = []
         self.out_srcs: tuple[tuple[int, int], ...] = ()
+        self.keep_srcs: tuple[tuple[int, int], ...] = ()
         self.deltas: frozenset[int] = frozenset()
         self.n_slots = 0
         self.key: Any = None
 
 
-def build(a: Analysis, outputs: Sequence[Any], inputs: Sequence[Tensor], cut: set[int]) -> Plan:
+def build(
+    a: Analysis,
+    outputs: Sequence[Any],
+    inputs: Sequence[Tensor],
+    cut: set[int],
+    keep: Sequence[Tensor] = (),
+) -> Plan:
+    """The live nodes as steps of one function; ``keep``: pending values it also returns."""
     plan = Plan()
     in_pos = {id(t): i for i, t in enumerate(inputs)}
     live = a.live
@@ -238,17 +261,28 @@ def build(a: Analysis, outputs: Sequence[Any], inputs: Sequence[Tensor], cut: se
         n_slots += node.n_out
     plan.n_slots = n_slots
     plan.out_srcs = tuple(source(y) for y in outputs)
+    plan.keep_srcs = tuple(source(t) for t in keep)
     plan.deltas = frozenset(deltas)
-    plan.key = (tuple(keys), plan.out_srcs, len(inputs), len(consts), plan.deltas)
+    plan.key = (
+        tuple(keys),
+        plan.out_srcs,
+        plan.keep_srcs,
+        len(inputs),
+        len(consts),
+        plan.deltas,
+    )
     return plan
 
 
-def _forward(plan: Plan) -> Callable[..., tuple[Any, ...]]:
+def _forward(plan: Plan) -> Callable[..., tuple[tuple[Any, ...], tuple[Any, ...]]]:
     steps = tuple(plan.steps)
     out_srcs = plan.out_srcs
+    keep_srcs = plan.keep_srcs
     n_slots = plan.n_slots
 
-    def forward(ins: Sequence[Any], consts: Sequence[Any]) -> tuple[Any, ...]:
+    def forward(
+        ins: Sequence[Any], consts: Sequence[Any]
+    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         slots: list[Any] = [None] * n_slots
         srcs_of = (ins, consts, slots)
         for fn, srcs, b, n_out, ds in steps:
@@ -256,7 +290,8 @@ def _forward(plan: Plan) -> Callable[..., tuple[Any, ...]]:
             slots[b : b + n_out] = outs
             for s, i in ds:
                 slots[s] = slots[s] + ins[i]
-        return tuple(srcs_of[k][i] for k, i in out_srcs)
+        kept = tuple(srcs_of[k][i] for k, i in keep_srcs)
+        return tuple(srcs_of[k][i] for k, i in out_srcs), kept
 
     return forward
 
@@ -270,23 +305,28 @@ def _is_complex(v: Any) -> bool:
         return False
 
 
-def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[..., Any]:
-    """``run(ins, consts, seeds) -> one gradient per input``, in the torch convention."""
+def make_run(
+    engine: Any, plan: Plan, seed_none: tuple[bool, ...], values: bool = False
+) -> Callable[..., Any]:
+    """``run(ins, consts, seeds) -> one gradient per input``, in the torch convention.
+
+    With ``values``, ``(gradients, outputs, kept)``: the forward's values of the outputs
+    and of ``plan.keep_srcs``, computed by the same pass."""
     forward = _forward(plan)
     deltas = plan.deltas
     xnp = engine.np
 
-    def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> tuple[Any, ...]:
+    def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> Any:
         # zeros(shape)/ones(shape) rather than *_like(x): autograd records zeros_like
         # as a function of x, which would make gradients "depend" on what they do not
         primals = tuple(
             xnp.zeros(x.shape, x.dtype) if i in deltas else x for i, x in enumerate(ins)
         )
 
-        def f(*p: Any) -> tuple[Any, ...]:
+        def f(*p: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
             return forward(p, consts)
 
-        outs, pull = engine.vjp(f, primals)
+        outs, pull, kept = engine.vjp(f, primals)
         cts = tuple(
             xnp.ones(o.shape, o.dtype) if none else (xnp.conj(s) if _is_complex(s) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
@@ -299,9 +339,41 @@ def make_run(engine: Any, plan: Plan, seed_none: tuple[bool, ...]) -> Callable[.
             if g.dtype != x.dtype:
                 g = engine.cast(g, x.dtype)
             result.append(g)
+        if values:
+            return tuple(result), outs, kept
         return tuple(result)
 
     return run
+
+
+class _Key:
+    """A cache key that hashes its long, nested contents once, not at every lookup.
+
+    Raises TypeError when the contents are unhashable (an opaque static argument)."""
+
+    __slots__ = ("hash", "value")
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+        self.hash = hash(value)
+
+    def __hash__(self) -> int:
+        return self.hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Key) and self.hash == other.hash and self.value == other.value
+
+
+_KEYS: dict[_Key, _Key] = {}
+
+
+def _canonical(key: _Key) -> _Key:
+    """One object per structure: a step's key then nests in the next ``grad``'s key (its
+    VJP node) as the same object, and equal keys compare by identity, not in depth."""
+    canonical = _KEYS.setdefault(key, key)
+    if len(_KEYS) > 4 * max(_CACHE_SIZE, 128):  # a bound; forgetting only costs a deep compare
+        _KEYS.clear()
+    return canonical
 
 
 def _default_cache_size() -> int:
@@ -326,6 +398,7 @@ _CACHE: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
 _CACHE_SIZE = _default_cache_size()
 _LOCK = threading.Lock()
 set_lift_cache_size(_CACHE_SIZE)
+_lazy.set_forward_cache_size(_CACHE_SIZE)
 
 
 def set_cache_size(n: int) -> None:
@@ -354,6 +427,7 @@ def set_cache_size(n: int) -> None:
         while len(_CACHE) > n:
             _CACHE.popitem(last=False)
     set_lift_cache_size(n)
+    _lazy.set_forward_cache_size(n)
 
 
 class _Recompiles:
@@ -421,6 +495,8 @@ _RECOMPILES = _Recompiles()
 
 def _changed_static(old: Any, new: Any) -> str | None:
     """Which static argument of which op differs between two keys of one graph, or None."""
+    if isinstance(old, _Key) and isinstance(new, _Key):
+        old, new = old.value, new.value
     try:
         (old_nodes, *old_rest), *old_call = old
         (new_nodes, *new_rest), *new_call = new
@@ -466,21 +542,22 @@ def _static_value(skey: Any) -> Any:
 
 
 def compiled_run(
-    engine: Any, plan: Plan, seed_none: tuple[bool, ...], batched: bool
+    engine: Any, plan: Plan, seed_none: tuple[bool, ...], batched: bool, values: bool = False
 ) -> tuple[Callable[..., Any], Any]:
     """The (cached, on jax compiled) run function for this plan, and its cache key."""
-    key: Any = (plan.key, seed_none, batched)
-    if engine.compiles:
-        try:
-            fn = _CACHE.get(key)
-        except TypeError:  # an unhashable static argument: no cache
-            fn, key = None, None
+    key: Any
+    try:
+        key = _canonical(_Key((plan.key, seed_none, batched, values)))
+    except TypeError:  # an unhashable static argument: no cache
+        key = None
+    if engine.compiles and key is not None:
+        fn = _CACHE.get(key)
         if fn is not None:
             with _LOCK:
                 if key in _CACHE:
                     _CACHE.move_to_end(key)
             return fn, key
-    run = make_run(engine, plan, seed_none)
+    run = make_run(engine, plan, seed_none, values)
     if batched:
         run = engine.batched(run)
     if engine.compiles:
@@ -518,27 +595,101 @@ def grad(
     result: list[Any | None] = [None] * len(inputs)
     if not any(a.reached):
         if not retain_graph:
-            _consume(a.order)
+            _consume_keeping_values(cls, a, outputs)
         return result
     check_saved(a.order)
-    plan = build(a, outputs, inputs, cut)
+    # The pass that computes the gradients also computes the values still wanted: the
+    # outputs', and, when the graph is consumed, those of pending tensors held elsewhere.
+    values = not create_graph and not batched
+    keep = _held(a, outputs) if values and not retain_graph else []
+    plan = build(a, outputs, inputs, cut, keep)
     seed_none = tuple(s is None for s in seeds)
-    run, key = compiled_run(engine, plan, seed_none, batched)
+    run, key = compiled_run(engine, plan, seed_none, batched, values)
     consts = plan.consts
+    pending = [c for c in consts if isinstance(c, Tensor) and c._v is None]
+    pending += [s for s in seeds if isinstance(s, Tensor) and s._v is None]
+    pending += [x for i, x in enumerate(inputs) if x._v is None and i not in plan.deltas]
+    _lazy.materialize(cls, pending)
     if not create_graph:
         gs = run(
-            tuple(x._value for x in inputs),
-            tuple(c._value if isinstance(c, Tensor) else c for c in consts),
-            tuple(s._value if isinstance(s, Tensor) else s for s in seeds),
+            tuple(_primal(engine, x) for x in inputs),
+            tuple(c._v if isinstance(c, Tensor) else c for c in consts),
+            tuple(s._v if isinstance(s, Tensor) else s for s in seeds),
         )
+        if values:
+            gs, outs, kept = gs
+            for y, v in zip(outputs, outs, strict=True):
+                if isinstance(y, Tensor) and y._v is None:
+                    y._store(v)
+            for t, v in zip(keep, kept, strict=True):
+                t._store(v)
         for i, g in enumerate(gs):
             if a.reached[i]:
                 result[i] = engine.canon(g)
+        if values and not retain_graph:
+            _consume(a.order)  # the pass above returned every value still held
+        elif not retain_graph:
+            _consume_keeping_values(cls, a, outputs)
     else:
-        result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
-    if not retain_graph:
-        _consume(a.order)
+        with sharing_snapshots(a.order):  # checked above: no array copied twice
+            result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
+        if not retain_graph:
+            _consume_keeping_values(cls, a, outputs)
     return result
+
+
+def _primal(engine: Any, x: Tensor) -> Any:
+    """An input's value; zeros for a pending non-leaf input (it only gives the shape:
+    the rebuilt function computes the input itself and adds this as a perturbation)."""
+    if x._v is not None:
+        return x._v
+    shape, dtype, _ = x._aval
+    return engine.zeros(shape, dtype)
+
+
+def _held(a: Analysis, outputs: Sequence[Any]) -> list[Tensor]:
+    """Pending outputs of the live nodes that something outside the graph still holds:
+    they need their values before ``_consume`` drops the recipes."""
+    candidates, occurrences = _candidates(a, {id(y) for y in outputs})
+    return _lazy.held_elsewhere(candidates, occurrences)
+
+
+def _candidates(a: Analysis, out_ids: set[int]) -> tuple[dict[int, Tensor], dict[int, int]]:
+    # A function of its own: its loop variables must not hold a candidate when the
+    # references are counted.
+    live = a.live
+    candidates: dict[int, Tensor] = {}
+    occurrences: dict[int, int] = {}
+    for node in a.order:
+        for p in node.parents:
+            if (
+                isinstance(p, Tensor)
+                and p._v is None
+                and p._node is not None
+                and live.get(p._node)
+                and id(p) not in out_ids
+            ):
+                candidates[id(p)] = p
+                occurrences[id(p)] = occurrences.get(id(p), 0) + 1
+        for ref in node.outs:
+            t = ref()
+            if t is not None and t._v is None and id(t) not in out_ids:
+                candidates[id(t)] = t
+                occurrences.setdefault(id(t), 0)
+    return candidates, occurrences
+
+
+def _consume_keeping_values(cls: type[Tensor], a: Analysis, outputs: Sequence[Any]) -> None:
+    """Consume the live nodes, after computing the pending values that are held
+    elsewhere (the path of passes that did not return them: create_graph, batched)."""
+    rest = _held(a, ())
+    rest += [y for y in outputs if isinstance(y, Tensor) and y._v is None and _live(a, y)]
+    _lazy.materialize(cls, rest)
+    _consume(a.order)
+
+
+def _live(a: Analysis, t: Tensor) -> bool:
+    return t._node is not None and bool(a.live.get(t._node))
 
 
 _DEPS: OrderedDict[Any, list[frozenset[int]]] = OrderedDict()
@@ -570,9 +721,18 @@ def _dependencies(
     return values, deps
 
 
-def _output(fn: Callable[..., Any], i: int) -> Callable[..., tuple[Any]]:
-    def one(*vals: Any) -> tuple[Any]:
-        return (fn(*vals)[i],)
+def _cached_dependencies(key: Any) -> list[frozenset[int]] | None:
+    if key is None:
+        return None
+    try:
+        return _DEPS.get(key)
+    except TypeError:
+        return None
+
+
+def _output(fn: Callable[..., Any], i: int) -> Callable[..., Any]:
+    def one(*vals: Any) -> Any:
+        return fn(*vals)[i]
 
     return one
 
@@ -592,6 +752,10 @@ def _differentiable(
     (the others enter as constants): a gradient that depends on nothing that requires
     grad is a plain array, and a later ``grad`` finds an input it does not depend on
     unused, as torch does (``docs/semantics.md``, structure follows torch).
+
+    The first pass of a graph structure computes the gradients now (the dependence
+    analysis runs on values: autograd's trace on numpy); once the dependence is cached,
+    the gradients are pending (``_lazy``) like any other recorded op.
     """
     n_in, n_c = len(inputs), len(consts)
     seed_idx = tuple(i for i, s in enumerate(seeds) if s is not None)
@@ -605,21 +769,39 @@ def _differentiable(
 
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
     node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
-    plain = [p._value if isinstance(p, Tensor) else p for p in parents]
     engine = cls._engine
-    values, deps = _dependencies(engine, None if key is None else node_key, fn, plain)
+    deps_key = None if key is None else node_key
+    deps = _cached_dependencies(deps_key)
+    plain: list[Any] | None = None
+    values: tuple[Any, ...] | None = None
+    if deps is None:  # first time: compute now, and learn the dependence
+        plain = [p._value if isinstance(p, Tensor) else p for p in parents]
+        values, deps = _dependencies(engine, deps_key, fn, plain)
     out: list[Any | None] = []
-    for i, v in enumerate(values):
-        if not reached[i]:
+    for i, r in enumerate(reached):
+        if not r:
             out.append(None)
             continue
         tracked = frozenset(j for j in deps[i] if isinstance(parents[j], Tensor))
         if not tracked:  # a constant: it requires no grad (torch's answer)
-            out.append(engine.canon(v))
+            if values is None:
+                plain = [p._value if isinstance(p, Tensor) else p for p in parents]
+                values = tuple(fn(*plain))
+            out.append(engine.canon(values[i]))
             continue
-        own = tuple(p if j in tracked else plain[j] for j, p in enumerate(parents))
-        node = Node(_output(fn, i), (node_key, i, tracked), own, 1)
-        out.append(cls._make(engine.canon(v), node, 0))
+        own = tuple(
+            p if j in tracked else (p._value if isinstance(p, Tensor) else p)
+            for j, p in enumerate(parents)
+        )
+        node_fn = _output(fn, i)
+        sub_key = (node_key, i, tracked)
+        if values is None:  # deferred once the call's spec is known
+            out.append(emit(cls, node_fn, sub_key, own))
+            continue
+        sig = _lazy.signature(engine, sub_key, own, cls)
+        if sig is not None:
+            _lazy.remember(sig, _spec_of(engine, values[i]))
+        out.append(_wrap_outputs(cls, node_fn, sub_key, own, values[i]))
     return out
 
 

@@ -1,23 +1,28 @@
-"""Tape tensors and nodes: eager values plus a record of the pure functions that made them.
+"""Tape tensors and nodes: values plus a record of the pure functions that made them.
 
-A `Tensor` holds a framework array (``_value``) and, unless it is a leaf, the
-`Node` that produced it. A node is a pure function of its parents' values
-(``fn``), the parents (tape tensors, or plain arrays that enter as constants), and a
-hashable ``key`` that identifies the function up to its parents' values: the op plus
-every static argument. Nodes never point at their outputs, so a graph is a DAG of
-plain references that dies with its last tensor.
+A `Tensor` holds a framework array (``_value``, pending until it is needed: see
+``_lazy``) and, unless it is a leaf, the `Node` that produced it. A node is a pure
+function of its parents' values (``fn``), the parents (tape tensors, or plain arrays
+that enter as constants), and a hashable ``key`` that identifies the function up to its
+parents' values: the op plus every static argument. Nodes point at their outputs only
+weakly, so a graph is a DAG of plain references that dies with its last tensor.
 """
 
 from __future__ import annotations
 
 import contextlib
 import itertools
+import math
+import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._errors import BackendError, InplaceModifiedError, TapeError, message
+from . import _lazy
 from ._array_object import ArrayObject
+from ._engine import is_inexact as _inexact
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -34,7 +39,7 @@ class Node:
     gradient recomputes the step (torch's "modified by an inplace operation").
     """
 
-    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "parents", "saved")
+    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "outs", "parents", "saved")
 
     def __init__(
         self, fn: Callable[..., Any], key: Any, parents: tuple[Any, ...], n_out: int
@@ -44,6 +49,9 @@ class Node:
         self.parents: tuple[Any, ...] = parents
         self.n_out = n_out
         self.consumed = False
+        #: Weak references to the outputs of a multi-output node recorded pending: a
+        #: consumed graph must compute the ones still held (``_lazy``).
+        self.outs: tuple[weakref.ref[Any], ...] = ()
         self.saved = _snapshots(parents)
 
     def __repr__(self) -> str:
@@ -67,19 +75,53 @@ def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
         nd = _track_numpy()
     out: tuple[tuple[Any, Any], ...] = ()
     for p in parents:
-        v = p._value if isinstance(p, Tensor) else p
+        # a pending tensor's value will be the tape's own (read-only): nothing to save
+        v = p._v if isinstance(p, Tensor) else p
         if type(v) is nd and v.flags.writeable:
-            out += ((v, v.copy()),)
+            verified = getattr(_VERIFIED, "pairs", None)
+            pair = None if verified is None else verified.get(id(v))
+            out += ((v, v.copy()) if pair is None or pair[0] is not v else pair,)
     return out
+
+
+#: Per thread, while `sharing_snapshots` is active: id(array) -> (array, copy) pairs
+#: that `check_saved` has just found equal.
+_VERIFIED = threading.local()
+
+
+@contextlib.contextmanager
+def sharing_snapshots(nodes: Sequence[Node]) -> Iterator[None]:
+    """Nodes recorded inside reuse the snapshots of ``nodes`` instead of copying again.
+
+    For the nodes of a ``create_graph`` gradient, recorded by the same ``grad`` call that
+    has just compared ``nodes``' snapshots with their arrays (`check_saved`): an array
+    equal to its copy then is unchanged since, so the copy is a snapshot of now.
+    """
+    pairs = {id(pair[0]): pair for node in nodes for pair in node.saved}
+    if not pairs:
+        yield
+        return
+    _VERIFIED.pairs = pairs
+    try:
+        yield
+    finally:
+        _VERIFIED.pairs = None
 
 
 def check_saved(nodes: Sequence[Node]) -> None:
     """Raise `InplaceModifiedError` if an array a node read changed since."""
     import numpy as np
 
+    equal = np.array_equal
+    seen: set[int] = set()
     for node in nodes:
         for arr, copy in node.saved:
-            if not np.array_equal(arr, copy, equal_nan=True):
+            if id(copy) in seen:  # a snapshot shared by two nodes (`sharing_snapshots`)
+                continue
+            seen.add(id(copy))
+            # plain equality first: ten times faster than equal_nan=True, which is
+            # only needed when the arrays differ somewhere (same answer either way)
+            if not (equal(arr, copy) or equal(arr, copy, equal_nan=True)):
                 msg = message(
                     "an array used by the forward pass was modified in place",
                     expected="watched arrays and constant operands unchanged between "
@@ -89,6 +131,17 @@ def check_saved(nodes: Sequence[Node]) -> None:
                     "before modifying it, or recompute the forward pass.",
                 )
                 raise InplaceModifiedError(msg)
+
+
+def _owned(value: Any) -> Any:
+    """A value the tape computed, as the tensor keeps it: a NumPy array becomes a
+    read-only view, so that an in-place change through ``t.value`` / ``t.detach()``
+    fails at once (the op's own result object stays as it was, in case a lifted
+    function returned a user's array)."""
+    if type(value) is _ndarray:
+        value = value.view()
+        value.flags.writeable = False
+    return value
 
 
 def _track_numpy() -> Any:
@@ -126,24 +179,6 @@ def _skey(v: Any) -> Any:
 
 def _is_tensor(v: Any) -> bool:
     return isinstance(v, Tensor)
-
-
-_INEXACT: dict[Any, bool] = {}
-
-
-def _inexact(dtype: Any) -> bool:
-    ok = _INEXACT.get(dtype)
-    if ok is None:
-        import numpy as np
-
-        try:
-            ok = bool(np.issubdtype(dtype, np.inexact))
-        except TypeError:
-            ok = False
-        if not ok and "float" in str(dtype):  # bfloat16 and the ml_dtypes floats
-            ok = True
-        _INEXACT[dtype] = ok
-    return ok
 
 
 def _wrong_engine(cls: type[Tensor], v: Tensor) -> BackendError:
@@ -188,6 +223,50 @@ def _wrap_outputs(
             continue
         wrapped.append(v)
     return engine.unflatten(treedef, wrapped)
+
+
+def _spec_of(engine: Engine, out: Any) -> Any:
+    """What a deferred call of the same signature returns (see ``_lazy``), or EAGER."""
+    if engine.is_array(out):
+        a = engine.aval(engine.canon(out))
+        return _lazy.EAGER if a is None else ("one", a)
+    leaves, treedef = engine.flatten(out, engine.is_array)
+    avals = []
+    for v in leaves:
+        a = engine.aval(engine.canon(v)) if engine.is_array(v) else None
+        if a is None:
+            return _lazy.EAGER
+        avals.append(a)
+    return ("tree", treedef, tuple(avals))
+
+
+def emit(cls: type[Tensor], node_fn: Callable[..., Any], key: Any, parents: tuple[Any, ...]) -> Any:
+    """The result of ``node_fn(*parents)`` as tape tensors, deferred when the call's
+    output spec is known (``_lazy``), else computed now."""
+    engine = cls._engine
+    sig = _lazy.signature(engine, key, parents, cls)
+    spec = None if sig is None else _lazy.spec_for(sig)
+    if spec is None or spec is _lazy.EAGER:
+        _lazy.materialize(cls, [p for p in parents if isinstance(p, Tensor)])
+        out = node_fn(*[p._v if isinstance(p, Tensor) else p for p in parents])
+        if sig is not None:
+            _lazy.remember(sig, _spec_of(engine, out))
+        return _wrap_outputs(cls, node_fn, key, parents, out)
+    if spec[0] == "one":
+
+        def fn1(*vals: Any) -> tuple[Any, ...]:
+            return (node_fn(*vals),)
+
+        return cls._pending(Node(fn1, key, parents, 1), 0, spec[1])
+    _, treedef, avals = spec
+
+    def fnn(*vals: Any) -> tuple[Any, ...]:
+        return tuple(engine.flatten(node_fn(*vals), engine.is_array)[0])
+
+    node = Node(fnn, key, parents, len(avals))
+    outs = [cls._pending(node, i, a) for i, a in enumerate(avals)]
+    node.outs = tuple(weakref.ref(t) for t in outs)
+    return engine.unflatten(treedef, outs)
 
 
 def _classify(
@@ -257,7 +336,6 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
     parents, slots, statics, tracked = _classify(cls, engine, args, scalars)
     if not tracked:
         return op(*args)
-    vals = [p._value if isinstance(p, Tensor) else p for p in parents]
     if not statics:
         fn = op
         key: Any = (op, len(args))
@@ -275,8 +353,8 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
 
         key = (op, len(args), tuple(statics))
     if tracked == 1:  # constants only: compute, record nothing
-        return constants(cls, fn(*vals))
-    return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
+        return constants(cls, fn(*parents))
+    return emit(cls, fn, key, tuple(parents))
 
 
 def record_call(
@@ -289,6 +367,8 @@ def record_call(
 ) -> Any:
     """Record ``op(*args, **kwargs)``, where tape tensors may sit anywhere in pytrees."""
     engine = cls._engine
+    if not compile_eager and _flat(engine, args, kwargs):
+        return _record_flat(cls, op, args, kwargs)
     leaves, treedef = engine.flatten((args, kwargs), _is_tensor)
     parents, slots, statics, tracked = _classify(cls, engine, leaves)
     if not tracked:
@@ -308,10 +388,53 @@ def record_call(
     key = (op, treedef, tuple(statics), slots_t)
     if compile_eager and engine.compiles:
         fn = _compiled(engine, key, fn)
-    vals = [p._value if isinstance(p, Tensor) else p for p in parents]
     if tracked == 1:  # constants only: compute, record nothing
-        return constants(cls, fn(*vals))
-    return _wrap_outputs(cls, fn, key, tuple(parents), fn(*vals))
+        return constants(cls, fn(*parents))
+    return emit(cls, fn, key, tuple(parents))
+
+
+#: Static arguments that are certainly not containers (pytree nodes) of arrays.
+_SCALARS = frozenset({int, float, bool, complex, str, type(None), slice})
+
+
+def _flat(engine: Engine, args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+    """Whether no argument is a container: the pytree flattening can be skipped."""
+    for a in args:
+        if type(a) not in _SCALARS and not isinstance(a, Tensor) and not engine.is_array(a):
+            return False
+    for v in kwargs.values():
+        if type(v) not in _SCALARS and not (
+            type(v) is tuple and all(type(e) in _SCALARS for e in v)
+        ):
+            return False
+    return True
+
+
+def _record_flat(
+    cls: type[Tensor], op: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Any:
+    """`record_call` without the pytree: every argument is an array or a static
+    (Python numbers included: a namespace function's numbers may have to be static,
+    an axis, unlike an operator's operands)."""
+    parents, slots, statics, tracked = _classify(cls, cls._engine, args)
+    if not tracked:
+        return op(*args, **kwargs)
+    template = list(args)
+    for i in slots:
+        template[i] = None
+    slots_t = tuple(slots)
+    kw = dict(kwargs)
+
+    def fn(*pv: Any) -> Any:
+        full = template.copy()
+        for i, v in zip(slots_t, pv, strict=True):
+            full[i] = v
+        return op(*full, **kw)
+
+    key = (op, len(args), tuple(statics), _skey(kw) if kw else ())
+    if tracked == 1:  # constants only: compute, record nothing
+        return constants(cls, fn(*parents))
+    return emit(cls, fn, key, tuple(parents))
 
 
 _COMPILED: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
@@ -487,14 +610,15 @@ class Tensor(ArrayObject):
         (array([2., 4.]),)
     """
 
-    __slots__ = ("__weakref__", "_index", "_node", "_value", "grad")
+    __slots__ = ("__weakref__", "_aval", "_index", "_node", "_v", "grad")
     __unigrad_backend__: ClassVar[str] = "?"
     _engine: ClassVar[Engine]
     __array_priority__ = 1_000_000
 
     def __init__(self, value: Any) -> None:
         """Prefer `unigrad.watch`: this makes a leaf holding ``value``."""
-        self._value = value
+        self._v: Any = value  # None while pending (see ``_lazy``)
+        self._aval: Any = self._engine.describe(value)  # (shape, dtype, weak_type)
         self._node: Node | None = None
         self._index = 0
         self.grad: Any = None
@@ -502,13 +626,18 @@ class Tensor(ArrayObject):
     @classmethod
     def _make(cls, value: Any, node: Node | None, index: int) -> Tensor:
         t = cls.__new__(cls)
-        if type(value) is _ndarray:
-            # the tape owns computed values: a read-only view, so that an in-place
-            # change through t.value / t.detach() fails at once (the op's own result
-            # object stays as it was, in case a lifted function returned a user's array)
-            value = value.view()
-            value.flags.writeable = False
-        t._value = value
+        t._v = _owned(value)
+        t._aval = cls._engine.describe(value)
+        t._node = node
+        t._index = index
+        t.grad = None
+        return t
+
+    @classmethod
+    def _pending(cls, node: Node, index: int, aval: Any) -> Tensor:
+        t = cls.__new__(cls)
+        t._v = None
+        t._aval = aval
         t._node = node
         t._index = index
         t.grad = None
@@ -518,6 +647,22 @@ class Tensor(ArrayObject):
     def _constant(cls, value: Any) -> Tensor:
         """A tensor without history that does not require grad (index -1 marks it)."""
         return cls._make(value, None, -1)
+
+    def _store(self, value: Any) -> None:
+        """Give a pending tensor the value the tape computed for it."""
+        self._v = _owned(type(self)._engine.canon(value))
+
+    @property
+    def _value(self) -> Any:
+        """The framework array, computed now if it is pending."""
+        if self._v is None:
+            _lazy.materialize(type(self), (self,))
+        return self._v
+
+    @_value.setter
+    def _value(self, value: Any) -> None:  # a constant's assignment (x[key] = v)
+        self._v = value
+        self._aval = type(self)._engine.describe(value)
 
     # ---- explicit conversion --------------------------------------------------
     @property
@@ -568,22 +713,26 @@ class Tensor(ArrayObject):
     # ---- metadata ---------------------------------------------------------------
     @property
     def shape(self) -> tuple[int, ...]:
-        return tuple(self._value.shape)
+        return tuple(self._aval[0])
 
     @property
     def dtype(self) -> Any:
-        return self._value.dtype
+        return self._aval[1]
 
     @property
     def ndim(self) -> int:
-        return int(self._value.ndim)
+        return len(self._aval[0])
 
     @property
     def size(self) -> int:
-        return int(self._value.size)
+        return math.prod(self._aval[0])
 
     def __len__(self) -> int:
-        return len(self._value)
+        shape = self._aval[0]
+        if not shape:
+            msg = "len() of unsized object"
+            raise TypeError(msg)
+        return int(shape[0])
 
     def __iter__(self) -> Iterator[Any]:
         for i in range(len(self)):

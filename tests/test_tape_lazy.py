@@ -1,0 +1,162 @@
+"""Deferred tape values (unigrad/tape/_lazy.py): computed once, and the same as eager.
+
+A call is recorded without computing once its signature has been seen, so every test
+runs its body at least twice: the first iteration is eager, the later ones deferred.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import unigrad
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+pytest.importorskip("autograd")
+
+
+@pytest.fixture(params=["jax", "numpy"])
+def mk(request):
+    if request.param == "jax":
+        return lambda d, dt="float32": jnp.asarray(np.asarray(d, dtype=dt))
+    return lambda d, dt="float32": np.asarray(d, dtype=dt)
+
+
+def arr(x):
+    return np.asarray(unigrad.to_numpy(x))
+
+
+def test_second_iteration_records_without_computing(mk):
+    x = unigrad.watch(mk([1.0, 2.0]))
+    (x * 3.0).sum()  # first time: eager, and the signature is remembered
+    y = x * 3.0
+    assert y._v is None  # deferred
+    assert y.shape == (2,)
+    assert str(y.dtype) == "float32"
+    np.testing.assert_array_equal(arr(y), [3.0, 6.0])  # a read computes it
+
+
+def test_a_step_runs_each_op_once(mk):
+    # the lifted function runs (on numpy) or is traced (on jax) once per evaluation
+    calls = []
+
+    def body(w, x):
+        calls.append(1)
+        return w * x
+
+    f = unigrad.lift(body)
+    for i in range(3):
+        calls.clear()
+        w = unigrad.watch(mk([1.0, 2.0]) + i)
+        y = (f(w, mk([3.0, 4.0])) ** 2).sum()
+        (g,) = unigrad.grad(y, w)
+        value = float(y)  # computed by the same pass as the gradient
+        expected = ((np.array([1.0, 2.0]) + i) * [3.0, 4.0]) ** 2
+        assert value == pytest.approx(expected.sum())
+        np.testing.assert_allclose(arr(g), 2 * (np.array([1.0, 2.0]) + i) * [9.0, 16.0])
+        if i > 0 and isinstance(y.value, np.ndarray):
+            assert len(calls) == 1  # numpy: once, inside autograd's trace
+
+
+@pytest.mark.parametrize("i", range(3))
+def test_values_held_by_the_caller_survive_a_consumed_graph(mk, i):
+    for _ in range(2):
+        x = unigrad.watch(mk([1.0, 2.0]) + i)
+        h = x * x
+        z = h + 1.0  # holds h in another, unconsumed node
+        y = (h * 3.0).sum()
+        (g,) = unigrad.grad(y, x)  # consumes h's node
+        xv = np.array([1.0, 2.0]) + i
+        np.testing.assert_allclose(arr(h), xv * xv)
+        np.testing.assert_allclose(arr(z), xv * xv + 1)
+        np.testing.assert_allclose(arr(y), 3 * (xv * xv).sum())
+        np.testing.assert_allclose(arr(g), 6 * xv)
+        with pytest.raises(unigrad.GraphFreedError):
+            unigrad.grad(z.sum(), x)
+
+
+def test_a_sibling_gradient_survives_when_the_other_consumes_their_node(mk):
+    for _ in range(2):
+        x = unigrad.watch(mk([1.0, 2.0]))
+        w = unigrad.watch(mk([3.0, 4.0]))
+        gx, gw = unigrad.grad((x * x * w).sum(), [x, w], create_graph=True)
+        unigrad.grad((gx * gx).sum(), x, retain_graph=False)  # consumes the VJP node
+        np.testing.assert_allclose(arr(gw), [1.0, 4.0])
+        np.testing.assert_allclose(arr(gx), [6.0, 16.0])
+
+
+def test_create_graph_results_are_deferred_and_exact(mk):
+    for k in range(2):
+        x = unigrad.watch(mk([0.5, 1.5]))
+        (g,) = unigrad.grad((x**3).sum(), x, create_graph=True)
+        if k:
+            assert g._v is None
+        (h,) = unigrad.grad(g.sum(), x)
+        np.testing.assert_allclose(arr(g), 3 * np.array([0.5, 1.5]) ** 2, rtol=1e-6)
+        np.testing.assert_allclose(arr(h), 6 * np.array([0.5, 1.5]), rtol=1e-6)
+
+
+def test_shape_errors_are_raised_by_the_op(mk):
+    x = unigrad.watch(mk([1.0, 2.0]))
+    for _ in range(2):
+        y = x * 2.0
+        with pytest.raises((ValueError, TypeError)):
+            y + mk([1.0, 2.0, 3.0])
+
+
+def test_masks_and_index_arrays_decide_shapes_by_value(mk):
+    x = unigrad.watch(mk([1.0, 2.0, 3.0, 4.0]))
+    for mask in ([True, False, True, True], [False, True, False, False]):
+        y = (x * 2.0)[np.asarray(mask)]
+        assert y.shape == (sum(mask),)
+        np.testing.assert_allclose(arr(y), 2 * np.array([1.0, 2.0, 3.0, 4.0])[mask])
+    for idx in ([0, 1], [3, 2]):
+        y = (x * 2.0)[np.asarray(idx)]
+        np.testing.assert_allclose(arr(y), 2 * np.array([1.0, 2.0, 3.0, 4.0])[idx])
+
+
+def test_numpy_floating_point_errors_come_from_the_op():
+    x = unigrad.watch(np.array([1.0, 0.0]))
+    for _ in range(2):
+        x / np.array([1.0, 1.0])  # the signature is seen, so the next call may defer
+        with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+            1.0 / (x * 1.0)
+
+
+def test_jax_debug_nans_checks_each_op():
+    x = unigrad.watch(jnp.array([0.0, 1.0]))
+    for _ in range(2):
+        jnp.log(jnp.ones(2))  # warm jax's own caches
+        (x * 1.0).sum()
+    with jax.debug_nans(True):
+        y = x * 1.0  # computed now (the flag forbids deferring)
+        assert y._v is not None
+
+
+def test_a_read_after_an_in_place_change_raises_as_grad_does():
+    a = np.array([1.0, 2.0])
+    x = unigrad.watch(np.array([3.0, 4.0]))
+    (x * a).sum()  # seen once: the next call defers
+    y = (x * a).sum()
+    assert y._v is None
+    a[0] = 5.0  # the value eager code would have read is gone
+    with pytest.raises(unigrad.InplaceModifiedError):
+        float(y)
+
+
+def test_deferred_create_graph_results_keep_their_own_dependencies(mk):
+    # after the merge of issue 10: a deferred gradient's node still holds only what the
+    # gradient depends on, so a later grad finds the other input unused
+    for k in range(3):
+        x = unigrad.watch(mk([1.0, 2.0]))
+        w = unigrad.watch(mk([3.0, 4.0]))
+        gx, gw = unigrad.grad((x * w).sum(), [x, w], create_graph=True)
+        if k:
+            assert gx._v is None
+            assert gw._v is None
+        hx, hw = unigrad.grad(gx.sum(), [x, w], allow_unused=True)
+        assert hx is None
+        np.testing.assert_allclose(arr(hw), [1.0, 1.0])
+        np.testing.assert_allclose(arr(gx), [3.0, 4.0])
+        np.testing.assert_allclose(arr(gw), [1.0, 2.0])
