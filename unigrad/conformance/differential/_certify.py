@@ -57,12 +57,6 @@ class Known:
 #: reason. Keep it tiny and delete entries as the work lands.
 KNOWN: list[Known] = [
     Known(
-        "torch",
-        "issue 10 open: torch's no_grad_vars are zeroing hooks, so under create_graph the "
-        "cut branch stays in the gradient's graph (zero-valued): it reports requires_grad",
-        text=("no_grad_vars=", "create_graph=True", "expected requires_grad=False, got True"),
-    ),
-    Known(
         "paddle",
         "issue 10 open: paddle's double-grad nodes keep edges to leaves a gradient does "
         "not depend on, so create_graph results report requires_grad (structure)",

@@ -341,4 +341,25 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: no_grad_vars with create_graph=True kept the branch beyond the cut in the "
+        "result's graph (zero-valued): a constant gradient reported requires_grad",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, 1.0], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x2")),
+                Op(name="v4", op="scale", args=("v3",), params=(("c", 2.0),)),
+                Op(name="v5", op="add", args=("v4", "x1")),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    create_graph=True,
+                    no_grad_vars=("v3",),
+                ),
+                Grad(name="g7", outputs=("g6[0]",), inputs=("x1", "x2"), allow_unused=True),
+            )
+        ),
+    ),
 ]
