@@ -107,11 +107,6 @@ def test_a_cut_branch_is_not_part_of_a_create_graph_result(backend) -> None:
 
 
 # ---- create_graph results stay differentiable whatever retain_graph says ---------------------
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="after merging main, paddle's consumed nodes always raise (a permissive hook "
-    "aborted the process under main's engine entry point): issue 10, open",
-)
 def test_create_graph_results_survive_retain_graph_false(backend) -> None:
     x = backend.leaf([0.5, -1.0], "float64")
     y = backend.xp.tanh(x)
@@ -400,11 +395,6 @@ def test_a_full_slice_and_its_source_as_two_outputs(backend) -> None:
     backend.close(g, [3.0 * (-1.32 + 1.0)])
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="after merging main, paddle's consumed nodes always raise (a permissive hook "
-    "aborted the process under main's engine entry point): issue 10, open",
-)
 def test_a_consumed_node_beyond_a_cut_is_not_the_pass_s(backend) -> None:
     x1, x3 = backend.leaf([[-0.73, -0.36]], "float64"), backend.leaf([[0.81, -0.84]], "float64")
     xp = backend.xp

@@ -3,7 +3,9 @@
 paddle.grad differs from the contract in ways this adapter closes:
 
 * it never frees its graph: after ``retain_graph=False`` every node the pass ran gets a
-  post-hook that raises, and paddle's wrapped error becomes `GraphFreedError`;
+  post-hook that raises (except in a pass that reaches it only through a
+  ``create_graph`` result of the consuming pass, rule 15), and paddle's wrapped error
+  becomes `GraphFreedError`;
 * it has no ``is_grads_batched``: the batch is a loop over seeds with the graph
   retained, stacked (differentiably under ``create_graph``);
 * its argument checks are ``assert`` statements (gone under ``python -O``) and it never
@@ -21,6 +23,7 @@ paddle.grad differs from the contract in ways this adapter closes:
 from __future__ import annotations
 
 import ctypes
+import functools
 import re
 import sys
 import threading
@@ -195,11 +198,40 @@ _PASS = _Pass()
 _GRAD_GRAPH: set[int] = set()
 
 
-def _freed_hook(*_: Any) -> None:
-    # A permissive variant (letting a create_graph result's pass through a consumed
-    # node, returning the node's gradients) aborts the process under main's engine
-    # entry point: until that is understood, a consumed node always raises on paddle.
-    raise RuntimeError(_SENTINEL)
+def _freed_hook(ptr: int, *args: Any) -> Any:
+    """The post-hook of a consumed node: raise, unless the running pass reaches the node
+    only through a gradient graph (a create_graph result of the consuming pass, which
+    stays differentiable: rule 15), where the node's gradients pass unchanged."""
+    plain = _PASS.plain
+    if plain is None or ptr in plain:
+        raise RuntimeError(_SENTINEL)
+    return args[0]
+
+
+#: ``node_ptr -> the post-hook for that node``. The registry holds a reference to each
+#: hook so that a node is never the last owner of one: paddle's engine destroys nodes
+#: (those its ``GeneralGrad`` cache kept from the previous pass) with the GIL released,
+#: and freeing a Python object there aborts the process ("PyThreadState_Get: ... the
+#: GIL is released"). A hook only carries its node's pointer, so a node that reuses
+#: the address reuses the hook. Hooks whose nodes are gone (the registry holds the only
+#: reference) are freed, with the GIL held, before each consuming pass marks its nodes.
+_FREED_HOOKS: dict[int, Callable[..., Any]] = {}
+
+
+def _sweep_hooks() -> None:
+    if _FREED_HOOKS:
+        getrefcount, hooks = sys.getrefcount, _FREED_HOOKS
+        # 2: the registry's reference and getrefcount's argument: no node holds it
+        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+            del hooks[p]
+
+
+def _hook_for(node: Any) -> Callable[..., Any]:
+    ptr = node.node_ptr()
+    hook = _FREED_HOOKS.get(ptr)
+    if hook is None:
+        hook = _FREED_HOOKS[ptr] = functools.partial(_freed_hook, ptr)
+    return hook
 
 
 def _plain(outputs: Sequence[Any]) -> set[int] | None:
@@ -328,6 +360,7 @@ def _mark_executed(
     registration returns is dropped at once. Iterative: long chains do not hit the
     recursion limit.
     """
+    _sweep_hooks()
     if cuts:  # nothing beyond a no_grad_vars cut is the pass's: it stays usable
         roots = [r for r in roots if r.node_ptr() not in cuts]
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
@@ -353,7 +386,7 @@ def _mark_executed(
                 ran.add(p)
                 up.append(p)
     for node in ran:
-        node._register_post_hook(_freed_hook)
+        node._register_post_hook(_hook_for(node))
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -728,8 +761,9 @@ class PaddleBackend(Backend):
             _mark_executed(roots, targets, leaves, cuts)
             return
         # every leaf is a target (backward into .grad)
+        _sweep_hooks()
         for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
-            node._register_post_hook(_freed_hook)
+            node._register_post_hook(_hook_for(node))
 
     def backward(self, request: BackwardRequest) -> None:
         with ENGINE_LOCK:
