@@ -387,6 +387,40 @@ def test_a_full_slice_and_its_source_as_two_inputs(backend) -> None:
     assert gw is None
 
 
+def test_a_full_slice_as_an_input_gets_its_own_gradient_or_is_refused(backend) -> None:
+    # differential seed 7, program 134 (shrunk): paddle identifies v[0:2] with v, so it
+    # gave the slice v's gradient (every use of v counted): refused there
+    x = backend.leaf([0.5, -1.5], "float64")
+    v = x * 2.0
+    s = v[0:2]
+    y = backend.xp.sum(s * s) + backend.xp.sum(v * 3.0)
+    if backend.name == "paddle":
+        with pytest.raises(unigrad.UnsupportedFeatureError, match="full-range slice"):
+            unigrad.grad(y, s)
+        with pytest.raises(unigrad.UnsupportedFeatureError, match="full-range slice"):
+            unigrad.grad(y, x, no_grad_vars=[s])
+        (g,) = unigrad.grad(y, x)  # the source itself is fine
+        backend.close(g, [2.0 * 2.0 * 1.0 + 6.0, 2.0 * 2.0 * -3.0 + 6.0])
+        return
+    (gs,) = unigrad.grad(y, s, retain_graph=True)
+    backend.close(gs, [2.0, -6.0])
+    (gx,) = unigrad.grad(y, x, no_grad_vars=[s])
+    backend.close(gx, [6.0, 6.0])
+
+
+def test_a_reshape_to_its_own_shape_is_a_tensor_of_its_own(backend) -> None:
+    # paddle.reshape returns x itself for x's own shape: the namespace's reshape made a
+    # gradient with respect to the result count every use of x (a wrong number)
+    x = backend.leaf([1.0, 2.0, 3.0], "float64")
+    v = x * 2.0
+    r = backend.xp.reshape(v, (3,))
+    y = backend.xp.sum(r * r) + backend.xp.sum(v)
+    gr, gv, gx = unigrad.grad(y, [r, v, x])
+    backend.close(gr, [4.0, 8.0, 12.0])
+    backend.close(gv, [5.0, 9.0, 13.0])
+    backend.close(gx, [10.0, 18.0, 26.0])
+
+
 def test_a_full_slice_and_its_source_as_two_outputs(backend) -> None:
     x = backend.leaf([-0.53], "float64")
     v = x * 3.0

@@ -471,6 +471,58 @@ def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tupl
     return tuple(y.clone() if id(y) in ids else y for y in outputs)
 
 
+#: Set on a tensor that paddle's ``__getitem__`` returned as an alias of its source.
+_ALIAS = "_unigrad_full_slice"
+
+
+def _mark_full_slices() -> None:
+    """Make ``Tensor.__getitem__`` mark the aliases it returns.
+
+    For a full-range index (``x[0:n]``, ``x[:]``, ``x[...]``) paddle returns a new
+    Python tensor that shares ``x``'s storage *and autograd identity* (node, output
+    slot, and for a leaf its name): nothing in the tensor tells it from ``x`` (node,
+    ``is_leaf``, inplace version, data pointer, shape and strides all agree), so a
+    gradient with respect to it is ``x``'s, where torch gives the slice's own. Only the
+    moment it is made shows it: the wrapper compares the result with its source
+    (``_is_shared_underline_tensor_with``, the same tensor implementation: ~0.1 us)
+    and marks an alias with an attribute; `_refuse_full_slices` reads it. Slices taken
+    before unigrad first loads its paddle backend are not marked.
+    """
+    cls = paddle.Tensor
+    original = cls.__getitem__
+    if getattr(original, _ALIAS, False):
+        return
+
+    @functools.wraps(original)
+    def __getitem__(self: Any, item: Any) -> Any:
+        out = original(self, item)
+        if out is not self and isinstance(out, cls) and out._is_shared_underline_tensor_with(self):
+            setattr(out, _ALIAS, True)
+        return out
+
+    setattr(__getitem__, _ALIAS, True)
+    cls.__getitem__ = __getitem__
+
+
+_mark_full_slices()
+
+
+def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
+    """Raise if one of ``tensors`` (the inputs, or the no_grad_vars) is a full-range
+    slice: paddle would differentiate with respect to (or cut) its source instead, a
+    wrong number that unigrad cannot correct (see `_mark_full_slices`)."""
+    for i, x in enumerate(tensors):
+        if getattr(x, _ALIAS, False):
+            msg = message(
+                f"paddle cannot tell {what}[{i}], a full-range slice, from its source",
+                expected=f"{what} that paddle's autograd tells apart from other tensors",
+                got="a full-range slice (x[0:n], x[:] or x[...]), which paddle's autograd "
+                "identifies with x: it would give x's gradient, not the slice's",
+                fix="Use x itself, or make the slice a tensor of its own: x[0:n].clone().",
+            )
+            raise UnsupportedFeatureError(msg)
+
+
 def _refuse_aliases(inputs: Sequence[Any]) -> None:
     """Raise if paddle treats two distinct inputs as one tensor.
 
@@ -646,7 +698,9 @@ class PaddleBackend(Backend):
     def _grad(self, request: GradRequest) -> list[Any | None]:
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
+        _refuse_full_slices(request.inputs, "inputs")
         if request.no_grad_vars:
+            _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             return self._grad_cut(request)
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
@@ -784,6 +838,7 @@ class PaddleBackend(Backend):
             )
             raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
+            _refuse_full_slices(request.inputs, "inputs")
             with paddle.set_grad_enabled(_has_grad()):
                 grads = self._call(
                     _copies_of_inputs(request.outputs, request.inputs),

@@ -72,18 +72,11 @@ KNOWN: list[Known] = [
     ),
     Known(
         "paddle",
-        "paddle's autograd identifies a full-range slice with its source, so unigrad "
-        "refuses to differentiate with respect to both (UnsupportedFeatureError)",
+        "paddle's autograd identifies a full-range slice (x[0:n]) with x, so it would give "
+        "the slice x's gradient: unigrad refuses a full-range slice as an input or a "
+        "no_grad_vars entry (UnsupportedFeatureError)",
         op="index",
         text=("got UnsupportedFeatureError",),
-    ),
-    Known(
-        "paddle",
-        "issue 10 open, a wrong number: paddle's autograd identifies a full-range slice "
-        "(x[0:n]) with x, so differentiating with respect to the slice gives x's gradient "
-        "where torch gives the slice's own (often none); unigrad cannot see the alias",
-        op="index",
-        text=("values differ",),
     ),
     Known(
         "paddle",

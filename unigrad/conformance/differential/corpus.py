@@ -362,4 +362,30 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a full-range slice as the input: paddle gave it its source's gradient "
+        "(differential seed 7, program 134; now UnsupportedFeatureError, a known refusal)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.5], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v4", op="square", args=("v2",)),
+                Grad(name="g5", outputs=("v4",), inputs=("v3",), allow_unused=True),
+            )
+        ),
+    ),
+    (
+        "paddle: the namespace's reshape to a tensor's own shape returned the tensor itself "
+        "(a gradient with respect to it counted every use of the source)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.0, 2.0, 3.0], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="reshape", args=("v2",), params=(("shape", (3,)),)),
+                Op(name="v4", op="mul", args=("v3", "v2")),
+                Grad(name="g5", outputs=("v4",), inputs=("v3", "v2")),
+            )
+        ),
+    ),
 ]
