@@ -192,10 +192,23 @@ class _Pass(threading.local):
 
 
 _PASS = _Pass()
-#: Pointers of nodes made by ``create_graph=True`` passes that consumed their graph.
-#: A stale pointer (a node freed, its address reused) can only make a later pass more
-#: permissive, never wrong: paddle itself never frees a graph.
-_GRAD_GRAPH: set[int] = set()
+#: Nodes made by ``create_graph=True`` passes that consumed their graph: pointer -> a
+#: marker, an identity post-hook registered on that node alone. The node holds the
+#: only other reference to its marker, so a marker the registry alone holds belongs
+#: to a freed node, whose address a new node may reuse: such a pointer is not a
+#: gradient graph's (`_in_grad_graph`). A stale pointer would let a later pass through
+#: a consumed node that must raise (the long differential run found it).
+_GRAD_GRAPH: dict[int, Callable[..., Any]] = {}
+
+
+def _pass_through(*args: Any) -> Any:
+    return args[0]
+
+
+def _in_grad_graph(ptr: int) -> bool:
+    marker = _GRAD_GRAPH.get(ptr)
+    # 3: the registry's reference, this name's and getrefcount's argument
+    return marker is not None and sys.getrefcount(marker) > 3
 
 
 def _freed_hook(ptr: int, *args: Any) -> Any:
@@ -219,11 +232,12 @@ _FREED_HOOKS: dict[int, Callable[..., Any]] = {}
 
 
 def _sweep_hooks() -> None:
-    if _FREED_HOOKS:
-        getrefcount, hooks = sys.getrefcount, _FREED_HOOKS
-        # 2: the registry's reference and getrefcount's argument: no node holds it
-        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
-            del hooks[p]
+    getrefcount = sys.getrefcount
+    for hooks in (_FREED_HOOKS, _GRAD_GRAPH):
+        if hooks:
+            # 2: the registry's reference and getrefcount's argument: no node holds it
+            for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+                del hooks[p]
 
 
 def _hook_for(node: Any) -> Callable[..., Any]:
@@ -251,7 +265,7 @@ def _plain(outputs: Sequence[Any]) -> set[int] | None:
         ptr = node.node_ptr()
         if ptr in plain:
             continue
-        if ptr in _GRAD_GRAPH or ptr in cuts:
+        if ptr in cuts or (ptr in _GRAD_GRAPH and _in_grad_graph(ptr)):
             crossed = True
             continue
         plain.add(ptr)
@@ -266,9 +280,10 @@ def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
         if node is None:
             continue
         ptr = node.node_ptr()
-        if ptr in old or ptr in _GRAD_GRAPH:
-            continue
-        _GRAD_GRAPH.add(ptr)
+        if ptr in old or _in_grad_graph(ptr) or _is_leaf_node(node):
+            continue  # a leaf (paddle's copy of a seed) never runs, and takes no hook
+        marker = _GRAD_GRAPH[ptr] = functools.partial(_pass_through)
+        node._register_post_hook(marker)
         stack.extend(node.next_functions)
 
 
@@ -543,27 +558,35 @@ def _refuse_aliases(inputs: Sequence[Any]) -> None:
             raise UnsupportedFeatureError(msg)
 
 
-def _constant_if_detached(g: Any) -> Any:
+def _constant_if_detached(g: Any, forward: set[int]) -> Any:
     """``g`` detached when its graph reaches no tensor that requires grad.
 
     paddle marks every gradient taken with ``create_graph=True`` as requiring grad, even
     ``d(x + c)/dx``, a constant; torch (the contract) says it requires grad exactly when
-    it depends on a tensor that does. Differentiating the constant again raises
-    `unigrad.NotDifferentiableError` on every backend.
+    it depends on a tensor that does. ``forward`` holds the pointers of the nodes of the
+    pass's outputs and seeds (their graphs): a gradient depends on a tensor that
+    requires grad only through one of them. paddle's double-grad nodes also keep edges
+    to leaves of its own, copies of the seeds it makes for the pass (so that the
+    gradient can be differentiated with respect to the seed): those are not in
+    ``forward``, and reaching only them leaves ``g`` a constant. Differentiating the
+    constant again raises `unigrad.NotDifferentiableError` on every backend.
     """
     if g.stop_gradient:
         return g
     root = _grad_fn(g)
     if root is None:  # itself a leaf that requires grad (a seed returned as is)
         return g
-    seen: set[Any] = set()
+    seen: set[int] = set()
     stack = [root]
     while stack:
         node = stack.pop()
-        if node is None or node in seen:
+        if node is None:
             continue
-        seen.add(node)
-        if _is_leaf_node(node):
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if ptr in forward:
             return g
         stack.extend(node.next_functions)
     return g.detach()
@@ -692,7 +715,10 @@ class PaddleBackend(Backend):
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
-            grads = [None if g is None else _constant_if_detached(g) for g in grads]
+            forward = _graph_ptrs(
+                (*request.outputs, *(s for s in request.seeds if s is not None))
+            )
+            grads = [None if g is None else _constant_if_detached(g, forward) for g in grads]
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
