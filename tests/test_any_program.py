@@ -164,6 +164,25 @@ def test_complex_tanh_second_derivative(backend) -> None:
     backend.close(h, want, rtol=1e-12)
 
 
+def test_complex_abs_second_derivative(backend) -> None:
+    # paddle's complex abs double-grad node has no edge to z: the second derivative came
+    # out as nothing (zeros), and the gradient as a constant (differential seed 7)
+    z = backend.leaf([1.35 - 1.49j, -0.5 + 0.2j], "complex128")
+    (g,) = unigrad.grad(backend.xp.abs(z), z, create_graph=True)
+    v = np.array([1.35 - 1.49j, -0.5 + 0.2j])
+    backend.close(g, v / np.abs(v), rtol=1e-12)
+    assert backend.requires_grad(g)
+    loss = backend.xp.sum(backend.xp.real(g))
+    if backend.name == "paddle":
+        with pytest.raises(unigrad.HigherOrderUnavailableError, match="abs"):
+            unigrad.grad(loss, z)
+        return
+    (h,) = unigrad.grad(loss, z)
+    # Re(z/|z|) = x/r: d/dx = y^2/r^3, d/dy = -xy/r^3 (torch's convention: d/dx + i d/dy)
+    x, y, r = v.real, v.imag, np.abs(v)
+    backend.close(h, (y * y - 1j * x * y) / r**3, rtol=1e-12)
+
+
 # ---- raw framework errors where other backends answer ---------------------------------------
 def test_boolean_mask_index(backend) -> None:
     x = backend.leaf([[1.0, 2.0], [3.0, 4.0]], "float64")

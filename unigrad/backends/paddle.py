@@ -59,7 +59,13 @@ _FREED_MESSAGE = message(
 )
 
 #: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
-_WRONG_COMPLEX_KERNELS = {"TanhDoubleGradNode": "tanh", "TanhTripleGradNode": "tanh"}
+_WRONG_COMPLEX_KERNELS = {
+    "TanhDoubleGradNode": "tanh",
+    "TanhTripleGradNode": "tanh",
+    # complex abs: the double-grad node has no edge to x, so d/dx of |z|'s gradient
+    # comes out as nothing (zeros) where torch gives conj(g) (1/|z| - ...) != 0
+    "AbsDoubleGradNode": "abs",
+}
 
 _FLOAT = {paddle.float16, paddle.float32, paddle.float64, paddle.bfloat16}
 _COMPLEX = {paddle.complex64, paddle.complex128}
@@ -586,7 +592,8 @@ def _constant_if_detached(g: Any, forward: set[int]) -> Any:
         if ptr in seen:
             continue
         seen.add(ptr)
-        if ptr in forward:
+        if ptr in forward or node.name() in _WRONG_COMPLEX_KERNELS:
+            # a refused kernel: differentiating g raises HigherOrderUnavailableError
             return g
         stack.extend(node.next_functions)
     return g.detach()
@@ -715,9 +722,7 @@ class PaddleBackend(Backend):
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
-            forward = _graph_ptrs(
-                (*request.outputs, *(s for s in request.seeds if s is not None))
-            )
+            forward = _graph_ptrs((*request.outputs, *(s for s in request.seeds if s is not None)))
             grads = [None if g is None else _constant_if_detached(g, forward) for g in grads]
         return grads
 

@@ -388,4 +388,27 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: complex abs's double-grad node has no edge to z: a create_graph gradient "
+        "through it reported no dependence and its derivative was zeros (now refused, "
+        "HigherOrderUnavailableError naming abs; differential seed 7)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1.35 - 1.49j), (-0.5 + 0.2j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="abs", args=("x1",)),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+                Grad(
+                    name="g4",
+                    outputs=("g3[0]",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[(1.0 + 0.5j), (-0.3 + 1.0j)], dtype="complex128"),),
+                ),
+            )
+        ),
+    ),
 ]
