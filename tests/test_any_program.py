@@ -135,6 +135,20 @@ def test_a_freed_gradient_graph_lets_no_consumed_pass_through(backend) -> None:
             unigrad.grad(y, x)
 
 
+def test_backward_from_a_create_graph_result_after_retain_graph_false(backend) -> None:
+    # paddle's backward (without inputs=) ran into the consumed forward nodes: it raised
+    # GraphFreedError (differential seed 7, program 2819)
+    x = backend.leaf([0.5, -1.0], "float64")
+    xp = backend.xp
+    y = xp.tanh(x)
+    (g,) = unigrad.grad(y, x, create_graph=True, retain_graph=False)
+    unigrad.backward(xp.sum(-g))
+    t = np.tanh([0.5, -1.0])
+    backend.close(backend.grad_of(x), 2 * t * (1 - t * t), rtol=1e-12)
+    with pytest.raises(unigrad.GraphFreedError):  # the consumed outputs themselves
+        unigrad.backward(xp.sum(y))
+
+
 def test_no_grad_vars_cut_what_a_pass_consumes(backend) -> None:
     x = backend.leaf([0.5, -1.0], "float64")
     y = backend.xp.tanh(x)

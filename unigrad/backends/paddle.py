@@ -889,6 +889,8 @@ class PaddleBackend(Backend):
                         x._copy_gradient_from(total)
         else:
             grad_mode = _has_grad()
+            # a create_graph result's pass may go through the nodes its pass consumed
+            _PASS.plain = _plain(request.outputs)
             try:
                 paddle.autograd.backward(
                     list(request.outputs), seeds, retain_graph=request.retain_graph
@@ -899,6 +901,8 @@ class PaddleBackend(Backend):
                 if new is err:
                     raise
                 raise new from err
+            finally:
+                _PASS.plain = None
         if not request.retain_graph:
             self._consume(request.outputs, request.inputs)
 

@@ -411,4 +411,23 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: backward from a create_graph result after retain_graph=False raised "
+        "GraphFreedError (its pass ran into the consumed forward nodes; seed 7, 2819)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.0], dtype="float64", watched=True),
+                Op(name="v2", op="tanh", args=("x1",)),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    retain_graph=False,
+                    create_graph=True,
+                ),
+                Op(name="v4", op="neg", args=("g3[0]",)),
+                Backward(outputs=("v4",), retain_graph=False),
+            )
+        ),
+    ),
 ]
