@@ -456,6 +456,19 @@ def test_a_full_slice_as_an_input_gets_its_own_gradient_or_is_refused(backend) -
     backend.close(gx, [6.0, 6.0])
 
 
+def test_a_full_slice_of_an_input_as_an_output(backend) -> None:
+    # differential seed 11: paddle saw the output x[0:2] as the input x itself, stopped
+    # there and gave x no gradient
+    x = backend.leaf([[-0.9, -0.43], [-1.12, 0.58]])
+    c = backend.leaf(1.11)
+    unigrad.backward([c * 2.0, x[0:2]], inputs=[x, c])
+    backend.close(backend.grad_of(x), [[1.0, 1.0], [1.0, 1.0]])
+    backend.close(backend.grad_of(c), 2.0)
+    gx, gc = unigrad.grad([x[0:2] * 3.0, x[0:2]], [x, c], allow_unused=True)
+    backend.close(gx, [[4.0, 4.0], [4.0, 4.0]])
+    assert gc is None
+
+
 def test_a_reshape_to_its_own_shape_is_a_tensor_of_its_own(backend) -> None:
     # paddle.reshape returns x itself for x's own shape: the namespace's reshape made a
     # gradient with respect to the result count every use of x (a wrong number)

@@ -487,9 +487,11 @@ def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tupl
     if len(inputs) < 2 and len(outputs) < 2:  # grad(x, x): the seed, as paddle gives
         return outputs
     ids = {id(x) for x in inputs}
-    if not any(id(y) in ids for y in outputs):
+    # a full-range slice (x[0:n]) is x to paddle: as an output, copied as well
+    copy = [id(y) in ids or getattr(y, _ALIAS, False) for y in outputs]
+    if not any(copy):
         return outputs
-    return tuple(y.clone() if id(y) in ids else y for y in outputs)
+    return tuple(y.clone() if c else y for y, c in zip(outputs, copy, strict=True))
 
 
 #: Set on a tensor that paddle's ``__getitem__`` returned as an alias of its source.

@@ -430,4 +430,34 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: backward(retain_graph=False) frees the saved tensors of the nodes it ran, "
+        "and a later pass cut by no_grad_vars still runs the cut branch (zeroed): "
+        "GraphFreedError where the contract answers (known; differential seed 11)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.77, dtype="float64", watched=True),
+                Leaf(
+                    name="x2", data=[[-1.16, -0.37], [-0.32, -0.35]], dtype="float64", watched=False
+                ),
+                Op(name="v3", op="add", args=("x2", "x1")),
+                Op(name="v4", op="add", args=("v3", "x1")),
+                Backward(outputs=("v3",), retain_graph=False),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",), no_grad_vars=("v3",)),
+            )
+        ),
+    ),
+    (
+        "paddle: an output that is a full-range slice of an input (x[0:n]) is that input "
+        "to paddle: it stopped there and gave x no gradient (differential seed 11)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-0.9, -0.43], [-1.12, 0.58]], dtype="float32", watched=True),
+                Leaf(name="x2", data=1.11, dtype="float32", watched=True),
+                Op(name="v3", op="scale", args=("x2",), params=(("c", 2.0),)),
+                Op(name="v4", op="index", args=("x1",), params=(("index", ("slice", 0, 2)),)),
+                Backward(outputs=("v3", "v4"), retain_graph=False, inputs=("x1", "x2")),
+            )
+        ),
+    ),
 ]
