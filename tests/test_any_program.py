@@ -469,6 +469,14 @@ def test_a_full_slice_of_an_input_as_an_output(backend) -> None:
     assert gc is None
 
 
+def test_a_full_slice_and_its_source_as_two_backward_outputs(backend) -> None:
+    # differential seed 11: paddle's backward counted x and x[0:n] once
+    x = backend.leaf([-0.53], "float64")
+    v = x * 3.0
+    unigrad.backward([v[0:1], v], [backend.tensor([-1.32], "float64"), None])
+    backend.close(backend.grad_of(x), [3.0 * (-1.32 + 1.0)])
+
+
 def test_a_reshape_to_its_own_shape_is_a_tensor_of_its_own(backend) -> None:
     # paddle.reshape returns x itself for x's own shape: the namespace's reshape made a
     # gradient with respect to the result count every use of x (a wrong number)

@@ -893,10 +893,10 @@ class PaddleBackend(Backend):
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
             _PASS.plain = _plain(request.outputs)
+            # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
+            outputs, seeds = _merge_aliases(request.outputs, seeds)
             try:
-                paddle.autograd.backward(
-                    list(request.outputs), seeds, retain_graph=request.retain_graph
-                )
+                paddle.autograd.backward(list(outputs), seeds, retain_graph=request.retain_graph)
             except Exception as err:
                 _set_has_grad(grad_mode)
                 new = _translate(err)

@@ -460,4 +460,16 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: backward from x and x[0:n] (one tensor to paddle) counted the seed once "
+        "(differential seed 11)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.28], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 3.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 1)),)),
+                Backward(outputs=("v2", "v3"), retain_graph=True),
+            )
+        ),
+    ),
 ]
