@@ -658,9 +658,12 @@ class PaddleBackend(Backend):
     @staticmethod
     def _refuse_wrong_kernels(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
         """Raise where paddle has a kernel known to return wrong numbers (the contract:
-        never a wrong number). paddle's complex ``tanh`` double-grad kernel is one:
-        the second derivative of ``tanh(z)`` at ``0.3+0.4j`` comes out as
-        ``-0.50-0.96j`` where torch, jax and the closed form give ``-0.89+0.61j``."""
+        never a wrong number). paddle's complex higher-order derivatives are wrong: the
+        second derivative of ``tanh(z)`` at ``0.3+0.4j`` comes out as ``-0.50-0.96j``
+        where torch, jax and the closed form give ``-0.89+0.61j``, and every double-grad
+        node measured (mul, exp, sin, cos, tanh) misses a conjugation; complex ``abs``'s
+        has no edge to ``z`` at all. A complex pass through a gradient graph (a node
+        made by ``create_graph=True``) is refused."""
         if not any(t.dtype in _COMPLEX for t in (*outputs, *inputs)):
             return
         seen: set[int] = set()
@@ -677,8 +680,21 @@ class PaddleBackend(Backend):
                     f"paddle's complex {op} higher-order kernel gives wrong values",
                     expected=f"a second (or higher) derivative of {op} on a real dtype",
                     got=f"a complex graph through {name}",
-                    fix=f"Write {op} with ops paddle differentiates correctly, e.g. "
-                    "tanh(z) = (exp(2z) - 1) / (exp(2z) + 1), or use another backend.",
+                    fix="Differentiate complex functions once on paddle (split them into "
+                    "real and imaginary parts for higher orders), or use another backend.",
+                )
+                raise HigherOrderUnavailableError(msg)
+            if "DoubleGrad" in name or "TripleGrad" in name:
+                # paddle differentiates a complex gradient without the conjugation its
+                # first derivative has: d/dz of (z*z)'s gradient 2*s*conj(z) comes out as
+                # 2*s*t instead of 2*s*conj(t) (every op measured: mul, exp, sin, tanh)
+                op = name.split("DoubleGrad")[0].split("TripleGrad")[0]
+                msg = message(
+                    f"paddle's complex higher-order derivatives give wrong values ({op})",
+                    expected="a second (or higher) derivative on real dtypes",
+                    got=f"a complex graph through {name}, a gradient taken with create_graph=True",
+                    fix="Differentiate complex functions once on paddle (split them into "
+                    "real and imaginary parts for higher orders), or use another backend.",
                 )
                 raise HigherOrderUnavailableError(msg)
             stack.extend(node.next_functions)

@@ -472,4 +472,32 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: complex second derivatives miss a conjugation (a wrong number; now "
+        "refused, HigherOrderUnavailableError; differential seed 1, program 3523)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(-0.99 + 1.19j), (0.37 + 0.79j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="square", args=("x1",)),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[(1.46 + 1.06j), (0.45 - 0.35j)], dtype="complex128"),),
+                    create_graph=True,
+                ),
+                Grad(
+                    name="g4",
+                    outputs=("g3[0]",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[(0.86 + 0.59j), (-0.24 + 0.9j)], dtype="complex128"),),
+                ),
+            )
+        ),
+    ),
 ]
