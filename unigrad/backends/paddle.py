@@ -546,6 +546,53 @@ def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
             raise UnsupportedFeatureError(msg)
 
 
+def _refuse_intermediates_behind_gradients(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
+    """Raise if the outputs reach an intermediate input (not a leaf) through a gradient
+    taken with ``create_graph=True``.
+
+    A derivative with respect to an intermediate tensor through a gradient's graph
+    depends on which forward tensors each backward formula saved, and paddle's formulas
+    save other ones than torch's (paddle's divide saves its output, torch's its
+    operands): for ``v = x / (x*x + 1)`` and ``g = dv/dx``, ``d(g*v...)/dv`` counts a
+    path through ``g`` on paddle that torch does not have, a different number. Only a
+    double-grad node (of a nonlinear op) has edges to saved forward tensors.
+    """
+    targets = set()
+    for x in inputs:
+        node = _grad_fn(x)
+        if node is not None and not x.is_leaf:
+            targets.add(node.node_ptr())
+    if not targets:
+        return
+    seen: set[tuple[int, bool]] = set()
+    stack = [(_grad_fn(y), False) for y in outputs]
+    while stack:
+        node, through = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if (ptr, through) in seen:
+            continue
+        seen.add((ptr, through))
+        if through and ptr in targets:
+            msg = message(
+                "paddle cannot differentiate with respect to an intermediate tensor "
+                "through a gradient taken with create_graph=True",
+                expected="leaves as inputs, or intermediates the outputs reach only "
+                "through forward ops",
+                got="an intermediate (non-leaf) input behind a double-grad node: paddle's "
+                "backward formulas save other tensors than torch's, so the derivative "
+                "with respect to it can differ",
+                fix="Differentiate with respect to the leaves the intermediate is "
+                "computed from, or use another backend.",
+            )
+            raise UnsupportedFeatureError(msg)
+        if not through:
+            name = node.name()
+            through = "DoubleGrad" in name or "TripleGrad" in name
+        stack.extend((c, through) for c in node.next_functions)
+
+
 def _refuse_aliases(inputs: Sequence[Any]) -> None:
     """Raise if paddle treats two distinct inputs as one tensor.
 
@@ -748,6 +795,7 @@ class PaddleBackend(Backend):
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
         _refuse_full_slices(request.inputs, "inputs")
+        _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             return self._grad_cut(request)
@@ -888,6 +936,7 @@ class PaddleBackend(Backend):
             raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
             _refuse_full_slices(request.inputs, "inputs")
+            _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
             with paddle.set_grad_enabled(_has_grad()):
                 grads = self._call(
                     _copies_of_inputs(request.outputs, request.inputs),

@@ -500,4 +500,18 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: the derivative with respect to an intermediate through a create_graph "
+        "gradient used paddle's divide formula (it saves its output): a wrong number, now "
+        "refused (UnsupportedFeatureError; differential seed 4, program 3702)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.25, dtype="float64", watched=True),
+                Op(name="v2", op="div", args=("x1", "x1")),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+                Op(name="v4", op="mul", args=("g3[0]", "v2")),
+                Grad(name="g5", outputs=("v4",), inputs=("v2",)),
+            )
+        ),
+    ),
 ]
