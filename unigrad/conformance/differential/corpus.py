@@ -514,4 +514,23 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "reference: a duplicated input's gradient is one tensor (torch returns one object), "
+        "so a no_grad_vars cut on one occurrence cuts the other (differential seed 4)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.0], dtype="float64", watched=True),
+                Op(name="v2", op="square", args=("x1",)),
+                Grad(name="g3", outputs=("v2",), inputs=("x1", "x1"), create_graph=True),
+                Op(name="v4", op="add", args=("g3[0]", "g3[1]")),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    allow_unused=True,
+                    no_grad_vars=("g3[1]",),
+                ),
+            )
+        ),
+    ),
 ]
