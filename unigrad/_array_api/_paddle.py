@@ -568,7 +568,13 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
 
 
 def reshape(x: Any, /, shape: tuple[int, ...], *, copy: builtins.bool | None = None) -> Any:
-    return paddle.reshape(x, list(shape))
+    new = list(shape)
+    if new == x.shape and not x.stop_gradient:
+        # paddle.reshape returns x itself for x's own shape, so a gradient with respect
+        # to the result would count every use of x (a wrong number); torch's result is
+        # a view of its own: the kernel gives one here too
+        return paddle._C_ops.reshape(x, new)
+    return paddle.reshape(x, new)
 
 
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:

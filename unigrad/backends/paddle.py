@@ -3,7 +3,9 @@
 paddle.grad differs from the contract in ways this adapter closes:
 
 * it never frees its graph: after ``retain_graph=False`` every node the pass ran gets a
-  post-hook that raises, and paddle's wrapped error becomes `GraphFreedError`;
+  post-hook that raises (except in a pass that reaches it only through a
+  ``create_graph`` result of the consuming pass, rule 15), and paddle's wrapped error
+  becomes `GraphFreedError`;
 * it has no ``is_grads_batched``: the batch is a loop over seeds with the graph
   retained, stacked (differentiably under ``create_graph``);
 * its argument checks are ``assert`` statements (gone under ``python -O``) and it never
@@ -21,6 +23,7 @@ paddle.grad differs from the contract in ways this adapter closes:
 from __future__ import annotations
 
 import ctypes
+import functools
 import re
 import sys
 import threading
@@ -56,7 +59,13 @@ _FREED_MESSAGE = message(
 )
 
 #: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
-_WRONG_COMPLEX_KERNELS = {"TanhDoubleGradNode": "tanh", "TanhTripleGradNode": "tanh"}
+_WRONG_COMPLEX_KERNELS = {
+    "TanhDoubleGradNode": "tanh",
+    "TanhTripleGradNode": "tanh",
+    # complex abs: the double-grad node has no edge to x, so d/dx of |z|'s gradient
+    # comes out as nothing (zeros) where torch gives conj(g) (1/|z| - ...) != 0
+    "AbsDoubleGradNode": "abs",
+}
 
 _FLOAT = {paddle.float16, paddle.float32, paddle.float64, paddle.bfloat16}
 _COMPLEX = {paddle.complex64, paddle.complex128}
@@ -189,17 +198,60 @@ class _Pass(threading.local):
 
 
 _PASS = _Pass()
-#: Pointers of nodes made by ``create_graph=True`` passes that consumed their graph.
-#: A stale pointer (a node freed, its address reused) can only make a later pass more
-#: permissive, never wrong: paddle itself never frees a graph.
-_GRAD_GRAPH: set[int] = set()
+#: Nodes made by ``create_graph=True`` passes that consumed their graph: pointer -> a
+#: marker, an identity post-hook registered on that node alone. The node holds the
+#: only other reference to its marker, so a marker the registry alone holds belongs
+#: to a freed node, whose address a new node may reuse: such a pointer is not a
+#: gradient graph's (`_in_grad_graph`). A stale pointer would let a later pass through
+#: a consumed node that must raise (the long differential run found it).
+_GRAD_GRAPH: dict[int, Callable[..., Any]] = {}
 
 
-def _freed_hook(*_: Any) -> None:
-    # A permissive variant (letting a create_graph result's pass through a consumed
-    # node, returning the node's gradients) aborts the process under main's engine
-    # entry point: until that is understood, a consumed node always raises on paddle.
-    raise RuntimeError(_SENTINEL)
+def _pass_through(*args: Any) -> Any:
+    return args[0]
+
+
+def _in_grad_graph(ptr: int) -> bool:
+    marker = _GRAD_GRAPH.get(ptr)
+    # 3: the registry's reference, this name's and getrefcount's argument
+    return marker is not None and sys.getrefcount(marker) > 3
+
+
+def _freed_hook(ptr: int, *args: Any) -> Any:
+    """The post-hook of a consumed node: raise, unless the running pass reaches the node
+    only through a gradient graph (a create_graph result of the consuming pass, which
+    stays differentiable: rule 15), where the node's gradients pass unchanged."""
+    plain = _PASS.plain
+    if plain is None or ptr in plain:
+        raise RuntimeError(_SENTINEL)
+    return args[0]
+
+
+#: ``node_ptr -> the post-hook for that node``. The registry holds a reference to each
+#: hook so that a node is never the last owner of one: paddle's engine destroys nodes
+#: (those its ``GeneralGrad`` cache kept from the previous pass) with the GIL released,
+#: and freeing a Python object there aborts the process ("PyThreadState_Get: ... the
+#: GIL is released"). A hook only carries its node's pointer, so a node that reuses
+#: the address reuses the hook. Hooks whose nodes are gone (the registry holds the only
+#: reference) are freed, with the GIL held, before each consuming pass marks its nodes.
+_FREED_HOOKS: dict[int, Callable[..., Any]] = {}
+
+
+def _sweep_hooks() -> None:
+    getrefcount = sys.getrefcount
+    for hooks in (_FREED_HOOKS, _GRAD_GRAPH):
+        if hooks:
+            # 2: the registry's reference and getrefcount's argument: no node holds it
+            for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+                del hooks[p]
+
+
+def _hook_for(node: Any) -> Callable[..., Any]:
+    ptr = node.node_ptr()
+    hook = _FREED_HOOKS.get(ptr)
+    if hook is None:
+        hook = _FREED_HOOKS[ptr] = functools.partial(_freed_hook, ptr)
+    return hook
 
 
 def _plain(outputs: Sequence[Any]) -> set[int] | None:
@@ -219,7 +271,7 @@ def _plain(outputs: Sequence[Any]) -> set[int] | None:
         ptr = node.node_ptr()
         if ptr in plain:
             continue
-        if ptr in _GRAD_GRAPH or ptr in cuts:
+        if ptr in cuts or (ptr in _GRAD_GRAPH and _in_grad_graph(ptr)):
             crossed = True
             continue
         plain.add(ptr)
@@ -234,9 +286,10 @@ def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
         if node is None:
             continue
         ptr = node.node_ptr()
-        if ptr in old or ptr in _GRAD_GRAPH:
-            continue
-        _GRAD_GRAPH.add(ptr)
+        if ptr in old or _in_grad_graph(ptr) or _is_leaf_node(node):
+            continue  # a leaf (paddle's copy of a seed) never runs, and takes no hook
+        marker = _GRAD_GRAPH[ptr] = functools.partial(_pass_through)
+        node._register_post_hook(marker)
         stack.extend(node.next_functions)
 
 
@@ -328,6 +381,7 @@ def _mark_executed(
     registration returns is dropped at once. Iterative: long chains do not hit the
     recursion limit.
     """
+    _sweep_hooks()
     if cuts:  # nothing beyond a no_grad_vars cut is the pass's: it stays usable
         roots = [r for r in roots if r.node_ptr() not in cuts]
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
@@ -353,7 +407,7 @@ def _mark_executed(
                 ran.add(p)
                 up.append(p)
     for node in ran:
-        node._register_post_hook(_freed_hook)
+        node._register_post_hook(_hook_for(node))
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -433,9 +487,110 @@ def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tupl
     if len(inputs) < 2 and len(outputs) < 2:  # grad(x, x): the seed, as paddle gives
         return outputs
     ids = {id(x) for x in inputs}
-    if not any(id(y) in ids for y in outputs):
+    # a full-range slice (x[0:n]) is x to paddle: as an output, copied as well
+    copy = [id(y) in ids or getattr(y, _ALIAS, False) for y in outputs]
+    if not any(copy):
         return outputs
-    return tuple(y.clone() if id(y) in ids else y for y in outputs)
+    return tuple(y.clone() if c else y for y, c in zip(outputs, copy, strict=True))
+
+
+#: Set on a tensor that paddle's ``__getitem__`` returned as an alias of its source.
+_ALIAS = "_unigrad_full_slice"
+
+
+def _mark_full_slices() -> None:
+    """Make ``Tensor.__getitem__`` mark the aliases it returns.
+
+    For a full-range index (``x[0:n]``, ``x[:]``, ``x[...]``) paddle returns a new
+    Python tensor that shares ``x``'s storage *and autograd identity* (node, output
+    slot, and for a leaf its name): nothing in the tensor tells it from ``x`` (node,
+    ``is_leaf``, inplace version, data pointer, shape and strides all agree), so a
+    gradient with respect to it is ``x``'s, where torch gives the slice's own. Only the
+    moment it is made shows it: the wrapper compares the result with its source
+    (``_is_shared_underline_tensor_with``, the same tensor implementation: ~0.1 us)
+    and marks an alias with an attribute; `_refuse_full_slices` reads it. Slices taken
+    before unigrad first loads its paddle backend are not marked.
+    """
+    cls = paddle.Tensor
+    original = cls.__getitem__
+    if getattr(original, _ALIAS, False):
+        return
+
+    @functools.wraps(original)
+    def __getitem__(self: Any, item: Any) -> Any:
+        out = original(self, item)
+        if out is not self and isinstance(out, cls) and out._is_shared_underline_tensor_with(self):
+            setattr(out, _ALIAS, True)
+        return out
+
+    setattr(__getitem__, _ALIAS, True)
+    cls.__getitem__ = __getitem__
+
+
+_mark_full_slices()
+
+
+def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
+    """Raise if one of ``tensors`` (the inputs, or the no_grad_vars) is a full-range
+    slice: paddle would differentiate with respect to (or cut) its source instead, a
+    wrong number that unigrad cannot correct (see `_mark_full_slices`)."""
+    for i, x in enumerate(tensors):
+        if getattr(x, _ALIAS, False):
+            msg = message(
+                f"paddle cannot tell {what}[{i}], a full-range slice, from its source",
+                expected=f"{what} that paddle's autograd tells apart from other tensors",
+                got="a full-range slice (x[0:n], x[:] or x[...]), which paddle's autograd "
+                "identifies with x: it would give x's gradient, not the slice's",
+                fix="Use x itself, or make the slice a tensor of its own: x[0:n].clone().",
+            )
+            raise UnsupportedFeatureError(msg)
+
+
+def _refuse_intermediates_behind_gradients(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
+    """Raise if the outputs reach an intermediate input (not a leaf) through a gradient
+    taken with ``create_graph=True``.
+
+    A derivative with respect to an intermediate tensor through a gradient's graph
+    depends on which forward tensors each backward formula saved, and paddle's formulas
+    save other ones than torch's (paddle's divide saves its output, torch's its
+    operands): for ``v = x / (x*x + 1)`` and ``g = dv/dx``, ``d(g*v...)/dv`` counts a
+    path through ``g`` on paddle that torch does not have, a different number. Only a
+    double-grad node (of a nonlinear op) has edges to saved forward tensors.
+    """
+    targets = set()
+    for x in inputs:
+        node = _grad_fn(x)
+        if node is not None and not x.is_leaf:
+            targets.add(node.node_ptr())
+    if not targets:
+        return
+    seen: set[tuple[int, bool]] = set()
+    stack = [(_grad_fn(y), False) for y in outputs]
+    while stack:
+        node, through = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if (ptr, through) in seen:
+            continue
+        seen.add((ptr, through))
+        if through and ptr in targets:
+            msg = message(
+                "paddle cannot differentiate with respect to an intermediate tensor "
+                "through a gradient taken with create_graph=True",
+                expected="leaves as inputs, or intermediates the outputs reach only "
+                "through forward ops",
+                got="an intermediate (non-leaf) input behind a double-grad node: paddle's "
+                "backward formulas save other tensors than torch's, so the derivative "
+                "with respect to it can differ",
+                fix="Differentiate with respect to the leaves the intermediate is "
+                "computed from, or use another backend.",
+            )
+            raise UnsupportedFeatureError(msg)
+        if not through:
+            name = node.name()
+            through = "DoubleGrad" in name or "TripleGrad" in name
+        stack.extend((c, through) for c in node.next_functions)
 
 
 def _refuse_aliases(inputs: Sequence[Any]) -> None:
@@ -458,27 +613,36 @@ def _refuse_aliases(inputs: Sequence[Any]) -> None:
             raise UnsupportedFeatureError(msg)
 
 
-def _constant_if_detached(g: Any) -> Any:
+def _constant_if_detached(g: Any, forward: set[int]) -> Any:
     """``g`` detached when its graph reaches no tensor that requires grad.
 
     paddle marks every gradient taken with ``create_graph=True`` as requiring grad, even
     ``d(x + c)/dx``, a constant; torch (the contract) says it requires grad exactly when
-    it depends on a tensor that does. Differentiating the constant again raises
-    `unigrad.NotDifferentiableError` on every backend.
+    it depends on a tensor that does. ``forward`` holds the pointers of the nodes of the
+    pass's outputs and seeds (their graphs): a gradient depends on a tensor that
+    requires grad only through one of them. paddle's double-grad nodes also keep edges
+    to leaves of its own, copies of the seeds it makes for the pass (so that the
+    gradient can be differentiated with respect to the seed): those are not in
+    ``forward``, and reaching only them leaves ``g`` a constant. Differentiating the
+    constant again raises `unigrad.NotDifferentiableError` on every backend.
     """
     if g.stop_gradient:
         return g
     root = _grad_fn(g)
     if root is None:  # itself a leaf that requires grad (a seed returned as is)
         return g
-    seen: set[Any] = set()
+    seen: set[int] = set()
     stack = [root]
     while stack:
         node = stack.pop()
-        if node is None or node in seen:
+        if node is None:
             continue
-        seen.add(node)
-        if _is_leaf_node(node):
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if ptr in forward or node.name() in _WRONG_COMPLEX_KERNELS:
+            # a refused kernel: differentiating g raises HigherOrderUnavailableError
             return g
         stack.extend(node.next_functions)
     return g.detach()
@@ -541,9 +705,12 @@ class PaddleBackend(Backend):
     @staticmethod
     def _refuse_wrong_kernels(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
         """Raise where paddle has a kernel known to return wrong numbers (the contract:
-        never a wrong number). paddle's complex ``tanh`` double-grad kernel is one:
-        the second derivative of ``tanh(z)`` at ``0.3+0.4j`` comes out as
-        ``-0.50-0.96j`` where torch, jax and the closed form give ``-0.89+0.61j``."""
+        never a wrong number). paddle's complex higher-order derivatives are wrong: the
+        second derivative of ``tanh(z)`` at ``0.3+0.4j`` comes out as ``-0.50-0.96j``
+        where torch, jax and the closed form give ``-0.89+0.61j``, and every double-grad
+        node measured (mul, exp, sin, cos, tanh) misses a conjugation; complex ``abs``'s
+        has no edge to ``z`` at all. A complex pass through a gradient graph (a node
+        made by ``create_graph=True``) is refused."""
         if not any(t.dtype in _COMPLEX for t in (*outputs, *inputs)):
             return
         seen: set[int] = set()
@@ -560,8 +727,21 @@ class PaddleBackend(Backend):
                     f"paddle's complex {op} higher-order kernel gives wrong values",
                     expected=f"a second (or higher) derivative of {op} on a real dtype",
                     got=f"a complex graph through {name}",
-                    fix=f"Write {op} with ops paddle differentiates correctly, e.g. "
-                    "tanh(z) = (exp(2z) - 1) / (exp(2z) + 1), or use another backend.",
+                    fix="Differentiate complex functions once on paddle (split them into "
+                    "real and imaginary parts for higher orders), or use another backend.",
+                )
+                raise HigherOrderUnavailableError(msg)
+            if "DoubleGrad" in name or "TripleGrad" in name:
+                # paddle differentiates a complex gradient without the conjugation its
+                # first derivative has: d/dz of (z*z)'s gradient 2*s*conj(z) comes out as
+                # 2*s*t instead of 2*s*conj(t) (every op measured: mul, exp, sin, tanh)
+                op = name.split("DoubleGrad")[0].split("TripleGrad")[0]
+                msg = message(
+                    f"paddle's complex higher-order derivatives give wrong values ({op})",
+                    expected="a second (or higher) derivative on real dtypes",
+                    got=f"a complex graph through {name}, a gradient taken with create_graph=True",
+                    fix="Differentiate complex functions once on paddle (split them into "
+                    "real and imaginary parts for higher orders), or use another backend.",
                 )
                 raise HigherOrderUnavailableError(msg)
             stack.extend(node.next_functions)
@@ -607,13 +787,17 @@ class PaddleBackend(Backend):
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
-            grads = [None if g is None else _constant_if_detached(g) for g in grads]
+            forward = _graph_ptrs((*request.outputs, *(s for s in request.seeds if s is not None)))
+            grads = [None if g is None else _constant_if_detached(g, forward) for g in grads]
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
+        _refuse_full_slices(request.inputs, "inputs")
+        _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
         if request.no_grad_vars:
+            _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             return self._grad_cut(request)
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
@@ -728,8 +912,9 @@ class PaddleBackend(Backend):
             _mark_executed(roots, targets, leaves, cuts)
             return
         # every leaf is a target (backward into .grad)
+        _sweep_hooks()
         for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
-            node._register_post_hook(_freed_hook)
+            node._register_post_hook(_hook_for(node))
 
     def backward(self, request: BackwardRequest) -> None:
         with ENGINE_LOCK:
@@ -750,6 +935,8 @@ class PaddleBackend(Backend):
             )
             raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
+            _refuse_full_slices(request.inputs, "inputs")
+            _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
             with paddle.set_grad_enabled(_has_grad()):
                 grads = self._call(
                     _copies_of_inputs(request.outputs, request.inputs),
@@ -769,16 +956,20 @@ class PaddleBackend(Backend):
                         x._copy_gradient_from(total)
         else:
             grad_mode = _has_grad()
+            # a create_graph result's pass may go through the nodes its pass consumed
+            _PASS.plain = _plain(request.outputs)
+            # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
+            outputs, seeds = _merge_aliases(request.outputs, seeds)
             try:
-                paddle.autograd.backward(
-                    list(request.outputs), seeds, retain_graph=request.retain_graph
-                )
+                paddle.autograd.backward(list(outputs), seeds, retain_graph=request.retain_graph)
             except Exception as err:
                 _set_has_grad(grad_mode)
                 new = _translate(err)
                 if new is err:
                     raise
                 raise new from err
+            finally:
+                _PASS.plain = None
         if not request.retain_graph:
             self._consume(request.outputs, request.inputs)
 

@@ -5,8 +5,9 @@ torch already follows most of the contract. This adapter adds:
 * consumed-graph tracking: after ``retain_graph=False`` every node the engine ran gets
   a pre-hook that raises `GraphFreedError`, so a second pass fails even through
   nodes that saved nothing (where torch itself would silently succeed);
-* ``no_grad_vars``: a zeroing hook on each cut tensor for the values, and a walk over
-  the graph's edges that stops at the cuts to find inputs reachable only through them;
+* ``no_grad_vars``: a pre-hook on each cut tensor's node drops its gradient (undefined,
+  so nothing beyond the cut runs into the results), and a walk over the graph's edges
+  that stops at the cuts finds inputs reachable only through them;
 * ones for non-scalar ``None`` seeds, and the mapping of torch's errors to unigrad's.
 """
 
@@ -221,8 +222,26 @@ def _translate(err: RuntimeError) -> BaseException:
     return err
 
 
-def _zero_grad(g: torch.Tensor) -> torch.Tensor:
-    return torch.zeros_like(g)
+def _cut_hooks(no_grad_vars: tuple[Any, ...]) -> list[Any]:
+    """Pre-hooks that drop the gradient of each cut tensor before its node runs.
+
+    The dropped slot is undefined, not zero: torch's backward formulas give undefined
+    gradients for undefined ones, so nothing beyond a cut enters the results, not even
+    as a zero-valued graph (a zeroing tensor hook left the nodes beyond the cut in a
+    ``create_graph`` result's graph, which then reported ``requires_grad``).
+    """
+    slots: dict[Any, set[int]] = {}
+    for v in no_grad_vars:
+        if v.grad_fn is not None and v.requires_grad:
+            slots.setdefault(v.grad_fn, set()).add(v.output_nr)
+    handles = []
+    for node, cut in slots.items():
+
+        def drop(grads: tuple[Any, ...], cut: set[int] = cut) -> tuple[Any, ...]:
+            return tuple(None if i in cut else g for i, g in enumerate(grads))
+
+        handles.append(node.register_prehook(drop))
+    return handles
 
 
 def _reachable(
@@ -363,11 +382,7 @@ class TorchBackend(Backend):
                 or (x.grad_fn is None and id(x) not in leaves)
                 or (x.grad_fn is not None and (x.grad_fn, x.output_nr) not in edges)
             ]
-            handles = [
-                v.register_hook(_zero_grad)
-                for v in request.no_grad_vars
-                if v.grad_fn is not None and v.requires_grad
-            ]
+            handles = _cut_hooks(request.no_grad_vars)
         try:
             if _run_backward is None or request.batched or _has_torch_function(outputs + inputs):
                 result = torch.autograd.grad(

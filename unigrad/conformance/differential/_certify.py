@@ -57,12 +57,6 @@ class Known:
 #: reason. Keep it tiny and delete entries as the work lands.
 KNOWN: list[Known] = [
     Known(
-        "torch",
-        "issue 10 open: torch's no_grad_vars are zeroing hooks, so under create_graph the "
-        "cut branch stays in the gradient's graph (zero-valued): it reports requires_grad",
-        text=("no_grad_vars=", "create_graph=True", "expected requires_grad=False, got True"),
-    ),
-    Known(
         "paddle",
         "issue 10 open: paddle's double-grad nodes keep edges to leaves a gradient does "
         "not depend on, so create_graph results report requires_grad (structure)",
@@ -78,18 +72,27 @@ KNOWN: list[Known] = [
     ),
     Known(
         "paddle",
-        "paddle's autograd identifies a full-range slice with its source, so unigrad "
-        "refuses to differentiate with respect to both (UnsupportedFeatureError)",
+        "paddle's autograd identifies a full-range slice (x[0:n]) with x, so it would give "
+        "the slice x's gradient: unigrad refuses a full-range slice as an input or a "
+        "no_grad_vars entry (UnsupportedFeatureError)",
         op="index",
         text=("got UnsupportedFeatureError",),
     ),
     Known(
         "paddle",
-        "issue 10 open, a wrong number: paddle's autograd identifies a full-range slice "
-        "(x[0:n]) with x, so differentiating with respect to the slice gives x's gradient "
-        "where torch gives the slice's own (often none); unigrad cannot see the alias",
-        op="index",
-        text=("values differ",),
+        "paddle's backward(retain_graph=False) frees the saved tensors of the nodes it ran "
+        "(paddle.grad never does), and a later pass cut by no_grad_vars still runs the cut "
+        "branch with zeroed gradients, which needs them: GraphFreedError where the contract "
+        "answers (an error, never a number)",
+        text=("no_grad_vars=", ", got GraphFreedError"),
+    ),
+    Known(
+        "paddle",
+        "paddle's backward formulas save other tensors than torch's (divide saves its "
+        "output), so a derivative with respect to an intermediate through a create_graph "
+        "gradient can differ: unigrad refuses such an input (UnsupportedFeatureError)",
+        text=("got UnsupportedFeatureError",),
+        higher_order=True,
     ),
     Known(
         "paddle",

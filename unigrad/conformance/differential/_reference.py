@@ -208,7 +208,13 @@ def grad(
             n.consumed = True
     out: list[RV | None] = []
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
+    # a duplicated input gets the same gradient, one tensor (torch returns one object:
+    # a no_grad_vars cut on one occurrence cuts the other)
+    same: dict[int, RV | None] = {}
     for i, x in enumerate(inputs):
+        if id(x) in same:
+            out.append(same[id(x)])
+            continue
         g: RV | None = None
         if x.rg:
             j = next(j for j, d in enumerate(distinct_in) if d is x)
@@ -219,9 +225,9 @@ def grad(
                 g = leaf(np.zeros(shape), x.dtype, watched=create_graph)
             elif not allow_unused:
                 raise ContractError("UnusedInputError", f"inputs[{i}] is unused")
-            out.append(g)
-            continue
-        g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
+        else:
+            g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
+        same[id(x)] = g
         out.append(g)
     return tuple(out)
 

@@ -341,4 +341,196 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: no_grad_vars with create_graph=True kept the branch beyond the cut in the "
+        "result's graph (zero-valued): a constant gradient reported requires_grad",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, 1.0], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x2")),
+                Op(name="v4", op="scale", args=("v3",), params=(("c", 2.0),)),
+                Op(name="v5", op="add", args=("v4", "x1")),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    create_graph=True,
+                    no_grad_vars=("v3",),
+                ),
+                Grad(name="g7", outputs=("g6[0]",), inputs=("x1", "x2"), allow_unused=True),
+            )
+        ),
+    ),
+    (
+        "paddle: a full-range slice as the input: paddle gave it its source's gradient "
+        "(differential seed 7, program 134; now UnsupportedFeatureError, a known refusal)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.5], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v4", op="square", args=("v2",)),
+                Grad(name="g5", outputs=("v4",), inputs=("v3",), allow_unused=True),
+            )
+        ),
+    ),
+    (
+        "paddle: the namespace's reshape to a tensor's own shape returned the tensor itself "
+        "(a gradient with respect to it counted every use of the source)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.0, 2.0, 3.0], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="reshape", args=("v2",), params=(("shape", (3,)),)),
+                Op(name="v4", op="mul", args=("v3", "v2")),
+                Grad(name="g5", outputs=("v4",), inputs=("v3", "v2")),
+            )
+        ),
+    ),
+    (
+        "paddle: complex abs's double-grad node has no edge to z: a create_graph gradient "
+        "through it reported no dependence and its derivative was zeros (now refused, "
+        "HigherOrderUnavailableError naming abs; differential seed 7)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1.35 - 1.49j), (-0.5 + 0.2j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="abs", args=("x1",)),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+                Grad(
+                    name="g4",
+                    outputs=("g3[0]",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[(1.0 + 0.5j), (-0.3 + 1.0j)], dtype="complex128"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: backward from a create_graph result after retain_graph=False raised "
+        "GraphFreedError (its pass ran into the consumed forward nodes; seed 7, 2819)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.0], dtype="float64", watched=True),
+                Op(name="v2", op="tanh", args=("x1",)),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    retain_graph=False,
+                    create_graph=True,
+                ),
+                Op(name="v4", op="neg", args=("g3[0]",)),
+                Backward(outputs=("v4",), retain_graph=False),
+            )
+        ),
+    ),
+    (
+        "paddle: backward(retain_graph=False) frees the saved tensors of the nodes it ran, "
+        "and a later pass cut by no_grad_vars still runs the cut branch (zeroed): "
+        "GraphFreedError where the contract answers (known; differential seed 11)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.77, dtype="float64", watched=True),
+                Leaf(
+                    name="x2", data=[[-1.16, -0.37], [-0.32, -0.35]], dtype="float64", watched=False
+                ),
+                Op(name="v3", op="add", args=("x2", "x1")),
+                Op(name="v4", op="add", args=("v3", "x1")),
+                Backward(outputs=("v3",), retain_graph=False),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",), no_grad_vars=("v3",)),
+            )
+        ),
+    ),
+    (
+        "paddle: an output that is a full-range slice of an input (x[0:n]) is that input "
+        "to paddle: it stopped there and gave x no gradient (differential seed 11)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-0.9, -0.43], [-1.12, 0.58]], dtype="float32", watched=True),
+                Leaf(name="x2", data=1.11, dtype="float32", watched=True),
+                Op(name="v3", op="scale", args=("x2",), params=(("c", 2.0),)),
+                Op(name="v4", op="index", args=("x1",), params=(("index", ("slice", 0, 2)),)),
+                Backward(outputs=("v3", "v4"), retain_graph=False, inputs=("x1", "x2")),
+            )
+        ),
+    ),
+    (
+        "paddle: backward from x and x[0:n] (one tensor to paddle) counted the seed once "
+        "(differential seed 11)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.28], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 3.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 1)),)),
+                Backward(outputs=("v2", "v3"), retain_graph=True),
+            )
+        ),
+    ),
+    (
+        "paddle: complex second derivatives miss a conjugation (a wrong number; now "
+        "refused, HigherOrderUnavailableError; differential seed 1, program 3523)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(-0.99 + 1.19j), (0.37 + 0.79j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="square", args=("x1",)),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[(1.46 + 1.06j), (0.45 - 0.35j)], dtype="complex128"),),
+                    create_graph=True,
+                ),
+                Grad(
+                    name="g4",
+                    outputs=("g3[0]",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[(0.86 + 0.59j), (-0.24 + 0.9j)], dtype="complex128"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: the derivative with respect to an intermediate through a create_graph "
+        "gradient used paddle's divide formula (it saves its output): a wrong number, now "
+        "refused (UnsupportedFeatureError; differential seed 4, program 3702)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.25, dtype="float64", watched=True),
+                Op(name="v2", op="div", args=("x1", "x1")),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+                Op(name="v4", op="mul", args=("g3[0]", "v2")),
+                Grad(name="g5", outputs=("v4",), inputs=("v2",)),
+            )
+        ),
+    ),
+    (
+        "reference: a duplicated input's gradient is one tensor (torch returns one object), "
+        "so a no_grad_vars cut on one occurrence cuts the other (differential seed 4)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.0], dtype="float64", watched=True),
+                Op(name="v2", op="square", args=("x1",)),
+                Grad(name="g3", outputs=("v2",), inputs=("x1", "x1"), create_graph=True),
+                Op(name="v4", op="add", args=("g3[0]", "g3[1]")),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    allow_unused=True,
+                    no_grad_vars=("g3[1]",),
+                ),
+            )
+        ),
+    ),
 ]
