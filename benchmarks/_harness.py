@@ -21,10 +21,25 @@ import gc
 import os
 import platform
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+# Importing this module sets the process up, so each script imports it before any
+# framework. One thread for every pool (BLAS under numpy, paddle's, XLA's CPU pool; torch:
+# the scripts' --threads): on a shared machine thread pools fighting for cores swamp the
+# differences being measured. Set the variables yourself to measure something else.
+os.environ.setdefault("JAX_PLATFORMS", "cpu")
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+os.environ.setdefault(
+    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
+)
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if os.path.isdir(os.path.join(_ROOT, "unigrad")) and _ROOT not in sys.path:
+    sys.path.insert(0, _ROOT)  # run from a checkout: benchmark the checkout's unigrad
 
 __all__ = [
     "Samples",

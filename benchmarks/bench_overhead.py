@@ -34,25 +34,13 @@ thread-pool contention otherwise swamps the overhead being measured.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-# One thread for paddle's and numpy's pools too (torch: --threads), set before any
-# framework is imported; set the variables yourself to measure something else.
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-if os.path.isdir(os.path.join(_ROOT, "unigrad")) and _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)  # run from a checkout: benchmark the checkout's unigrad
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
+import _harness  # first: one thread per pool, and the checkout's unigrad (see _harness)
 
-import _harness  # noqa: E402
-
-import unigrad  # noqa: E402
+import unigrad
 
 #: (trivial: added microseconds, steps: ratio) per backend (DESIGN §6).
 TARGETS = {"torch": (5.0, 1.03), "paddle": (20.0, 1.05)}

@@ -21,32 +21,15 @@ Method: ``_harness`` (interleaved rounds, medians).
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 from collections.abc import Callable
 from typing import Any
 
-os.environ.setdefault("JAX_PLATFORMS", "cpu")
-# One thread for every variant (BLAS under numpy, XLA's CPU pool, as torch below): on a
-# shared machine thread pools fighting for cores swamp the differences being measured.
-# Set the variables yourself to measure something else.
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_var, "1")
-os.environ.setdefault(
-    "XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1"
-)
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_ROOT = os.path.dirname(_HERE)
-if os.path.isdir(os.path.join(_ROOT, "unigrad")) and _ROOT not in sys.path:
-    sys.path.insert(0, _ROOT)  # run from a checkout: benchmark the checkout's unigrad
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
+import _harness  # first: one thread per pool, and the checkout's unigrad (see _harness)
+import numpy as np
 
-import _harness  # noqa: E402
-import numpy as np  # noqa: E402
-
-import unigrad  # noqa: E402
+import unigrad
 
 SIZES = (10, 100, 1_000, 10_000)
 FLAT = 2.0  # the largest size may cost at most this much more per op than the median
