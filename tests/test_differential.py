@@ -235,6 +235,32 @@ def test_cli_certifies_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
     assert row["results"][name]["status"] in ("pass", "xfail")  # xfail: a KNOWN entry
 
 
+def test_cli_keeps_the_frameworks_quiet() -> None:
+    """The programs provoke framework errors and overflow on purpose: paddle's glog lines
+    (``W1123 ... backward.cc ...``) and NumPy's RuntimeWarnings would read like failures
+    (seed 1's first 40 programs print both without the CLI's silencing)."""
+    import re
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k not in ("GLOG_minloglevel", "PYTHONWARNINGS")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "unigrad.conformance", "--differential", "40", "--seed", "1"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    noise = [
+        line
+        for line in proc.stderr.splitlines()
+        if re.match(r"[WE]\d{4} ", line) or "Warning" in line or "INFO" in line
+    ]
+    assert not noise, noise[:5]
+
+
 def test_cli_rejects_a_non_positive_count(capsys: pytest.CaptureFixture[str]) -> None:
     from unigrad.conformance.cli import main
 
