@@ -334,6 +334,8 @@ def make_run(
         gs = pull(cts)
         result = []
         for x, g in zip(primals, gs, strict=True):
+            if not hasattr(g, "dtype"):  # autograd: a Python scalar for some 0-d gradients
+                g = xnp.asarray(g)
             if _is_complex(g):
                 g = xnp.conj(g)
             if g.dtype != x.dtype:

@@ -52,9 +52,14 @@ def main(args: argparse.Namespace) -> int:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
         print(text, end="")
-    for d in summary.divergences[:5]:
-        if not d.known:
-            print(f"\n--- repro (program {d.index}, {d.backend}) ---\n{d.repro()}", file=sys.stderr)
+    # repros of the divergences no KNOWN entry explains: each backend's first, then more
+    unknown = [d for d in summary.divergences if not d.known]
+    firsts = list({d.backend: d for d in reversed(unknown)}.values())[::-1]
+    shown = (firsts + [d for d in unknown if d not in firsts])[:5]
+    for d in sorted(shown, key=lambda d: d.index):
+        print(f"\n--- repro (program {d.index}, {d.backend}) ---\n{d.repro()}", file=sys.stderr)
+    if len(unknown) > 5:
+        print(f"\n({len(unknown) - 5} more unknown divergences not shown)", file=sys.stderr)
     print(
         f"{summary_line(report)}; {summary.programs} programs, {summary.degenerate} degenerate, "
         f"{len(summary.divergences)} divergences in {summary.seconds:.1f}s (seed {summary.seed})",

@@ -533,4 +533,17 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "numpy tape: autograd returns a Python complex, not an array, for the gradient of a "
+        "0-d complex leaf through imag; the tape read its .dtype (a raw AttributeError; "
+        "the 20 000-program run, seed 2026)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=(0.46 - 1.38j), dtype="complex128", watched=True),
+                Op(name="v2", op="imag", args=("x1",)),
+                Op(name="v3", op="mul", args=("v2", "v2")),
+                Grad(name="g4", outputs=("v3",), inputs=("x1",)),
+            )
+        ),
+    ),
 ]
