@@ -382,6 +382,14 @@ class TorchBackend(Backend):
                 or (x.grad_fn is None and id(x) not in leaves)
                 or (x.grad_fn is not None and (x.grad_fn, x.output_nr) not in edges)
             ]
+            if unreached:
+                # torch would still run toward them (their gradients are then dropped),
+                # through nodes an earlier pass may have consumed: leave them out
+                if len(unreached) == len(inputs):
+                    if not request.retain_graph:
+                        _consume(runs)
+                    return [None] * len(inputs)
+                inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
             handles = _cut_hooks(request.no_grad_vars)
         try:
             if _run_backward is None or request.batched or _has_torch_function(outputs + inputs):
@@ -416,10 +424,10 @@ class TorchBackend(Backend):
             _consume(runs)
         if consume_only:
             _mark_grad_graph(result, old)
-        grads = list(result)
-        for i in unreached:
-            grads[i] = None
-        return grads
+        if not unreached:
+            return list(result)
+        got = iter(result)
+        return [None if i in unreached else next(got) for i in range(len(request.inputs))]
 
     def backward(self, request: BackwardRequest) -> None:
         if request.inputs is not None:

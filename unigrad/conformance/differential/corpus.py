@@ -546,4 +546,25 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: an input reached only through a no_grad_vars cut, after backward consumed "
+        "the graph: torch still ran toward it, through the consumed node (GraphFreedError "
+        "where the contract answers None; the torch-only 20 000-program run, seed 77)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-1.33, 0.55], dtype="float32", watched=True),
+                Op(name="v2", op="neg", args=("x1",)),
+                Op(name="v3", op="sin", args=("v2",)),
+                Backward(outputs=("v3",)),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("v3", "x1"),
+                    retain_graph=True,
+                    allow_unused=True,
+                    no_grad_vars=("v2",),
+                ),
+            )
+        ),
+    ),
 ]
