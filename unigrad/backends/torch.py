@@ -373,7 +373,6 @@ class TorchBackend(Backend):
         retain = request.retain_graph or request.create_graph or bool(request.no_grad_vars)
         old = _forward_nodes(outputs) if consume_only else set()
         if request.no_grad_vars:
-            cut_ids = {id(v) for v in request.no_grad_vars}
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
                 i
