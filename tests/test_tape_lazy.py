@@ -160,3 +160,38 @@ def test_deferred_create_graph_results_keep_their_own_dependencies(mk):
         np.testing.assert_allclose(arr(hw), [1.0, 1.0])
         np.testing.assert_allclose(arr(gx), [3.0, 4.0])
         np.testing.assert_allclose(arr(gw), [1.0, 2.0])
+
+
+def test_reads_of_one_array_share_its_snapshot_only_while_it_is_unchanged():
+    from unigrad.tape import _tensor
+
+    w = np.array([1.0, 2.0])
+    x = unigrad.watch(w)
+    y1 = x * 2.0
+    y2 = x * 3.0  # w unchanged since y1's snapshot: the copy is shared
+    (c1,) = [c for a, c in y1._node.saved if a is w]
+    (c2,) = [c for a, c in y2._node.saved if a is w]
+    assert c1 is c2
+    w[0] = 5.0  # changed in place after both reads
+    with pytest.raises(unigrad.InplaceModifiedError):
+        unigrad.grad((y1 + y2).sum(), x)
+    # changed between two reads, then restored: the second read saw 5, not 1
+    w = np.array([1.0, 2.0])
+    x = unigrad.watch(w)
+    y1 = x * 2.0
+    w[0] = 5.0
+    y2 = x * 3.0  # a new snapshot (5.0), not the first one
+    (c2,) = [c for a, c in y2._node.saved if a is w]
+    assert c2[0] == 5.0
+    w[0] = 1.0
+    with pytest.raises(unigrad.InplaceModifiedError):
+        unigrad.grad((y1 + y2).sum(), x)
+    # an array reshaped in place is not the array the snapshot saved
+    w = np.array([1.0, 2.0])
+    x = unigrad.watch(w)
+    y1 = x * 2.0
+    w.shape = (2, 1)
+    y2 = x * 3.0
+    (c2,) = [c for a, c in y2._node.saved if a is w]
+    assert c2.shape == (2, 1)
+    assert _tensor._LATEST[id(w)][1]() is c2

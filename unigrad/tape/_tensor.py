@@ -80,8 +80,45 @@ def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
         if type(v) is nd and v.flags.writeable:
             verified = getattr(_VERIFIED, "pairs", None)
             pair = None if verified is None else verified.get(id(v))
-            out += ((v, v.copy()) if pair is None or pair[0] is not v else pair,)
+            out += (_snapshot(v) if pair is None or pair[0] is not v else pair,)
     return out
+
+
+#: id(array) -> (weak reference to the array, weak reference to its latest snapshot).
+#: A step reads the same watched arrays (a layer's weight, a batch) in several nodes; a
+#: node that reads an array equal to its latest snapshot shares that copy (one
+#: comparison instead of a new copy: the copy is then a snapshot of now, exactly).
+_LATEST: dict[int, tuple[Any, Any]] = {}
+_LATEST_MAX = 256
+
+
+def _snapshot(v: Any) -> tuple[Any, Any]:
+    """``(v, copy of v)``, sharing the latest copy of ``v`` when ``v`` still equals it."""
+    entry = _LATEST.get(id(v))
+    if entry is not None:
+        copy = entry[1]()
+        if (
+            copy is not None
+            and entry[0]() is v
+            and copy.shape == v.shape
+            and copy.dtype == v.dtype
+            and _equal(v, copy)
+        ):
+            return (v, copy)
+    copy = v.copy()
+    if len(_LATEST) >= _LATEST_MAX:  # a bound; forgetting only costs a copy
+        _LATEST.clear()
+    _LATEST[id(v)] = (weakref.ref(v), weakref.ref(copy))
+    return (v, copy)
+
+
+def _equal(arr: Any, copy: Any) -> bool:
+    """Whether ``arr`` still holds what ``copy`` saved (NaNs equal)."""
+    import numpy as np
+
+    # plain equality first: ten times faster than equal_nan=True, which is only
+    # needed when the arrays differ somewhere (same answer either way)
+    return bool(np.array_equal(arr, copy) or np.array_equal(arr, copy, equal_nan=True))
 
 
 #: Per thread, while `sharing_snapshots` is active: id(array) -> (array, copy) pairs
@@ -110,18 +147,13 @@ def sharing_snapshots(nodes: Sequence[Node]) -> Iterator[None]:
 
 def check_saved(nodes: Sequence[Node]) -> None:
     """Raise `InplaceModifiedError` if an array a node read changed since."""
-    import numpy as np
-
-    equal = np.array_equal
     seen: set[int] = set()
     for node in nodes:
         for arr, copy in node.saved:
             if id(copy) in seen:  # a snapshot shared by two nodes (`sharing_snapshots`)
                 continue
             seen.add(id(copy))
-            # plain equality first: ten times faster than equal_nan=True, which is
-            # only needed when the arrays differ somewhere (same answer either way)
-            if not (equal(arr, copy) or equal(arr, copy, equal_nan=True)):
+            if not _equal(arr, copy):
                 msg = message(
                     "an array used by the forward pass was modified in place",
                     expected="watched arrays and constant operands unchanged between "
