@@ -195,3 +195,13 @@ def test_reads_of_one_array_share_its_snapshot_only_while_it_is_unchanged():
     (c2,) = [c for a, c in y2._node.saved if a is w]
     assert c2.shape == (2, 1)
     assert _tensor._LATEST[id(w)][1]() is c2
+
+
+def test_static_index_tuples_are_keyed_by_their_values(mk):
+    # x[:, 0] and x[:, 1] take the flat recording path: each index is its own op
+    for _ in range(3):
+        x = unigrad.watch(mk([[1.0, 2.0], [3.0, 4.0]]))
+        y = x[:, 0] * 2.0 + x[:, 1] * 3.0 + x[..., None][1:, 0, 0].sum()
+        np.testing.assert_array_equal(arr(y), [11.0, 21.0])
+        (g,) = unigrad.grad(y.sum(), x)
+        np.testing.assert_array_equal(arr(g), [[2.0, 3.0], [4.0, 3.0]])

@@ -136,11 +136,12 @@ def analyse(
                 stack.append((y._node, False))
             elif collect_leaves:
                 leaves[id(y)] = y
+    push, pop = stack.append, stack.pop
     while stack:
-        node, expanded = stack.pop()
+        node, expanded = pop()
         if expanded:
             is_live = False
-            for p in _parents(node):
+            for p in node.parents if not node.consumed else _parents(node):
                 if isinstance(p, Tensor):
                     pid = id(p)
                     if pid in cut:
@@ -165,18 +166,20 @@ def analyse(
         if node in seen:
             continue
         seen.add(node)
-        stack.append((node, True))
-        for p in _parents(node):
+        push((node, True))
+        for p in node.parents if not node.consumed else _parents(node):
             if isinstance(p, Tensor):
-                if id(p) in cut:
-                    continue
                 n = p._node
+                if n is None or id(p) in cut:
+                    continue
             elif isinstance(p, _Ref):
                 n = p.node
+                if n is None:
+                    continue
             else:
                 continue
-            if n is not None and n not in seen:
-                stack.append((n, False))
+            if n not in seen:
+                push((n, False))
     return a
 
 
@@ -249,14 +252,37 @@ def build(
         return (1, j)
 
     keys = []
+    steps = plan.steps
     n_slots = 0
     for node in a.order:
-        srcs = tuple(source(p) for p in node.parents)
+        # source(p) for each parent, written out (the hot loop of every grad call)
+        srcs_l = []
+        for p in node.parents:
+            if isinstance(p, Tensor):
+                pid = id(p)
+                if pid not in cut:
+                    n = p._node
+                    if n is not None and live.get(n):
+                        srcs_l.append((2, base[n] + p._index))
+                        continue
+                    i = in_pos.get(pid)
+                    if i is not None:
+                        srcs_l.append((0, i))
+                        continue
+            else:
+                pid = id(p)
+            j = const_pos.get(pid)
+            if j is None:
+                j = const_pos[pid] = len(consts)
+                consts.append(p)
+            srcs_l.append((1, j))
+        srcs = tuple(srcs_l)
         base[node] = n_slots
-        ds = tuple((n_slots + k, i) for k, i in delta_at.get(node, ()))
+        dl = delta_at.get(node) if delta_at else None
+        ds = tuple((n_slots + k, i) for k, i in dl) if dl else ()
         if node.fn is None:  # analyse raises first; kept as a real check
             raise GraphFreedError(_FREED)
-        plan.steps.append((node.fn, srcs, n_slots, node.n_out, ds))
+        steps.append((node.fn, srcs, n_slots, node.n_out, ds))
         keys.append((node.key, srcs, ds))
         n_slots += node.n_out
     plan.n_slots = n_slots

@@ -503,6 +503,25 @@ def _getitem(x: Any, idx: Any) -> Any:
     return x[idx]
 
 
+_STATIC_INDEX = frozenset({int, type(None), type(Ellipsis)})
+
+
+def _static_index(idx: tuple[Any, ...]) -> bool:
+    """Whether an index tuple holds only ints, None, ``...`` and slices of ints."""
+    for e in idx:
+        t = type(e)
+        if t is slice:
+            if not (
+                type(e.start) in _STATIC_INDEX
+                and type(e.stop) in _STATIC_INDEX
+                and type(e.step) in _STATIC_INDEX
+            ):
+                return False
+        elif t not in _STATIC_INDEX:
+            return False
+    return True
+
+
 def _is_mask(v: Any) -> bool:
     dtype = getattr(v, "dtype", None)
     return dtype is not None and getattr(v, "ndim", 0) > 0 and str(dtype) == "bool"
@@ -792,6 +811,8 @@ class Tensor(ArrayObject):
     # ---- recorded views and methods -------------------------------------------
     def __getitem__(self, idx: Any) -> Any:
         cls = type(self)
+        if type(idx) is tuple and _static_index(idx):  # x[:, 0]: no pytree to walk
+            return _record_flat(cls, _getitem, (self, idx), {})
         return record_call(cls, _getitem, (self, _integer_masks(idx)), {})
 
     @property
