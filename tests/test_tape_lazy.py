@@ -205,3 +205,21 @@ def test_static_index_tuples_are_keyed_by_their_values(mk):
         np.testing.assert_array_equal(arr(y), [11.0, 21.0])
         (g,) = unigrad.grad(y.sum(), x)
         np.testing.assert_array_equal(arr(g), [[2.0, 3.0], [4.0, 3.0]])
+
+
+@pytest.mark.parametrize("scratch_max", [1 << 22, 2])
+def test_snapshot_comparison_is_numpys_equality_with_nans_equal(monkeypatch, scratch_max):
+    from unigrad.tape import _tensor
+
+    monkeypatch.setattr(_tensor, "_SCRATCH_MAX", scratch_max)
+    a = np.array([1.0, np.nan, -0.0, 2.0])
+    assert _tensor._equal(a, a.copy())
+    assert _tensor._equal(np.array([0.0, 1.0]), np.array([-0.0, 1.0]))  # == says equal
+    assert not _tensor._equal(np.array([1.0, 2.0]), np.array([1.0, 3.0]))
+    assert not _tensor._equal(np.zeros((2, 1)), np.zeros(2))  # reshaped in place
+    assert _tensor._equal(np.arange(6).reshape(2, 3), np.arange(6).reshape(2, 3))
+    strided = np.arange(6).reshape(2, 3)[:, ::2]  # not contiguous
+    assert _tensor._equal(strided, np.array([[0, 2], [3, 5]]))
+    assert not _tensor._equal(strided, np.array([[0, 2], [3, 4]]))
+    assert _tensor._equal(np.array(3.0), np.array(3.0))  # 0-d
+    assert _tensor._equal(np.zeros(0), np.zeros(0))
