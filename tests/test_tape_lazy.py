@@ -223,3 +223,31 @@ def test_snapshot_comparison_is_numpys_equality_with_nans_equal(monkeypatch, scr
     assert not _tensor._equal(strided, np.array([[0, 2], [3, 4]]))
     assert _tensor._equal(np.array(3.0), np.array(3.0))  # 0-d
     assert _tensor._equal(np.zeros(0), np.zeros(0))
+
+
+def test_recycled_snapshot_copies_are_never_shared_by_live_nodes():
+    from unigrad.tape import _tensor
+
+    shape = (128, 128)  # 128 KiB: large enough to be recycled
+    w1, w2 = np.ones(shape), np.full(shape, 2.0)
+    x1, x2 = unigrad.watch(w1), unigrad.watch(w2)
+    y1, y2 = x1 * 3.0, x2 * 3.0  # two live nodes: two distinct copies
+    (c1,) = [c for a, c in y1._node.saved if a is w1]
+    (c2,) = [c for a, c in y2._node.saved if a is w2]
+    assert c1 is not c2
+    np.testing.assert_array_equal(c1, w1)
+    np.testing.assert_array_equal(c2, w2)
+    w1[0, 0] = 5.0
+    with pytest.raises(unigrad.InplaceModifiedError):
+        unigrad.grad(y1.sum(), x1)
+    (g,) = unigrad.grad(y2.sum(), x2)  # its own snapshot is intact
+    np.testing.assert_array_equal(g, np.full(shape, 3.0))
+    # once no node holds a copy, the next snapshot of that shape takes it
+    del y1, y2, g
+    for _ in range(20):
+        w = np.full(shape, 7.0)
+        y = unigrad.watch(w) * 3.0
+        (c,) = [c for a, c in y._node.saved if a is w]
+        np.testing.assert_array_equal(c, w)
+        del y, c
+    assert len(_tensor._POOL[(shape, w.dtype)]) <= _tensor._POOL_DEPTH

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import math
+import sys
 import threading
 import weakref
 from collections import OrderedDict
@@ -105,11 +106,56 @@ def _snapshot(v: Any) -> tuple[Any, Any]:
             and _equal(v, copy)
         ):
             return (v, copy)
-    copy = v.copy()
+    copy = _copy(v)
     if len(_LATEST) >= _LATEST_MAX:  # a bound; forgetting only costs a copy
         _LATEST.clear()
     _LATEST[id(v)] = (weakref.ref(v), weakref.ref(copy))
     return (v, copy)
+
+
+#: (shape, dtype) -> copies of large arrays that snapshots recycle: a step reads the same
+#: arrays every time, and a fresh copy of a large array is a fresh allocation (pages the
+#: kernel maps and zeroes, then unmaps when the step's graph dies). A copy whose only
+#: holder is this pool (CPython's reference count) takes the next snapshot.
+_POOL: dict[tuple[Any, Any], list[Any]] = {}
+_POOL_MIN_BYTES = 1 << 16
+_POOL_DEPTH = 8  # copies kept per (shape, dtype)
+_POOL_KEYS = 64  # (shape, dtype) pairs kept; beyond, the pool starts over
+
+
+def _free_refcount() -> int:
+    """What `_copy` reads for a pooled copy held by nothing but the pool (0: no pool,
+    outside CPython)."""
+    getrefcount = getattr(sys, "getrefcount", None)
+    if getrefcount is None:
+        return 0
+    bufs = [object()]
+    for b in bufs:
+        return int(getrefcount(b))
+    return 0
+
+
+def _copy(v: Any) -> Any:
+    """``v.copy()``, in a recycled buffer when ``v`` is large and one is free."""
+    if v.nbytes < _POOL_MIN_BYTES or not _FREE or v.dtype.kind not in "biufc":
+        return v.copy()
+    key = (v.shape, v.dtype)
+    bufs = _POOL.get(key)
+    if bufs is None:
+        if len(_POOL) >= _POOL_KEYS:
+            _POOL.clear()
+        bufs = _POOL[key] = []
+    for b in bufs:  # (the loop variable holds b: another thread cannot take it too)
+        if sys.getrefcount(b) <= _FREE:
+            b[...] = v
+            return b
+    copy = v.copy()
+    if len(bufs) < _POOL_DEPTH:
+        bufs.append(copy)
+    return copy
+
+
+_FREE = _free_refcount()
 
 
 #: Per thread: a boolean buffer reused by `_equal`, so that comparing a large array
