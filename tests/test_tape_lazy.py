@@ -251,3 +251,19 @@ def test_recycled_snapshot_copies_are_never_shared_by_live_nodes():
         np.testing.assert_array_equal(c, w)
         del y, c
     assert len(_tensor._POOL[(shape, w.dtype)]) <= _tensor._POOL_DEPTH
+
+
+def test_the_snapshot_pool_keeps_a_bounded_number_of_bytes(monkeypatch):
+    from unigrad.tape import _tensor
+
+    monkeypatch.setattr(_tensor, "_POOL", {})
+    monkeypatch.setattr(_tensor, "_POOL_BYTES", [0])
+    monkeypatch.setattr(_tensor, "_POOL_BYTES_MAX", 3 * 128 * 128 * 8)
+    ws = [np.full((128, 128), float(k)) for k in range(5)]
+    xs = [unigrad.watch(w) for w in ws]
+    ys = [x * 2.0 for x in xs]  # five live snapshots of one shape
+    assert len(_tensor._POOL[((128, 128), ws[0].dtype)]) == 3
+    assert _tensor._POOL_BYTES[0] == 3 * 128 * 128 * 8
+    for y, w in zip(ys, ws):
+        (c,) = [c for a, c in y._node.saved if a is w]
+        np.testing.assert_array_equal(c, w)

@@ -121,6 +121,8 @@ _POOL: dict[tuple[Any, Any], list[Any]] = {}
 _POOL_MIN_BYTES = 1 << 16
 _POOL_DEPTH = 8  # copies kept per (shape, dtype)
 _POOL_KEYS = 64  # (shape, dtype) pairs kept; beyond, the pool starts over
+_POOL_BYTES_MAX = 1 << 28  # what the pool may keep in all (256 MiB)
+_POOL_BYTES = [0]
 
 
 def _free_refcount() -> int:
@@ -144,14 +146,16 @@ def _copy(v: Any) -> Any:
     if bufs is None:
         if len(_POOL) >= _POOL_KEYS:
             _POOL.clear()
+            _POOL_BYTES[0] = 0
         bufs = _POOL[key] = []
     for b in bufs:  # (the loop variable holds b: another thread cannot take it too)
         if sys.getrefcount(b) <= _FREE:
             b[...] = v
             return b
     copy = v.copy()
-    if len(bufs) < _POOL_DEPTH:
+    if len(bufs) < _POOL_DEPTH and _POOL_BYTES[0] + copy.nbytes <= _POOL_BYTES_MAX:
         bufs.append(copy)
+        _POOL_BYTES[0] += copy.nbytes
     return copy
 
 
