@@ -264,6 +264,6 @@ def test_the_snapshot_pool_keeps_a_bounded_number_of_bytes(monkeypatch):
     ys = [x * 2.0 for x in xs]  # five live snapshots of one shape
     assert len(_tensor._POOL[((128, 128), ws[0].dtype)]) == 3
     assert _tensor._POOL_BYTES[0] == 3 * 128 * 128 * 8
-    for y, w in zip(ys, ws):
+    for y, w in zip(ys, ws, strict=True):
         (c,) = [c for a, c in y._node.saved if a is w]
         np.testing.assert_array_equal(c, w)

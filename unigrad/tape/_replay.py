@@ -265,17 +265,17 @@ def build(
                     if n is not None and live.get(n):
                         srcs_l.append((2, base[n] + p._index))
                         continue
-                    i = in_pos.get(pid)
-                    if i is not None:
-                        srcs_l.append((0, i))
+                    pos = in_pos.get(pid)
+                    if pos is not None:
+                        srcs_l.append((0, pos))
                         continue
             else:
                 pid = id(p)
-            j = const_pos.get(pid)
-            if j is None:
-                j = const_pos[pid] = len(consts)
+            cpos = const_pos.get(pid)
+            if cpos is None:
+                cpos = const_pos[pid] = len(consts)
                 consts.append(p)
-            srcs_l.append((1, j))
+            srcs_l.append((1, cpos))
         srcs = tuple(srcs_l)
         base[node] = n_slots
         dl = delta_at.get(node) if delta_at else None
