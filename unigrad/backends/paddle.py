@@ -237,13 +237,32 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
 _FREED_HOOKS: dict[int, Callable[..., Any]] = {}
 
 
+#: `_FREED_HOOKS` is swept when it has grown by half its size after the last sweep
+#: (and by at least this many hooks): every consuming pass adds its nodes' hooks, and
+#: a sweep on every pass read the whole registry each time (the hooks of every graph
+#: still alive). Amortised, a hook costs O(1) sweeping, and the registry holds at most
+#: about 1.5 times the live hooks plus this. A hook left in the registry longer is
+#: harmless: it carries only its pointer, and a node reusing the address reuses it.
+_SWEEP_SLACK = 1024
+_swept_size = 0
+
+
 def _sweep_hooks() -> None:
+    global _swept_size
     getrefcount = sys.getrefcount
+    # gradient-graph markers stay swept on every consuming pass: `_plain` walks while
+    # any is registered
+    hooks: dict[int, Callable[..., Any]]
     for hooks in (_FREED_HOOKS, _GRAD_GRAPH):
-        if hooks:
-            # 2: the registry's reference and getrefcount's argument: no node holds it
-            for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
-                del hooks[p]
+        if not hooks:
+            continue
+        if hooks is _FREED_HOOKS and len(hooks) < _swept_size + _swept_size // 2 + _SWEEP_SLACK:
+            continue
+        # 2: the registry's reference and getrefcount's argument: no node holds it
+        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+            del hooks[p]
+        if hooks is _FREED_HOOKS:
+            _swept_size = len(hooks)
 
 
 def _hook_for(node: Any) -> Callable[..., Any]:
@@ -296,12 +315,16 @@ def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
 def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
     seen: set[int] = set()
     stack = [_grad_fn(y) for y in outputs]
+    pop, extend, add = stack.pop, stack.extend, seen.add
     while stack:
-        node = stack.pop()
-        if node is None or node.node_ptr() in seen:
+        node = pop()
+        if node is None:
             continue
-        seen.add(node.node_ptr())
-        stack.extend(node.next_functions)
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        add(ptr)
+        extend(node.next_functions)
     return seen
 
 
@@ -406,8 +429,13 @@ def _mark_executed(
             if p not in ran:
                 ran.add(p)
                 up.append(p)
-    for node in ran:
-        node._register_post_hook(_hook_for(node))
+    hooks = _FREED_HOOKS
+    for node in ran:  # `_hook_for`, inlined (once per node run)
+        ptr = node.node_ptr()
+        hook = hooks.get(ptr)
+        if hook is None:
+            hook = hooks[ptr] = functools.partial(_freed_hook, ptr)
+        node._register_post_hook(hook)
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -711,7 +739,10 @@ class PaddleBackend(Backend):
         node measured (mul, exp, sin, cos, tanh) misses a conjugation; complex ``abs``'s
         has no edge to ``z`` at all. A complex pass through a gradient graph (a node
         made by ``create_graph=True``) is refused."""
-        if not any(t.dtype in _COMPLEX for t in (*outputs, *inputs)):
+        for t in (*outputs, *inputs):  # (`dtype in _COMPLEX` hashes a dtype: ~0.5 us)
+            if _kind_of(t.dtype) == "c":
+                break
+        else:
             return
         seen: set[int] = set()
         stack = [_grad_fn(y) for y in outputs]
@@ -782,7 +813,8 @@ class PaddleBackend(Backend):
             grads = self._grad(request)
         inputs = request.inputs
         for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
-            if g is not None and g.dtype != x.dtype:
+            # (dtypes are singletons: `is` answers the common call; `!=` costs ~0.5 us)
+            if g is not None and g.dtype is not x.dtype and g.dtype != x.dtype:
                 # paddle returns a complex gradient for a real input that feeds complex
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
