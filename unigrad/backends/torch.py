@@ -14,6 +14,7 @@ torch already follows most of the contract. This adapter adds:
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -107,9 +108,12 @@ def _plan(
     between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
     and dies with the node: no id() bookkeeping, nothing to fool after garbage
     collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
-    a cut runs. The walk is ``_graph.executed`` written out for torch's node types
-    (iterative post-order, so long chains do not hit the recursion limit): it runs on
-    every call, and the generic version's callbacks cost more than the walk itself.
+    a cut runs. The walk answers ``_graph.executed``'s question for torch's node types
+    in two iterative passes (long chains do not hit the recursion limit): one walk down
+    reads each node's edges once and records its parents, then a walk up from the
+    targets met collects their ancestors, the nodes that run. It runs on most calls,
+    and the generic version's callbacks (or a post-order's second visit of every node)
+    cost more than the walk itself.
     """
     every_leaf = inputs is None
     check = bool(_LIVE)  # no flagged node alive: nothing to check (reads no metadata)
@@ -121,46 +125,57 @@ def _plan(
             leaves.add(id(x))
         else:
             targets.add(fn)
-    leads: dict[Any, bool] = {}
-    kids_of: dict[Any, list[Any]] = {}
-    runs: list[Any] = []
     roots = []
     for y in outputs:
         fn = y.grad_fn
         if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
             roots.append(fn)
-    stack = list(roots)
-    consumed = False
+    # down: each node's parents (the nodes with an edge into it), and the targets met
+    parents: dict[Any, list[Any]] = {}
+    met: list[Any] = []
+    for r in roots:
+        if r not in parents:
+            parents[r] = []
+            if r in targets:
+                met.append(r)
+    stack = list(parents)
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        if node in leads:
-            continue
-        if type(node) is _ACCUMULATE:
-            leads[node] = every_leaf or id(node.variable) in leaves
-            continue
-        kids = kids_of.get(node)
-        if kids is None:  # first visit: the children first, then this node again
-            if cuts:
-                kids = [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
+        node = pop()
+        for c, nr in node.next_functions:
+            if c is None or (cuts and (c, nr) in cuts):
+                continue
+            ps = parents.get(c)
+            if ps is not None:
+                ps.append(node)
+                continue
+            parents[c] = [node]
+            if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
+                if every_leaf or id(c.variable) in leaves:
+                    met.append(c)
             else:
-                kids = [c for c, _ in node.next_functions if c is not None]
-            kids_of[node] = kids
-            stack.append(node)
-            stack.extend(kids)
-            continue
-        ran = False
-        for c in kids:
-            if leads[c]:
-                ran = True
+                if c in targets:
+                    met.append(c)
+                push(c)
+    # up: a node runs when it leads to a target, i.e. it is a target's ancestor
+    ran: set[Any] = set()
+    add = ran.add
+    while met:
+        for p in parents[met.pop()]:
+            if p not in ran:
+                add(p)
+                met.append(p)
+    runs = list(ran)
+    if check:
+        for node in runs:
+            if _CONSUMED in node.metadata:
+                _check_consumed(roots, runs, partial(_kids, cuts))
                 break
-        leads[node] = ran or node in targets
-        if ran:
-            if check and _CONSUMED in node.metadata:
-                consumed = True
-            runs.append(node)
-    if consumed:
-        _check_consumed(roots, runs, kids_of.__getitem__)
     return runs
+
+
+def _kids(cuts: frozenset[tuple[Any, int]], node: Any) -> list[Any]:
+    return [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
 
 
 def _useful(
