@@ -676,6 +676,49 @@ def _constant_if_detached(g: Any, forward: set[int]) -> Any:
     return g.detach()
 
 
+def _known_forward(request: GradRequest, grads: Sequence[Any]) -> set[int]:
+    """Pointers of nodes known, without a walk, to be in the graph of the pass's outputs
+    and seeds (`_constant_if_detached`'s ``forward``): the outputs' and seeds' own
+    nodes, and the node of each input that got a gradient (paddle reached it from the
+    outputs: a leaf's accumulation node, or an intermediate's node)."""
+    known: set[int] = set()
+    for t in (*request.outputs, *request.seeds):
+        node = None if t is None else _grad_fn(t)
+        if node is not None:
+            known.add(node.node_ptr())
+    for x, g in zip(request.inputs, grads, strict=True):
+        if g is not None:
+            node = _grad_fn(x)
+            if node is not None:
+                known.add(node.node_ptr())
+    return known
+
+
+def _reaches(g: Any, known: set[int]) -> bool:
+    """Whether `_constant_if_detached` surely leaves ``g`` as it is: its graph reaches a
+    node of ``known`` (a subset of that function's ``forward``) or a refused kernel, or
+    it has no node. False means: decide with the whole ``forward`` (the same answer
+    whenever this says True: a path to a node of ``forward`` meets one first)."""
+    root = _grad_fn(g)
+    if root is None:
+        return True
+    seen: set[int] = set()
+    stack = [root]
+    pop, extend, add = stack.pop, stack.extend, seen.add
+    while stack:
+        node = pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        if ptr in known or node.name() in _WRONG_COMPLEX_KERNELS:
+            return True
+        add(ptr)
+        extend(node.next_functions)
+    return False
+
+
 class PaddleBackend(Backend):
     """Adapter for `paddle` tensors (dynamic graph mode)."""
 
@@ -703,7 +746,9 @@ class PaddleBackend(Backend):
         return tuple(x.shape)
 
     def same_dtype(self, a: Any, b: Any) -> bool:
-        return bool(a.dtype == b.dtype)
+        da, db = a.dtype, b.dtype
+        # (dtypes are singletons: `is` answers the common call; `==` costs ~0.5 us)
+        return da is db or bool(da == db)
 
     def dtype_name(self, x: Any) -> str:
         return str(x.dtype).removeprefix("paddle.")
@@ -819,8 +864,15 @@ class PaddleBackend(Backend):
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
-            forward = _graph_ptrs((*request.outputs, *(s for s in request.seeds if s is not None)))
-            grads = [None if g is None else _constant_if_detached(g, forward) for g in grads]
+            known = _known_forward(request, grads)
+            forward: set[int] | None = None
+            for i, g in enumerate(grads):
+                if g is None or g.stop_gradient or _reaches(g, known):
+                    continue  # (what `_constant_if_detached` answers, without `forward`)
+                if forward is None:
+                    seeds = (s for s in request.seeds if s is not None)
+                    forward = _graph_ptrs((*request.outputs, *seeds))
+                grads[i] = _constant_if_detached(g, forward)
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
