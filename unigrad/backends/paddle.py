@@ -237,26 +237,21 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
 _FREED_HOOKS: dict[int, Callable[..., Any]] = {}
 
 
-#: `_FREED_HOOKS` is swept when it has grown by half its size after the last sweep
-#: (and by at least this many hooks): every consuming pass adds its nodes' hooks, and
-#: a sweep on every pass read the whole registry each time (the hooks of every graph
-#: still alive). Amortised, a hook costs O(1) sweeping, and the registry holds at most
-#: about 1.5 times the live hooks plus this. A hook left in the registry longer is
-#: harmless: it carries only its pointer, and a node reusing the address reuses it.
-_SWEEP_SLACK = 1024
+#: The size of `_FREED_HOOKS` after its last sweep. Entries are only added by marking
+#: and only removed by a sweep. While the registry has not grown since, every node
+#: marked since reused a hook already there (a node at a freed node's address: a hook
+#: carries only its pointer), so no hook was created and the sweep (which reads every
+#: hook of every live graph) is skipped: a dead hook stays a while longer, harmless,
+#: and live objects do not grow. When it has grown, it is swept as before.
 _swept_size = 0
 
 
 def _sweep_hooks() -> None:
     global _swept_size
     getrefcount = sys.getrefcount
-    # gradient-graph markers stay swept on every consuming pass: `_plain` walks while
-    # any is registered
     hooks: dict[int, Callable[..., Any]]
     for hooks in (_FREED_HOOKS, _GRAD_GRAPH):
-        if not hooks:
-            continue
-        if hooks is _FREED_HOOKS and len(hooks) < _swept_size + _swept_size // 2 + _SWEEP_SLACK:
+        if not hooks or (hooks is _FREED_HOOKS and len(hooks) <= _swept_size):
             continue
         # 2: the registry's reference and getrefcount's argument: no node holds it
         for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
