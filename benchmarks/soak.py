@@ -8,6 +8,7 @@ loop stays within allocator noise (well under 0.5 MB per 1 000 calls).
     python benchmarks/soak.py                       # 10 000 calls per mode and backend
     python benchmarks/soak.py --calls 2000 --warmup 500 --backend paddle
     python benchmarks/soak.py --native              # the framework's own grad as control
+    python benchmarks/soak.py --threads 4           # each step on 4 threads at once
 
 Modes (each a whole step: forward, then the gradient call):
 
@@ -26,6 +27,7 @@ import argparse
 import gc
 import os
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +41,7 @@ import numpy as np
 import unigrad
 from unigrad.conformance import Kit
 
-__all__ = ["MODES", "Growth", "make_step", "measure", "measure_step", "rss_mb"]
+__all__ = ["MODES", "Growth", "make_step", "measure", "measure_step", "measure_threads", "rss_mb"]
 
 MODES = ("grad", "retain", "create", "backward")
 BACKENDS = ("torch", "paddle", "jax", "numpy")
@@ -163,6 +165,42 @@ def measure_step(name: str, mode: str, step: Callable[[], None], calls: int, war
     return Growth(name, mode, calls, (rss1 - rss0) * scale, (objs1 - objs0) * scale, rss0)
 
 
+def measure_threads(
+    name: str, mode: str, steps: list[Callable[[], None]], calls: int, warmup: int
+) -> Growth:
+    """``measure_step`` with one step per thread, all running at once (``calls`` in all,
+    shared between them): a thread that raises fails the measurement."""
+    errors: list[BaseException] = []
+
+    def run(n: int) -> None:
+        threads = [
+            threading.Thread(target=_loop, args=(step, n // len(steps), errors)) for step in steps
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            raise errors[0]
+
+    run(warmup * len(steps))
+    _snapshot()
+    rss0, objs0 = _snapshot()
+    run(calls)
+    rss1, objs1 = _snapshot()
+    done = calls // len(steps) * len(steps)
+    scale = 1000 / done
+    return Growth(name, mode, done, (rss1 - rss0) * scale, (objs1 - objs0) * scale, rss0)
+
+
+def _loop(step: Callable[[], None], n: int, errors: list[BaseException]) -> None:
+    try:
+        for _ in range(n):
+            step()
+    except BaseException as err:  # reported by the caller
+        errors.append(err)
+
+
 def kit(name: str) -> Kit:
     """The neutral kit of backend ``name`` (float64 on jax, as the tests run it)."""
     if name == "jax":
@@ -186,6 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--warmup", type=int, default=1_000, help="calls before measuring")
     p.add_argument("--native", action="store_true", help="the framework's own grad")
     p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="run each mode's step on this many threads at once, each with its own "
+        "parameters (--calls in all); default 1",
+    )
+    p.add_argument(
         "--limit", type=float, default=0.5, help="MB per 1 000 calls counted as flat (0.5)"
     )
     args = p.parse_args(argv)
@@ -197,6 +242,13 @@ def main(argv: list[str] | None = None) -> int:
     for name in names:
         k = kit(name)
         modes = args.mode or MODES
+        if args.threads > 1:
+            for mode in modes:
+                per = [make_step(k, mode, native=args.native) for _ in range(args.threads)]
+                g = measure_threads(name, mode, per, args.calls, args.warmup)
+                worst = max(worst, g.rss_mb_per_1000)
+                print(g.row(), f"({args.threads} threads)", flush=True)
+            continue
         steps = {mode: make_step(k, mode, native=args.native) for mode in modes}
         for step in steps.values():  # warm every mode before measuring any
             for _ in range(args.warmup):

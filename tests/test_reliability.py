@@ -112,6 +112,20 @@ def test_four_threads_sharing_parameters_get_correct_results(backend):
     assert _run_threads(work) == []
 
 
+@pytest.mark.usefixtures("one_torch_thread")
+@pytest.mark.parametrize("mode", ["grad", "create"])
+def test_memory_is_flat_with_four_threads_in_a_training_loop(backend, mode):
+    # soak.py --threads: each thread its own step and parameters, all at once (paddle's
+    # consumed-graph hook registry is shared between them)
+    steps = [soak.make_step(backend, mode) for _ in range(N_THREADS)]
+    g = soak.measure_threads(backend.name, mode, steps, CALLS, WARMUP // N_THREADS)
+    assert g.calls == CALLS
+    grown_mb = g.rss_mb_per_1000 * CALLS / 1000
+    grown_objects = g.objects_per_1000 * CALLS / 1000
+    assert grown_mb <= RSS_BOUND_MB, f"{backend.name}/{mode}: RSS grew {grown_mb:.2f} MB"
+    assert grown_objects <= OBJECTS_BOUND, f"{backend.name}/{mode}: +{grown_objects:.0f} objects"
+
+
 _HOOKED = [b for b in ("torch", "paddle") if importlib.util.find_spec(b) is not None]
 
 

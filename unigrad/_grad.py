@@ -11,7 +11,7 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from ._dispatch import backend_for, owner
+from ._dispatch import _TYPE_CACHE, backend_for, owner
 from ._errors import (
     GradArgumentError,
     GradOutputsError,
@@ -188,7 +188,6 @@ def _check_seeds(
     checked = list(seeds)
     batch: int | None = None
     for i, (y, s) in enumerate(zip(outs, seeds, strict=True)):
-        y_kind = be.kind(y)
         if s is None:
             if batched:
                 msg = message(
@@ -198,7 +197,7 @@ def _check_seeds(
                     fix="Pass a batched seed for every output, e.g. an identity matrix.",
                 )
                 raise GradOutputsError(msg)
-            if y_kind == "c":
+            if be.kind(y) == "c":
                 raise _complex_needs_seed(be, y, i)
             continue
         y_shape, s_shape = be.shape(y), be.shape(s)
@@ -231,7 +230,7 @@ def _check_seeds(
             raise GradOutputsError(msg)
         if not be.same_dtype(s, y):
             s_kind = be.kind(s)
-            if s_kind == "c" and y_kind != "c":
+            if s_kind == "c" and be.kind(y) != "c":
                 msg = message(
                     f"grad_outputs[{i}] is complex for a real output",
                     expected=f"a real seed for outputs[{i}] of dtype {be.dtype_name(y)}",
@@ -294,6 +293,9 @@ def _inputs(
 ) -> tuple[tuple[Any, ...], list[int], list[str | None]]:
     """Distinct inputs that require grad; per original input, its index or -1 and a reason."""
     if len(ins) == 1:  # the common call: nothing to dedupe
+        x = ins[0]
+        if be.kind(x) in "fc" and be.requires_grad(x):  # (and nothing to remap)
+            return ins, [0], [None]
         distinct, where = ins, [0]
     else:
         distinct, where = _dedupe(ins)
@@ -319,6 +321,25 @@ def _inputs(
     if len(keep) == len(distinct):  # every input kept: the positions are unchanged
         return distinct, where, reasons if len(where) == len(distinct) else [None] * len(where)
     return tuple(keep), [remap.get(j, -1) for j in where], [reasons[j] for j in where]
+
+
+def _one_type(
+    outs: tuple[Any, ...], ins: tuple[Any, ...], seeds: tuple[Any, ...], ngv: tuple[Any, ...]
+) -> Backend | None:
+    """`backend_for`'s answer when every tensor of the call has the first output's type
+    and that type's backend is known (the common call); None otherwise."""
+    cls = type(outs[0])
+    be = _TYPE_CACHE.get(cls)
+    if be is None:
+        return None
+    for group in (outs, ins, ngv):
+        for v in group:
+            if type(v) is not cls:
+                return None
+    for s in seeds:
+        if s is not None and type(s) is not cls:
+            return None
+    return be
 
 
 def _all_given(results: list[Any]) -> bool:
@@ -403,10 +424,12 @@ def grad(
     ins = _as_tuple(inputs, "inputs")
     seeds = _seeds(grad_outputs, len(outs))
     ngv = () if no_grad_vars is None else _as_tuple(no_grad_vars, "no_grad_vars", allow_set=True)
-    groups: tuple[tuple[str, tuple[Any, ...]], ...] = (("outputs", outs), ("inputs", ins))
-    if grad_outputs is not None or ngv:  # None seeds and no cuts have nothing to check
-        groups += (("grad_outputs", seeds), ("no_grad_vars", ngv))
-    be = backend_for(groups)
+    be = _one_type(outs, ins, seeds, ngv)
+    if be is None:  # not all of one known type: the general search, and its errors
+        groups: tuple[tuple[str, tuple[Any, ...]], ...] = (("outputs", outs), ("inputs", ins))
+        if grad_outputs is not None or ngv:  # None seeds and no cuts have nothing to check
+            groups += (("grad_outputs", seeds), ("no_grad_vars", ngv))
+        be = backend_for(groups)
 
     create = _flag(create_graph, "create_graph")
     retain = create if retain_graph is None else _flag(retain_graph, "retain_graph")

@@ -237,13 +237,27 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
 _FREED_HOOKS: dict[int, Callable[..., Any]] = {}
 
 
+#: The size of `_FREED_HOOKS` after its last sweep. Entries are only added by marking
+#: and only removed by a sweep. While the registry has not grown since, every node
+#: marked since reused a hook already there (a node at a freed node's address: a hook
+#: carries only its pointer), so no hook was created and the sweep (which reads every
+#: hook of every live graph) is skipped: a dead hook stays a while longer, harmless,
+#: and live objects do not grow. When it has grown, it is swept as before.
+_swept_size = 0
+
+
 def _sweep_hooks() -> None:
+    global _swept_size
     getrefcount = sys.getrefcount
+    hooks: dict[int, Callable[..., Any]]
     for hooks in (_FREED_HOOKS, _GRAD_GRAPH):
-        if hooks:
-            # 2: the registry's reference and getrefcount's argument: no node holds it
-            for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
-                del hooks[p]
+        if not hooks or (hooks is _FREED_HOOKS and len(hooks) <= _swept_size):
+            continue
+        # 2: the registry's reference and getrefcount's argument: no node holds it
+        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+            del hooks[p]
+        if hooks is _FREED_HOOKS:
+            _swept_size = len(hooks)
 
 
 def _hook_for(node: Any) -> Callable[..., Any]:
@@ -296,12 +310,16 @@ def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
 def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
     seen: set[int] = set()
     stack = [_grad_fn(y) for y in outputs]
+    pop, extend, add = stack.pop, stack.extend, seen.add
     while stack:
-        node = stack.pop()
-        if node is None or node.node_ptr() in seen:
+        node = pop()
+        if node is None:
             continue
-        seen.add(node.node_ptr())
-        stack.extend(node.next_functions)
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        add(ptr)
+        extend(node.next_functions)
     return seen
 
 
@@ -406,8 +424,13 @@ def _mark_executed(
             if p not in ran:
                 ran.add(p)
                 up.append(p)
-    for node in ran:
-        node._register_post_hook(_hook_for(node))
+    hooks = _FREED_HOOKS
+    for node in ran:  # `_hook_for`, inlined (once per node run)
+        ptr = node.node_ptr()
+        hook = hooks.get(ptr)
+        if hook is None:
+            hook = hooks[ptr] = functools.partial(_freed_hook, ptr)
+        node._register_post_hook(hook)
 
 
 def _translate(err: BaseException) -> BaseException:
@@ -648,6 +671,49 @@ def _constant_if_detached(g: Any, forward: set[int]) -> Any:
     return g.detach()
 
 
+def _known_forward(request: GradRequest, grads: Sequence[Any]) -> set[int]:
+    """Pointers of nodes known, without a walk, to be in the graph of the pass's outputs
+    and seeds (`_constant_if_detached`'s ``forward``): the outputs' and seeds' own
+    nodes, and the node of each input that got a gradient (paddle reached it from the
+    outputs: a leaf's accumulation node, or an intermediate's node)."""
+    known: set[int] = set()
+    for t in (*request.outputs, *request.seeds):
+        node = None if t is None else _grad_fn(t)
+        if node is not None:
+            known.add(node.node_ptr())
+    for x, g in zip(request.inputs, grads, strict=True):
+        if g is not None:
+            node = _grad_fn(x)
+            if node is not None:
+                known.add(node.node_ptr())
+    return known
+
+
+def _reaches(g: Any, known: set[int]) -> bool:
+    """Whether `_constant_if_detached` surely leaves ``g`` as it is: its graph reaches a
+    node of ``known`` (a subset of that function's ``forward``) or a refused kernel, or
+    it has no node. False means: decide with the whole ``forward`` (the same answer
+    whenever this says True: a path to a node of ``forward`` meets one first)."""
+    root = _grad_fn(g)
+    if root is None:
+        return True
+    seen: set[int] = set()
+    stack = [root]
+    pop, extend, add = stack.pop, stack.extend, seen.add
+    while stack:
+        node = pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        if ptr in known or node.name() in _WRONG_COMPLEX_KERNELS:
+            return True
+        add(ptr)
+        extend(node.next_functions)
+    return False
+
+
 class PaddleBackend(Backend):
     """Adapter for `paddle` tensors (dynamic graph mode)."""
 
@@ -675,7 +741,9 @@ class PaddleBackend(Backend):
         return tuple(x.shape)
 
     def same_dtype(self, a: Any, b: Any) -> bool:
-        return bool(a.dtype == b.dtype)
+        da, db = a.dtype, b.dtype
+        # (dtypes are singletons: `is` answers the common call; `==` costs ~0.5 us)
+        return da is db or bool(da == db)
 
     def dtype_name(self, x: Any) -> str:
         return str(x.dtype).removeprefix("paddle.")
@@ -711,7 +779,10 @@ class PaddleBackend(Backend):
         node measured (mul, exp, sin, cos, tanh) misses a conjugation; complex ``abs``'s
         has no edge to ``z`` at all. A complex pass through a gradient graph (a node
         made by ``create_graph=True``) is refused."""
-        if not any(t.dtype in _COMPLEX for t in (*outputs, *inputs)):
+        for t in (*outputs, *inputs):  # (`dtype in _COMPLEX` hashes a dtype: ~0.5 us)
+            if _kind_of(t.dtype) == "c":
+                break
+        else:
             return
         seen: set[int] = set()
         stack = [_grad_fn(y) for y in outputs]
@@ -782,13 +853,21 @@ class PaddleBackend(Backend):
             grads = self._grad(request)
         inputs = request.inputs
         for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
-            if g is not None and g.dtype != x.dtype:
+            # (dtypes are singletons: `is` answers the common call; `!=` costs ~0.5 us)
+            if g is not None and g.dtype is not x.dtype and g.dtype != x.dtype:
                 # paddle returns a complex gradient for a real input that feeds complex
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
-            forward = _graph_ptrs((*request.outputs, *(s for s in request.seeds if s is not None)))
-            grads = [None if g is None else _constant_if_detached(g, forward) for g in grads]
+            known = _known_forward(request, grads)
+            forward: set[int] | None = None
+            for i, g in enumerate(grads):
+                if g is None or g.stop_gradient or _reaches(g, known):
+                    continue  # (what `_constant_if_detached` answers, without `forward`)
+                if forward is None:
+                    seeds = (s for s in request.seeds if s is not None)
+                    forward = _graph_ptrs((*request.outputs, *seeds))
+                grads[i] = _constant_if_detached(g, forward)
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:

@@ -14,6 +14,7 @@ torch already follows most of the contract. This adapter adds:
 from __future__ import annotations
 
 import warnings
+from functools import partial
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -63,6 +64,31 @@ _GRAD_GRAPH = "unigrad.grad_graph"
 _run_backward: Any = getattr(torch.autograd.graph, "_engine_run_backward", None)
 _has_torch_function: Any = torch._C._has_torch_function
 _ACCUMULATE = torch._C._functions.AccumulateGrad
+_NO_CUTS: frozenset[tuple[Any, int]] = frozenset()
+_PRESERVE = torch.preserve_format
+_ones_like = torch.ones_like
+
+#: ids of the live `_Consumed` tokens. Empty: no node anywhere carries the consumed
+#: flag, so a pass cannot reach one and the check is skipped (see `_plan`).
+_LIVE: set[int] = set()
+
+
+class _Consumed:
+    """The value of the consumed flag, one per consuming pass, shared by its nodes.
+
+    It lives exactly as long as the last node it marks (only nodes' ``metadata`` dicts
+    hold it): while `_LIVE` is empty, no live node is flagged. A token outlived by a
+    node cannot happen (the node's dict holds it); a token outliving its nodes (held
+    elsewhere) only keeps the check on.
+    """
+
+    __slots__ = ()
+
+    def __init__(self) -> None:
+        _LIVE.add(id(self))
+
+    def __del__(self, _discard: Any = _LIVE.discard) -> None:
+        _discard(id(self))
 
 
 def _children(node: Any) -> list[Any]:
@@ -72,7 +98,7 @@ def _children(node: Any) -> list[Any]:
 def _plan(
     outputs: tuple[Any, ...],
     inputs: tuple[Any, ...] | None,
-    cuts: frozenset[tuple[Any, int]] = frozenset(),
+    cuts: frozenset[tuple[Any, int]] = _NO_CUTS,
 ) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
@@ -82,11 +108,15 @@ def _plan(
     between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
     and dies with the node: no id() bookkeeping, nothing to fool after garbage
     collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
-    a cut runs. The walk is ``_graph.executed`` written out for torch's node types
-    (iterative post-order, so long chains do not hit the recursion limit): it runs on
-    every call, and the generic version's callbacks cost more than the walk itself.
+    a cut runs. The walk answers ``_graph.executed``'s question for torch's node types
+    in two iterative passes (long chains do not hit the recursion limit): one walk down
+    reads each node's edges once and records its parents, then a walk up from the
+    targets met collects their ancestors, the nodes that run. It runs on most calls,
+    and the generic version's callbacks (or a post-order's second visit of every node)
+    cost more than the walk itself.
     """
     every_leaf = inputs is None
+    check = bool(_LIVE)  # no flagged node alive: nothing to check (reads no metadata)
     leaves: set[int] = set()
     targets: set[Any] = set()
     for x in inputs or ():
@@ -95,46 +125,57 @@ def _plan(
             leaves.add(id(x))
         else:
             targets.add(fn)
-    leads: dict[Any, bool] = {}
-    kids_of: dict[Any, list[Any]] = {}
-    runs: list[Any] = []
     roots = []
     for y in outputs:
         fn = y.grad_fn
         if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
             roots.append(fn)
-    stack = list(roots)
-    consumed = False
+    # down: each node's parents (the nodes with an edge into it), and the targets met
+    parents: dict[Any, list[Any]] = {}
+    met: list[Any] = []
+    for r in roots:
+        if r not in parents:
+            parents[r] = []
+            if r in targets:
+                met.append(r)
+    stack = list(parents)
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        if node in leads:
-            continue
-        if type(node) is _ACCUMULATE:
-            leads[node] = every_leaf or id(node.variable) in leaves
-            continue
-        kids = kids_of.get(node)
-        if kids is None:  # first visit: the children first, then this node again
-            if cuts:
-                kids = [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
+        node = pop()
+        for c, nr in node.next_functions:
+            if c is None or (cuts and (c, nr) in cuts):
+                continue
+            ps = parents.get(c)
+            if ps is not None:
+                ps.append(node)
+                continue
+            parents[c] = [node]
+            if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
+                if every_leaf or id(c.variable) in leaves:
+                    met.append(c)
             else:
-                kids = [c for c, _ in node.next_functions if c is not None]
-            kids_of[node] = kids
-            stack.append(node)
-            stack.extend(kids)
-            continue
-        ran = False
-        for c in kids:
-            if leads[c]:
-                ran = True
-                break
-        leads[node] = ran or node in targets
-        if ran:
+                if c in targets:
+                    met.append(c)
+                push(c)
+    # up: a node runs when it leads to a target, i.e. it is a target's ancestor
+    ran: set[Any] = set()
+    add = ran.add
+    while met:
+        for p in parents[met.pop()]:
+            if p not in ran:
+                add(p)
+                met.append(p)
+    runs = list(ran)
+    if check:
+        for node in runs:
             if _CONSUMED in node.metadata:
-                consumed = True
-            runs.append(node)
-    if consumed:
-        _check_consumed(roots, runs, kids_of.__getitem__)
+                _check_consumed(roots, runs, partial(_kids, cuts))
+                break
     return runs
+
+
+def _kids(cuts: frozenset[tuple[Any, int]], node: Any) -> list[Any]:
+    return [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
 
 
 def _useful(
@@ -155,6 +196,17 @@ def _useful(
     if len(keep) == len(outputs):
         return outputs, seeds
     return tuple(outputs[i] for i in keep), tuple(seeds[i] for i in keep)
+
+
+def _filled(outputs: tuple[Any, ...], seeds: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The seeds with ones (as torch's own grad makes them) for the None entries."""
+    if len(outputs) == 1:  # the common call
+        s = seeds[0]
+        return (_ones_like(outputs[0], memory_format=_PRESERVE) if s is None else s,)
+    return tuple(
+        _ones_like(y, memory_format=_PRESERVE) if s is None else s
+        for y, s in zip(outputs, seeds, strict=True)
+    )
 
 
 def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
@@ -180,8 +232,11 @@ def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
 
 
 def _consume(runs: list[Any]) -> None:
+    if not runs:
+        return
+    token = _Consumed()
     for node in runs:
-        node.metadata[_CONSUMED] = True
+        node.metadata[_CONSUMED] = token
 
 
 def _forward_nodes(outputs: tuple[Any, ...]) -> set[Any]:
@@ -345,16 +400,24 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs = request.outputs, request.inputs
-        cuts = frozenset(
-            (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
-        )
-        targets = inputs
-        if request.no_grad_vars:  # a cut input is unused: the pass never runs toward it
-            cut_ids = {id(v) for v in request.no_grad_vars}
-            targets = tuple(x for x in inputs if id(x) not in cut_ids)
-        runs = _plan(outputs, targets, cuts)
         seeds = request.seeds
-        if len(outputs) > 1 or not runs:  # one output whose node runs is useful
+        cuts = _NO_CUTS
+        if request.no_grad_vars:  # a cut input is unused: the pass never runs toward it
+            cuts = frozenset(
+                (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
+            )
+            cut_ids = {id(v) for v in request.no_grad_vars}
+            runs = _plan(outputs, tuple(x for x in inputs if id(x) not in cut_ids), cuts)
+        elif request.retain_graph and not _LIVE:
+            # No flagged node is alive (nothing to find), the pass consumes nothing
+            # (nothing to flag) and cuts nothing: the walk cannot matter. torch's engine
+            # runs only the nodes that lead to the inputs (an output that leads to none
+            # is not run, and retained buffers are not freed), the contract's pass.
+            runs = None
+        else:
+            runs = _plan(outputs, inputs)
+        if runs is not None and (len(outputs) > 1 or not runs):
+            # one output whose node runs is useful
             outputs, seeds = _useful(outputs, seeds, inputs, runs)
             if not outputs:
                 return [None] * len(inputs)
@@ -362,7 +425,6 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
-        seeds = self._seeds(outputs, seeds)
         handles = []
         unreached: list[int] = []
         # create_graph results must stay differentiable after retain_graph=False: torch
@@ -395,7 +457,7 @@ class TorchBackend(Backend):
                 result = torch.autograd.grad(
                     outputs,
                     inputs,
-                    seeds,
+                    self._seeds(outputs, seeds),
                     retain_graph=retain,
                     create_graph=request.create_graph,
                     allow_unused=True,
@@ -404,10 +466,7 @@ class TorchBackend(Backend):
             else:
                 result = _run_backward(
                     outputs,
-                    tuple(
-                        torch.ones_like(y, memory_format=torch.preserve_format) if s is None else s
-                        for y, s in zip(outputs, seeds, strict=True)
-                    ),
+                    _filled(outputs, seeds),
                     retain,
                     request.create_graph,
                     inputs,
