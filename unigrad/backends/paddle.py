@@ -43,6 +43,7 @@ from .._errors import (
     message,
 )
 from . import _graph
+from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -546,51 +547,81 @@ def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
             raise UnsupportedFeatureError(msg)
 
 
-def _refuse_intermediates_behind_gradients(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
-    """Raise if the outputs reach an intermediate input (not a leaf) through a gradient
-    taken with ``create_graph=True``.
+class _Recorded:
+    """A node's identity post-hook holding the `Record` of each create_graph call that
+    returned the node's tensor (paddle's nodes take no attributes: the registry maps the
+    node's pointer to it, and the node's reference keeps it alive, as `_GRAD_GRAPH`)."""
 
-    A derivative with respect to an intermediate tensor through a gradient's graph
-    depends on which forward tensors each backward formula saved, and paddle's formulas
-    save other ones than torch's (paddle's divide saves its output, torch's its
-    operands): for ``v = x / (x*x + 1)`` and ``g = dv/dx``, ``d(g*v...)/dv`` counts a
-    path through ``g`` on paddle that torch does not have, a different number. Only a
-    double-grad node (of a nonlinear op) has edges to saved forward tensors.
-    """
-    targets = set()
-    for x in inputs:
-        node = _grad_fn(x)
-        if node is not None and not x.is_leaf:
-            targets.add(node.node_ptr())
-    if not targets:
-        return
-    seen: set[tuple[int, bool]] = set()
-    stack = [(_grad_fn(y), False) for y in outputs]
-    while stack:
-        node, through = stack.pop()
+    __slots__ = ("records",)
+
+    def __init__(self) -> None:
+        self.records: list[Record] = []
+
+    def __call__(self, *args: Any) -> Any:
+        return args[0]
+
+
+#: ``node_ptr -> _Recorded`` for the nodes of create_graph results.
+_RECORDS: dict[int, _Recorded] = {}
+_RECORDS_SWEEP = [64]
+
+
+def _records(node: Any) -> Any:
+    marker = _RECORDS.get(node.node_ptr())
+    # 3: the registry's reference, this name's and getrefcount's argument; a marker
+    # only the registry holds belongs to a freed node whose address may be reused
+    if marker is None or sys.getrefcount(marker) <= 3:
+        return ()
+    return marker.records
+
+
+def _node_ptr(node: Any) -> int:
+    return int(node.node_ptr())
+
+
+def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
+    """Attach the call's `Record` to each differentiable result's node."""
+    if len(_RECORDS) > _RECORDS_SWEEP[0]:
+        getrefcount = sys.getrefcount
+        for p in [p for p in _RECORDS if getrefcount(_RECORDS[p]) <= 2]:
+            del _RECORDS[p]
+        _RECORDS_SWEEP[0] = max(64, 2 * len(_RECORDS))
+    nodes = [_grad_fn(x) for x in request.inputs]
+    rec = Record(
+        frozenset(n.node_ptr() for n in nodes if n is not None),
+        tuple(n for n in (_grad_fn(y) for y in request.outputs) if n is not None),
+        tuple(n for n in (_grad_fn(s) for s in request.seeds if s is not None) if n is not None),
+    )
+    for g in grads:
+        node = None if g is None or g.stop_gradient else _grad_fn(g)
         if node is None:
             continue
         ptr = node.node_ptr()
-        if (ptr, through) in seen:
-            continue
-        seen.add((ptr, through))
-        if through and ptr in targets:
-            msg = message(
-                "paddle cannot differentiate with respect to an intermediate tensor "
-                "through a gradient taken with create_graph=True",
-                expected="leaves as inputs, or intermediates the outputs reach only "
-                "through forward ops",
-                got="an intermediate (non-leaf) input behind a double-grad node: paddle's "
-                "backward formulas save other tensors than torch's, so the derivative "
-                "with respect to it can differ",
-                fix="Differentiate with respect to the leaves the intermediate is "
-                "computed from, or use another backend.",
-            )
-            raise UnsupportedFeatureError(msg)
-        if not through:
-            name = node.name()
-            through = "DoubleGrad" in name or "TripleGrad" in name
-        stack.extend((c, through) for c in node.next_functions)
+        marker = _RECORDS.get(ptr)
+        if marker is None or sys.getrefcount(marker) <= 3:
+            marker = _RECORDS[ptr] = _Recorded()
+            node._register_post_hook(marker)
+        marker.records.append(rec)
+
+
+def _refuse_ambiguous(
+    outputs: Sequence[Any], inputs: Sequence[Any], cuts: Sequence[Any] = ()
+) -> None:
+    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
+    outputs of an earlier create_graph call that the outputs reach (`_ambiguous`)."""
+    if not _RECORDS:
+        return
+    cands = [(f"inputs[{i}]", _grad_fn(x)) for i, x in enumerate(inputs) if not x.is_leaf]
+    cands += [
+        (f"no_grad_vars[{i}]", _grad_fn(v))
+        for i, v in enumerate(cuts)
+        if not v.is_leaf and not v.stop_gradient
+    ]
+    cands = [(label, n) for label, n in cands if n is not None]
+    if cands:
+        label = ambiguous((_grad_fn(y) for y in outputs), cands, _children, _node_ptr, _records)
+        if label is not None:
+            refuse(label)
 
 
 def _refuse_aliases(inputs: Sequence[Any]) -> None:
@@ -789,13 +820,14 @@ class PaddleBackend(Backend):
         if request.create_graph:
             forward = _graph_ptrs((*request.outputs, *(s for s in request.seeds if s is not None)))
             grads = [None if g is None else _constant_if_detached(g, forward) for g in grads]
+            _record_call(request, grads)
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
         _refuse_full_slices(request.inputs, "inputs")
-        _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
+        _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             return self._grad_cut(request)
@@ -936,7 +968,7 @@ class PaddleBackend(Backend):
             raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
             _refuse_full_slices(request.inputs, "inputs")
-            _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
+            _refuse_ambiguous(request.outputs, request.inputs)
             with paddle.set_grad_enabled(_has_grad()):
                 grads = self._call(
                     _copies_of_inputs(request.outputs, request.inputs),

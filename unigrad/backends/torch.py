@@ -26,6 +26,7 @@ from .._errors import (
     NotDifferentiableError,
     message,
 )
+from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "TorchBackend"]
@@ -207,6 +208,49 @@ def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
         stack.extend(_children(node))
 
 
+# ---- derivatives through a create_graph gradient (see `_ambiguous`) ----------------------
+_RECORD = "unigrad.create_graph_call"
+#: Whether a create_graph call has recorded anything: until then no call walks.
+_RECORDED = [False]
+
+
+def _ident(node: Any) -> Any:
+    return id(node.variable) if type(node) is _ACCUMULATE else node
+
+
+def _records(node: Any) -> Any:
+    return node.metadata.get(_RECORD, ())
+
+
+def _record_call(request: GradRequest, result: Any) -> None:
+    """Attach the call's `Record` to each differentiable result's node."""
+    rec = Record(
+        frozenset(id(x) if x.grad_fn is None else x.grad_fn for x in request.inputs),
+        tuple(y.grad_fn for y in request.outputs if y.grad_fn is not None),
+        tuple(s.grad_fn for s in request.seeds if s is not None and s.grad_fn is not None),
+    )
+    for g in result:
+        if g is not None and g.grad_fn is not None:
+            g.grad_fn.metadata.setdefault(_RECORD, []).append(rec)
+            _RECORDED[0] = True
+
+
+def _refuse_ambiguous(request: GradRequest) -> None:
+    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
+    outputs of an earlier create_graph call that the outputs reach."""
+    cands = [(f"inputs[{i}]", x.grad_fn) for i, x in enumerate(request.inputs) if x.grad_fn]
+    cands += [
+        (f"no_grad_vars[{i}]", v.grad_fn)
+        for i, v in enumerate(request.no_grad_vars)
+        if v.grad_fn is not None
+    ]
+    if cands:
+        roots = [y.grad_fn for y in request.outputs if y.grad_fn is not None]
+        label = ambiguous(roots, cands, _children, _ident, _records)
+        if label is not None:
+            refuse(label)
+
+
 def _translate(err: RuntimeError) -> BaseException:
     text = str(err)
     if "backward through the graph a second time" in text:
@@ -344,6 +388,8 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        if _RECORDED[0]:
+            _refuse_ambiguous(request)
         outputs, inputs = request.outputs, request.inputs
         cuts = frozenset(
             (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
@@ -423,6 +469,8 @@ class TorchBackend(Backend):
             _consume(runs)
         if consume_only:
             _mark_grad_graph(result, old)
+        if request.create_graph:
+            _record_call(request, result)
         if not unreached:
             return list(result)
         got = iter(result)
