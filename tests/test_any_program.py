@@ -273,6 +273,25 @@ def test_an_intermediate_off_the_path_of_a_create_graph_grad_answers(backend) ->
     backend.close(unigrad.grad(g.sum(), v)[0], 18 * hv)
 
 
+def test_an_intermediate_behind_a_dropped_create_graph_gradient(backend) -> None:
+    # paddle keeps the record of a create_graph call as long as the result tensor: behind
+    # a gradient graph whose result is gone it cannot tell, and refuses (never its own
+    # formulas' answer); the other backends keep the record on the graph and answer
+    a, x = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    v = backend.xp.exp(a)
+    gt = unigrad.grad((v * x).sum(), x, create_graph=True)[0] * 1.0  # g itself dropped
+    if backend.name == "paddle":
+        with pytest.raises(unigrad.UnsupportedFeatureError):
+            unigrad.grad(gt.sum(), v, retain_graph=True)
+    else:
+        backend.close(unigrad.grad(gt.sum(), v, retain_graph=True)[0], [1.0, 1.0])
+    # ambiguous either way: refused everywhere
+    w = x * x
+    gw = unigrad.grad((w * w).sum(), x, create_graph=True)[0] * 1.0
+    with pytest.raises(unigrad.UnsupportedFeatureError):
+        unigrad.grad(gw.sum(), w)
+
+
 def test_a_hessian_with_respect_to_an_intermediate_answers(backend) -> None:
     # v is the earlier grad's own input: every saved tensor is a function of v
     a = backend.leaf([0.3, 1.1], "float64")

@@ -27,6 +27,7 @@ import functools
 import re
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -547,45 +548,36 @@ def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
             raise UnsupportedFeatureError(msg)
 
 
-class _Recorded:
-    """A node's identity post-hook holding the `Record` of each create_graph call that
-    returned the node's tensor (paddle's nodes take no attributes: the registry maps the
-    node's pointer to it, and the node's reference keeps it alive, as `_GRAD_GRAPH`)."""
-
-    __slots__ = ("records",)
-
-    def __init__(self) -> None:
-        self.records: list[Record] = []
-
-    def __call__(self, *args: Any) -> Any:
-        return args[0]
-
-
-#: ``node_ptr -> _Recorded`` for the nodes of create_graph results.
-_RECORDS: dict[int, _Recorded] = {}
-_RECORDS_SWEEP = [64]
+#: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's
+#: nodes take no attributes, and a post-hook registered on a double-grad node (the way
+#: `_GRAD_GRAPH` keeps a marker alive) leaks the node's memory (+5 MB per 300 steps of
+#: the soak loop): the result tensor, which holds its node, keeps the entry valid; once
+#: it is gone, the entry goes (a tensor derived from it alone then carries no record).
+_RECORDS: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
 
 
 def _records(node: Any) -> Any:
-    marker = _RECORDS.get(node.node_ptr())
-    # 3: the registry's reference, this name's and getrefcount's argument; a marker
-    # only the registry holds belongs to a freed node whose address may be reused
-    if marker is None or sys.getrefcount(marker) <= 3:
+    entry = _RECORDS.get(node.node_ptr())
+    if entry is None or entry[0]() is None:
         return ()
-    return marker.records
+    return entry[1]
 
 
 def _node_ptr(node: Any) -> int:
     return int(node.node_ptr())
 
 
+def _forget_record(ptr: int) -> Callable[[weakref.ref[Any]], None]:
+    def forget(ref: weakref.ref[Any]) -> None:
+        entry = _RECORDS.get(ptr)
+        if entry is not None and entry[0] is ref:
+            del _RECORDS[ptr]
+
+    return forget
+
+
 def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
     """Attach the call's `Record` to each differentiable result's node."""
-    if len(_RECORDS) > _RECORDS_SWEEP[0]:
-        getrefcount = sys.getrefcount
-        for p in [p for p in _RECORDS if getrefcount(_RECORDS[p]) <= 2]:
-            del _RECORDS[p]
-        _RECORDS_SWEEP[0] = max(64, 2 * len(_RECORDS))
     nodes = [_grad_fn(x) for x in request.inputs]
     rec = Record(
         frozenset(n.node_ptr() for n in nodes if n is not None),
@@ -597,20 +589,18 @@ def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
         if node is None:
             continue
         ptr = node.node_ptr()
-        marker = _RECORDS.get(ptr)
-        if marker is None or sys.getrefcount(marker) <= 3:
-            marker = _RECORDS[ptr] = _Recorded()
-            node._register_post_hook(marker)
-        marker.records.append(rec)
+        entry = _RECORDS.get(ptr)
+        if entry is None or entry[0]() is None:
+            entry = _RECORDS[ptr] = (weakref.ref(g, _forget_record(ptr)), [])
+        entry[1].append(rec)
 
 
 def _refuse_ambiguous(
     outputs: Sequence[Any], inputs: Sequence[Any], cuts: Sequence[Any] = ()
 ) -> None:
     """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
-    outputs of an earlier create_graph call that the outputs reach (`_ambiguous`)."""
-    if not _RECORDS:
-        return
+    outputs of an earlier create_graph call that the outputs reach (`_ambiguous`), and
+    for one behind a gradient graph whose record is gone (`_unrecorded_gradient`)."""
     cands = [(f"inputs[{i}]", _grad_fn(x)) for i, x in enumerate(inputs) if not x.is_leaf]
     cands += [
         (f"no_grad_vars[{i}]", _grad_fn(v))
@@ -618,10 +608,48 @@ def _refuse_ambiguous(
         if not v.is_leaf and not v.stop_gradient
     ]
     cands = [(label, n) for label, n in cands if n is not None]
-    if cands:
-        label = ambiguous((_grad_fn(y) for y in outputs), cands, _children, _node_ptr, _records)
-        if label is not None:
-            refuse(label)
+    if not cands:
+        return
+    roots = [_grad_fn(y) for y in outputs]
+    label = None
+    if _RECORDS:
+        label = ambiguous(roots, cands, _children, _node_ptr, _records)
+    if label is None:
+        label = _unrecorded_gradient(roots, cands)
+    if label is not None:
+        refuse(label)
+
+
+def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str | None:
+    """The first candidate the roots reach through a double-grad node that no recorded
+    create_graph result covers, or None.
+
+    A record lives as long as its result tensor (see `_RECORDS`): a tensor derived from
+    a create_graph gradient that is gone (``grad(...)[0].T``), or a gradient taken with
+    ``paddle.grad`` itself, leaves a gradient graph the structural rule cannot see. An
+    intermediate behind one is refused, as paddle did before the rule was common: never
+    paddle's own formulas' answer where the contract's cannot be told.
+    """
+    targets = {n.node_ptr(): label for label, n in cands}
+    seen: set[tuple[int, bool]] = set()
+    stack = [(r, False) for r in roots]
+    while stack:
+        node, orphan = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if (ptr, orphan) in seen:
+            continue
+        seen.add((ptr, orphan))
+        if orphan and ptr in targets:
+            return targets[ptr]
+        if not orphan:
+            if _records(node):
+                continue  # a recorded gradient: the structural rule has decided
+            name = node.name()
+            orphan = "DoubleGrad" in name or "TripleGrad" in name
+        stack.extend((c, orphan) for c in node.next_functions)
+    return None
 
 
 def _refuse_aliases(inputs: Sequence[Any]) -> None:

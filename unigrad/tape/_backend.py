@@ -203,6 +203,9 @@ class TapeBackend(Backend):
             create_graph=request.create_graph,
             inputs=request.inputs,
         )
+        if request.create_graph and request.inputs is not None:  # as torch's (via grad)
+            grads = [getattr(x, "grad", None) for x in request.inputs]
+            _record_call(request.outputs, request.inputs, request.seeds, grads)
 
     def watch(self, x: Any) -> Any:
         cls = self.tensor_cls
