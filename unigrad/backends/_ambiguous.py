@@ -37,7 +37,7 @@ class Record:
     """One ``create_graph=True`` call: the identities of its inputs, and the graph
     nodes of its outputs and of its seeds (the starts of a structural walk)."""
 
-    __slots__ = ("inputs", "outputs", "seeds")
+    __slots__ = ("__weakref__", "inputs", "outputs", "seeds")
 
     def __init__(
         self, inputs: frozenset[Hashable], outputs: tuple[Any, ...], seeds: tuple[Any, ...]

@@ -14,6 +14,7 @@ torch already follows most of the contract. This adapter adds:
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -210,8 +211,10 @@ def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
 
 # ---- derivatives through a create_graph gradient (see `_ambiguous`) ----------------------
 _RECORD = "unigrad.create_graph_call"
-#: Whether a create_graph call has recorded anything: until then no call walks.
-_RECORDED = [False]
+#: The records alive (held by a node's metadata, which dies with the node): while there
+#: are none, no call walks (a WGAN-GP step's intermediate input finds the last step's
+#: gradient graph gone).
+_LIVE: weakref.WeakSet[Record] = weakref.WeakSet()
 
 
 def _ident(node: Any) -> Any:
@@ -232,7 +235,7 @@ def _record_call(request: GradRequest, result: Any) -> None:
     for g in result:
         if g is not None and g.grad_fn is not None:
             g.grad_fn.metadata.setdefault(_RECORD, []).append(rec)
-            _RECORDED[0] = True
+            _LIVE.add(rec)
 
 
 def _refuse_ambiguous(request: GradRequest) -> None:
@@ -388,7 +391,7 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        if _RECORDED[0]:
+        if _LIVE:
             _refuse_ambiguous(request)
         outputs, inputs = request.outputs, request.inputs
         cuts = frozenset(
