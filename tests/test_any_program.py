@@ -212,24 +212,100 @@ def test_complex_abs_second_derivative(backend) -> None:
 def test_an_intermediate_input_behind_a_gradient(backend) -> None:
     # differential seed 4: paddle's divide saves its output, so a gradient of
     # v = x / (x*x + 1) depends on v in paddle's graph and not in torch's: the derivative
-    # with respect to v through the gradient differed (refused on paddle)
+    # with respect to v through the gradient has no single answer (v lies between the
+    # earlier grad's input x and its output v): refused on every backend
     x = backend.leaf(-0.25, "float64")
     v = x / (x * x + 1.0)
     (g,) = unigrad.grad(v, x, create_graph=True)
     dv = (1 - 0.0625) / (1 + 0.0625) ** 2
     backend.close(g, dv, rtol=1e-12)
-    if backend.name == "paddle":
-        with pytest.raises(unigrad.UnsupportedFeatureError, match="intermediate"):
-            unigrad.grad(g * v, v)
-    else:
-        (gv,) = unigrad.grad(g * v, v, retain_graph=True)
-        backend.close(gv, dv, rtol=1e-12)  # g does not depend on v in torch's formulas
+    with pytest.raises(unigrad.UnsupportedFeatureError, match="intermediate"):
+        unigrad.grad(g * v, v, retain_graph=True)
     (gx,) = unigrad.grad(g * v, x)  # with respect to the leaf: the same everywhere
     backend.close(
         gx,
         dv * dv + (-0.25 / (1 + 0.0625)) * (2 * -0.25 * (0.0625 - 3)) / (1 + 0.0625) ** 3,
         rtol=1e-9,
     )
+
+
+def test_an_intermediate_between_a_create_graph_grads_inputs_and_outputs(backend) -> None:
+    # the torch-only long run: v4 = x2.T; g = d(0.5 - v4*v4)/dx2 is -2*v4.T through
+    # torch's saved tensors and -2*x2 on the tape: d[y, g.T]/dv4 gave -2*v4 - 2 on torch,
+    # -2*v4 on the tape and the reference. Refused everywhere, also as a cut.
+    x2 = backend.leaf([[0.3, -0.7]], "float64")
+    v4 = x2.T
+    (g,) = unigrad.grad(0.5 - v4 * v4, x2, create_graph=True)
+    backend.close(g, [[-0.6, 1.4]])
+    with pytest.raises(unigrad.UnsupportedFeatureError, match=r"inputs\[0\] is an intermediate"):
+        unigrad.grad([0.5 - v4 * v4, g.T], v4, retain_graph=True)
+    with pytest.raises(unigrad.UnsupportedFeatureError, match=r"no_grad_vars\[0\]"):
+        unigrad.grad(g, x2, no_grad_vars=[v4], retain_graph=True)
+    with pytest.raises(unigrad.UnsupportedFeatureError, match=r"inputs\[1\]"):
+        unigrad.backward([(g * g).sum()], inputs=[x2, v4], retain_graph=True)
+    # with respect to the leaf it is well defined: d(sum(g.T))/dx2 = -2
+    backend.close(unigrad.grad(g.T.sum(), x2)[0], [[-2.0, -2.0]])
+
+
+def test_an_intermediate_through_two_create_graph_grads(backend) -> None:
+    # the second grad's result reaches the first's through its outputs: still refused
+    x = backend.leaf([0.4, -0.2], "float64")
+    xp = backend.xp
+    v = xp.sin(x)
+    (g1,) = unigrad.grad((v * v).sum(), x, create_graph=True)
+    w = backend.leaf([1.5, 0.5], "float64")
+    (g2,) = unigrad.grad((g1 * w).sum(), w, create_graph=True)  # = g1, through w's pass
+    with pytest.raises(unigrad.UnsupportedFeatureError):
+        unigrad.grad(g2.sum(), v, retain_graph=True)
+
+
+def test_an_intermediate_off_the_path_of_a_create_graph_grad_answers(backend) -> None:
+    # v does not depend on the earlier grad's input x: g = d(v*x)/dx = v is a function
+    # of v on every backend, dg/dv = 1
+    a, x = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    v = backend.xp.exp(a)
+    (g,) = unigrad.grad((v * x).sum(), x, create_graph=True)
+    backend.close(unigrad.grad(g.sum(), v, retain_graph=True)[0], [1.0, 1.0])
+    # upstream of the earlier grad's input too: h = 3v, y = h**3, g = 3h**2, dg/dv = 18h
+    h = v * 3.0
+    (g,) = unigrad.grad((h * h * h).sum(), h, create_graph=True)
+    hv = 3 * np.exp([0.5, -1.0])
+    backend.close(unigrad.grad(g.sum(), v)[0], 18 * hv)
+
+
+def test_an_intermediate_behind_a_dropped_create_graph_gradient(backend) -> None:
+    # paddle keeps the record of a create_graph call as long as the result tensor: behind
+    # a gradient graph whose result is gone it cannot tell, and refuses (never its own
+    # formulas' answer); the other backends keep the record on the graph and answer
+    a, x = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    v = backend.xp.exp(a)
+    gt = unigrad.grad((v * x).sum(), x, create_graph=True)[0] * 1.0  # g itself dropped
+    if backend.name == "paddle":
+        with pytest.raises(unigrad.UnsupportedFeatureError):
+            unigrad.grad(gt.sum(), v, retain_graph=True)
+    else:
+        backend.close(unigrad.grad(gt.sum(), v, retain_graph=True)[0], [1.0, 1.0])
+    # ambiguous either way: refused everywhere
+    w = x * x
+    gw = unigrad.grad((w * w).sum(), x, create_graph=True)[0] * 1.0
+    with pytest.raises(unigrad.UnsupportedFeatureError):
+        unigrad.grad(gw.sum(), w)
+
+
+def test_a_hessian_with_respect_to_an_intermediate_answers(backend) -> None:
+    # v is the earlier grad's own input: every saved tensor is a function of v
+    a = backend.leaf([0.3, 1.1], "float64")
+    xp = backend.xp
+    h = xp.sin(a) * 3.0
+    y = (h * h * h).sum() + (h / (h * h + 1.0)).sum()
+    (g,) = unigrad.grad(y, h, create_graph=True)
+    hv = 3 * np.sin([0.3, 1.1])
+    backend.close(g, 3 * hv**2 + (1 - hv**2) / (1 + hv**2) ** 2, rtol=1e-10)
+    (hh,) = unigrad.grad(g.sum(), h, retain_graph=True)
+    backend.close(hh, 6 * hv + 2 * hv * (hv**2 - 3) / (1 + hv**2) ** 3, rtol=1e-10)
+    # cut at the earlier grad's input: g as a function of what is upstream of h alone
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(g.sum(), a, no_grad_vars=[h])
 
 
 # ---- raw framework errors where other backends answer ---------------------------------------

@@ -27,6 +27,7 @@ import functools
 import re
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -43,6 +44,7 @@ from .._errors import (
     message,
 )
 from . import _graph
+from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -569,51 +571,108 @@ def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
             raise UnsupportedFeatureError(msg)
 
 
-def _refuse_intermediates_behind_gradients(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
-    """Raise if the outputs reach an intermediate input (not a leaf) through a gradient
-    taken with ``create_graph=True``.
+#: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's
+#: nodes take no attributes, and a post-hook registered on a double-grad node (the way
+#: `_GRAD_GRAPH` keeps a marker alive) leaks the node's memory (+5 MB per 300 steps of
+#: the soak loop): the result tensor, which holds its node, keeps the entry valid; once
+#: it is gone, the entry goes (a tensor derived from it alone then carries no record).
+_RECORDS: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
 
-    A derivative with respect to an intermediate tensor through a gradient's graph
-    depends on which forward tensors each backward formula saved, and paddle's formulas
-    save other ones than torch's (paddle's divide saves its output, torch's its
-    operands): for ``v = x / (x*x + 1)`` and ``g = dv/dx``, ``d(g*v...)/dv`` counts a
-    path through ``g`` on paddle that torch does not have, a different number. Only a
-    double-grad node (of a nonlinear op) has edges to saved forward tensors.
-    """
-    targets = set()
-    for x in inputs:
-        node = _grad_fn(x)
-        if node is not None and not x.is_leaf:
-            targets.add(node.node_ptr())
-    if not targets:
-        return
-    seen: set[tuple[int, bool]] = set()
-    stack = [(_grad_fn(y), False) for y in outputs]
-    while stack:
-        node, through = stack.pop()
+
+def _records(node: Any) -> Any:
+    entry = _RECORDS.get(node.node_ptr())
+    if entry is None or entry[0]() is None:
+        return ()
+    return entry[1]
+
+
+def _node_ptr(node: Any) -> int:
+    return int(node.node_ptr())
+
+
+def _forget_record(ptr: int) -> Callable[[weakref.ref[Any]], None]:
+    def forget(ref: weakref.ref[Any]) -> None:
+        entry = _RECORDS.get(ptr)
+        if entry is not None and entry[0] is ref:
+            del _RECORDS[ptr]
+
+    return forget
+
+
+def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
+    """Attach the call's `Record` to each differentiable result's node."""
+    nodes = [_grad_fn(x) for x in request.inputs]
+    rec = Record(
+        frozenset(n.node_ptr() for n in nodes if n is not None),
+        tuple(n for n in (_grad_fn(y) for y in request.outputs) if n is not None),
+        tuple(n for n in (_grad_fn(s) for s in request.seeds if s is not None) if n is not None),
+    )
+    for g in grads:
+        node = None if g is None or g.stop_gradient else _grad_fn(g)
         if node is None:
             continue
         ptr = node.node_ptr()
-        if (ptr, through) in seen:
+        entry = _RECORDS.get(ptr)
+        if entry is None or entry[0]() is None:
+            entry = _RECORDS[ptr] = (weakref.ref(g, _forget_record(ptr)), [])
+        entry[1].append(rec)
+
+
+def _refuse_ambiguous(
+    outputs: Sequence[Any], inputs: Sequence[Any], cuts: Sequence[Any] = ()
+) -> None:
+    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
+    outputs of an earlier create_graph call that the outputs reach (`_ambiguous`), and
+    for one behind a gradient graph whose record is gone (`_unrecorded_gradient`)."""
+    cands = [(f"inputs[{i}]", _grad_fn(x)) for i, x in enumerate(inputs) if not x.is_leaf]
+    cands += [
+        (f"no_grad_vars[{i}]", _grad_fn(v))
+        for i, v in enumerate(cuts)
+        if not v.is_leaf and not v.stop_gradient
+    ]
+    cands = [(label, n) for label, n in cands if n is not None]
+    if not cands:
+        return
+    roots = [_grad_fn(y) for y in outputs]
+    label = None
+    if _RECORDS:
+        label = ambiguous(roots, cands, _children, _node_ptr, _records)
+    if label is None:
+        label = _unrecorded_gradient(roots, cands)
+    if label is not None:
+        refuse(label)
+
+
+def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str | None:
+    """The first candidate the roots reach through a double-grad node that no recorded
+    create_graph result covers, or None.
+
+    A record lives as long as its result tensor (see `_RECORDS`): a tensor derived from
+    a create_graph gradient that is gone (``grad(...)[0].T``), or a gradient taken with
+    ``paddle.grad`` itself, leaves a gradient graph the structural rule cannot see. An
+    intermediate behind one is refused, as paddle did before the rule was common: never
+    paddle's own formulas' answer where the contract's cannot be told.
+    """
+    targets = {n.node_ptr(): label for label, n in cands}
+    seen: set[tuple[int, bool]] = set()
+    stack = [(r, False) for r in roots]
+    while stack:
+        node, orphan = stack.pop()
+        if node is None:
             continue
-        seen.add((ptr, through))
-        if through and ptr in targets:
-            msg = message(
-                "paddle cannot differentiate with respect to an intermediate tensor "
-                "through a gradient taken with create_graph=True",
-                expected="leaves as inputs, or intermediates the outputs reach only "
-                "through forward ops",
-                got="an intermediate (non-leaf) input behind a double-grad node: paddle's "
-                "backward formulas save other tensors than torch's, so the derivative "
-                "with respect to it can differ",
-                fix="Differentiate with respect to the leaves the intermediate is "
-                "computed from, or use another backend.",
-            )
-            raise UnsupportedFeatureError(msg)
-        if not through:
+        ptr = node.node_ptr()
+        if (ptr, orphan) in seen:
+            continue
+        seen.add((ptr, orphan))
+        if orphan and ptr in targets:
+            return targets[ptr]
+        if not orphan:
+            if _records(node):
+                continue  # a recorded gradient: the structural rule has decided
             name = node.name()
-            through = "DoubleGrad" in name or "TripleGrad" in name
-        stack.extend((c, through) for c in node.next_functions)
+            orphan = "DoubleGrad" in name or "TripleGrad" in name
+        stack.extend((c, orphan) for c in node.next_functions)
+    return None
 
 
 def _refuse_aliases(inputs: Sequence[Any]) -> None:
@@ -868,13 +927,14 @@ class PaddleBackend(Backend):
                     seeds = (s for s in request.seeds if s is not None)
                     forward = _graph_ptrs((*request.outputs, *seeds))
                 grads[i] = _constant_if_detached(g, forward)
+            _record_call(request, grads)
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
         _refuse_full_slices(request.inputs, "inputs")
-        _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
+        _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             return self._grad_cut(request)
@@ -1015,7 +1075,7 @@ class PaddleBackend(Backend):
             raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
             _refuse_full_slices(request.inputs, "inputs")
-            _refuse_intermediates_behind_gradients(request.outputs, request.inputs)
+            _refuse_ambiguous(request.outputs, request.inputs)
             with paddle.set_grad_enabled(_has_grad()):
                 grads = self._call(
                     _copies_of_inputs(request.outputs, request.inputs),

@@ -14,8 +14,9 @@ torch already follows most of the contract. This adapter adds:
 from __future__ import annotations
 
 import warnings
-from functools import partial
+import weakref
 from collections.abc import Set as AbstractSet
+from functools import partial
 from typing import Any
 
 import torch
@@ -27,6 +28,7 @@ from .._errors import (
     NotDifferentiableError,
     message,
 )
+from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "TorchBackend"]
@@ -231,7 +233,7 @@ def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
         stack.extend(c for c in children(node) if c in ran)
 
 
-def _consume(runs: list[Any]) -> None:
+def _consume(runs: list[Any] | None) -> None:
     if not runs:
         return
     token = _Consumed()
@@ -260,6 +262,51 @@ def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
             continue
         node.metadata[_GRAD_GRAPH] = True
         stack.extend(_children(node))
+
+
+# ---- derivatives through a create_graph gradient (see `_ambiguous`) ----------------------
+_RECORD = "unigrad.create_graph_call"
+#: The records alive (held by a node's metadata, which dies with the node): while there
+#: are none, no call walks (a WGAN-GP step's intermediate input finds the last step's
+#: gradient graph gone).
+_RECORDS_ALIVE: weakref.WeakSet[Record] = weakref.WeakSet()
+
+
+def _ident(node: Any) -> Any:
+    return id(node.variable) if type(node) is _ACCUMULATE else node
+
+
+def _records(node: Any) -> Any:
+    return node.metadata.get(_RECORD, ())
+
+
+def _record_call(request: GradRequest, result: Any) -> None:
+    """Attach the call's `Record` to each differentiable result's node."""
+    rec = Record(
+        frozenset(id(x) if x.grad_fn is None else x.grad_fn for x in request.inputs),
+        tuple(y.grad_fn for y in request.outputs if y.grad_fn is not None),
+        tuple(s.grad_fn for s in request.seeds if s is not None and s.grad_fn is not None),
+    )
+    for g in result:
+        if g is not None and g.grad_fn is not None:
+            g.grad_fn.metadata.setdefault(_RECORD, []).append(rec)
+            _RECORDS_ALIVE.add(rec)
+
+
+def _refuse_ambiguous(request: GradRequest) -> None:
+    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
+    outputs of an earlier create_graph call that the outputs reach."""
+    cands = [(f"inputs[{i}]", x.grad_fn) for i, x in enumerate(request.inputs) if x.grad_fn]
+    cands += [
+        (f"no_grad_vars[{i}]", v.grad_fn)
+        for i, v in enumerate(request.no_grad_vars)
+        if v.grad_fn is not None
+    ]
+    if cands:
+        roots = [y.grad_fn for y in request.outputs if y.grad_fn is not None]
+        label = ambiguous(roots, cands, _children, _ident, _records)
+        if label is not None:
+            refuse(label)
 
 
 def _translate(err: RuntimeError) -> BaseException:
@@ -399,6 +446,8 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        if _RECORDS_ALIVE:
+            _refuse_ambiguous(request)
         outputs, inputs = request.outputs, request.inputs
         seeds = request.seeds
         cuts = _NO_CUTS
@@ -482,6 +531,8 @@ class TorchBackend(Backend):
             _consume(runs)
         if consume_only:
             _mark_grad_graph(result, old)
+        if request.create_graph:
+            _record_call(request, result)
         if not unreached:
             return list(result)
         got = iter(result)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .._errors import NotDifferentiableError, UnsupportedDtypeError, message
+from ..backends._ambiguous import Record, ambiguous, refuse
 from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
 from . import _replay
 from ._engine import Engine
@@ -64,6 +65,69 @@ def _forget(key: int) -> Callable[[weakref.ref[Tensor]], None]:
     return callback
 
 
+# ---- derivatives through a create_graph gradient (see `unigrad.backends._ambiguous`) ----
+#: The node of each create_graph result -> the records of the calls that returned it.
+_RECORDS: weakref.WeakKeyDictionary[Any, list[Record]] = weakref.WeakKeyDictionary()
+
+
+def _start(t: Any) -> Any:
+    """A tensor's place in the graph: its node, or the leaf itself."""
+    return t._node if t._node is not None else t
+
+
+def _ident(item: Any) -> Any:
+    return id(item) if isinstance(item, Tensor) else item
+
+
+def _kids(item: Any) -> list[Any]:
+    if isinstance(item, Tensor):
+        return []
+    out = []
+    for p in _replay._parents(item):
+        if isinstance(p, Tensor):
+            out.append(_start(p))
+        elif isinstance(p, _replay._Ref) and p.node is not None:  # a consumed node's
+            out.append(p.node)
+    return out
+
+
+def _records(item: Any) -> Any:
+    return () if isinstance(item, Tensor) else _RECORDS.get(item, ())
+
+
+def _record_call(outputs: Any, inputs: Any, seeds: Any, grads: Any) -> None:
+    """Attach the call's `Record` to each differentiable result's node."""
+    rec = Record(
+        frozenset(_ident(_start(x)) for x in inputs),
+        tuple(y._node for y in outputs if isinstance(y, Tensor) and y._node is not None),
+        tuple(s._node for s in seeds if isinstance(s, Tensor) and s._node is not None),
+    )
+    for g in grads:
+        if isinstance(g, Tensor) and g._node is not None:
+            recs = _RECORDS.get(g._node)
+            if recs is None:
+                _RECORDS[g._node] = recs = []
+            recs.append(rec)
+
+
+def _refuse_ambiguous(outputs: Any, inputs: Any, cuts: Any = ()) -> None:
+    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
+    outputs of an earlier create_graph call that the outputs reach."""
+    if not _RECORDS:
+        return
+    cands = [(f"inputs[{i}]", x._node) for i, x in enumerate(inputs) if x._node is not None]
+    cands += [
+        (f"no_grad_vars[{i}]", v._node)
+        for i, v in enumerate(cuts)
+        if isinstance(v, Tensor) and v._node is not None
+    ]
+    if cands:
+        roots = [_start(y) for y in outputs if isinstance(y, Tensor)]
+        label = ambiguous(roots, cands, _kids, _ident, _records)
+        if label is not None:
+            refuse(label)
+
+
 class TapeBackend(Backend):
     """A backend whose tensors are unigrad tape tensors over ``engine``'s arrays."""
 
@@ -112,7 +176,9 @@ class TapeBackend(Backend):
         return a + b
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        return _replay.grad(
+        if _RECORDS:
+            _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars)
+        grads = _replay.grad(
             self.tensor_cls,
             request.outputs,
             request.inputs,
@@ -122,8 +188,13 @@ class TapeBackend(Backend):
             batched=request.batched,
             no_grad_vars=request.no_grad_vars,
         )
+        if request.create_graph:
+            _record_call(request.outputs, request.inputs, request.seeds, grads)
+        return grads
 
     def backward(self, request: BackwardRequest) -> None:
+        if request.inputs is not None and _RECORDS:
+            _refuse_ambiguous(request.outputs, request.inputs)
         _replay.backward(
             self.tensor_cls,
             request.outputs,
@@ -132,6 +203,9 @@ class TapeBackend(Backend):
             create_graph=request.create_graph,
             inputs=request.inputs,
         )
+        if request.create_graph and request.inputs is not None:  # as torch's (via grad)
+            grads = [getattr(x, "grad", None) for x in request.inputs]
+            _record_call(request.outputs, request.inputs, request.seeds, grads)
 
     def watch(self, x: Any) -> Any:
         cls = self.tensor_cls

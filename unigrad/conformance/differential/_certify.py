@@ -89,14 +89,6 @@ KNOWN: list[Known] = [
     ),
     Known(
         "paddle",
-        "paddle's backward formulas save other tensors than torch's (divide saves its "
-        "output), so a derivative with respect to an intermediate through a create_graph "
-        "gradient can differ: unigrad refuses such an input (UnsupportedFeatureError)",
-        text=("got UnsupportedFeatureError",),
-        higher_order=True,
-    ),
-    Known(
-        "paddle",
         "paddle's complex128 exp is accurate to about 3e-8 (its kernel), above the "
         "float64 tolerance",
         op="exp",

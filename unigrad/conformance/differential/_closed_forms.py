@@ -61,7 +61,7 @@ class Node:
 class RV:
     """A reference value: ``v`` (float64/complex128), ``dtype`` (the backends'), history."""
 
-    __slots__ = ("dtype", "grad", "key", "node", "rg", "v", "watched")
+    __slots__ = ("dtype", "grad", "key", "node", "records", "rg", "v", "watched")
 
     def __init__(self, v: Any, dtype: str, *, node: Node | None = None, rg: bool = False) -> None:
         self.v = np.asarray(v, dtype=np.complex128 if "complex" in dtype else np.float64)
@@ -71,6 +71,9 @@ class RV:
         self.watched = False
         self.grad: RV | None = None
         self.key = next(_ids)
+        #: The records (`unigrad.backends._ambiguous.Record`) of the create_graph calls
+        #: that returned this value.
+        self.records: tuple[Any, ...] = ()
 
     @property
     def shape(self) -> tuple[int, ...]:

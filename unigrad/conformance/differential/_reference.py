@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from ...backends._ambiguous import Record, ambiguous
 from ._closed_forms import (
     RV,
     ContractError,
@@ -151,6 +152,29 @@ def _errors_front(
             raise ContractError("GradOutputsError", "batch sizes differ")
 
 
+def _kids(r: RV) -> tuple[RV, ...]:
+    return () if r.node is None else r.node.parents
+
+
+def _ambiguous(outputs: Sequence[RV], inputs: Sequence[RV], cuts: Sequence[RV]) -> None:
+    """The contract's refusal (`unigrad.backends._ambiguous`): a non-leaf input or cut
+    between the inputs and outputs of an earlier create_graph call the outputs reach."""
+    cands = [(f"inputs[{i}]", x) for i, x in enumerate(inputs) if x.node is not None]
+    cands += [(f"no_grad_vars[{i}]", v) for i, v in enumerate(cuts) if v.node is not None]
+    if cands:
+        label = ambiguous(outputs, cands, _kids, lambda r: r.key, lambda r: r.records)
+        if label is not None:
+            raise ContractError("UnsupportedFeatureError", f"{label} is ambiguous")
+
+
+def _record(outputs: Sequence[RV], inputs: Sequence[RV], seeds: Sequence[RV | None]) -> Record:
+    return Record(
+        frozenset(x.key for x in inputs),
+        tuple(outputs),
+        tuple(s for s in seeds if s is not None),
+    )
+
+
 def _consumed(order: list[Node]) -> None:
     for n in order:
         if n.consumed:
@@ -174,6 +198,7 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
     _errors_front(outputs, seeds, batched)
+    _ambiguous(outputs, inputs, no_grad_vars or ())
     cut = {v.key for v in no_grad_vars or ()}
     # duplicated outputs contribute twice: keep them (the sum below adds both)
     distinct_in: list[RV] = []
@@ -207,6 +232,7 @@ def grad(
         for n in order:
             n.consumed = True
     out: list[RV | None] = []
+    record = _record(outputs, inputs, seeds) if create_graph else None
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
     # a no_grad_vars cut on one occurrence cuts the other)
@@ -227,6 +253,8 @@ def grad(
                 raise ContractError("UnusedInputError", f"inputs[{i}] is unused")
         else:
             g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
+            if create_graph and g.node is not None:
+                g.records = (record,)
         same[id(x)] = g
         out.append(g)
     return tuple(out)
@@ -251,6 +279,7 @@ def backward(
         for i, x in enumerate(inputs):
             if not x.rg:
                 raise ContractError("UnusedInputError", f"inputs[{i}] does not require grad")
+        _ambiguous(outputs, inputs, ())
         targets: list[RV] = []
         for x in inputs:
             if all(x is not t for t in targets):

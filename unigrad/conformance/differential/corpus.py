@@ -567,4 +567,62 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: an intermediate input (v3 = x1.T) between the inputs and outputs of an "
+        "earlier create_graph grad: torch's gradient graph goes through v3 (-2*v3 - 2), "
+        "the tape's and the reference's around it (-2*v3); no single answer, now "
+        "UnsupportedFeatureError on every backend (the torch-only long runs)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.3, -0.7]], dtype="float64", watched=True),
+                Op(name="v2", op="T", args=("x1",)),
+                Op(name="v3", op="mul", args=("v2", "v2")),
+                Op(name="v4", op="rsub", args=("v3",), params=(("c", 0.5),)),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",), create_graph=True),
+                Op(name="v6", op="T", args=("g5[0]",)),
+                Grad(name="g7", outputs=("v4", "v6"), inputs=("v2",)),
+            )
+        ),
+    ),
+    (
+        "torch: a no_grad_vars cut (v2 = x1*x1) between the inputs and outputs of an "
+        "earlier create_graph grad: torch's gradient graph reads v2, the tape's does not; "
+        "now UnsupportedFeatureError on every backend",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.6], dtype="float64", watched=True),
+                Op(name="v2", op="square", args=("x1",)),
+                Op(name="v3", op="sin", args=("v2",)),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=(Seed([1.0, 1.0], "float64"),),
+                    create_graph=True,
+                ),
+                Grad(
+                    name="g5",
+                    outputs=("g4[0]",),
+                    inputs=("x1",),
+                    seeds=(Seed([1.0, 1.0], "float64"),),
+                    no_grad_vars=("v2",),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: an intermediate input v2 = x1 / (x1*x1 + 1), the output of an earlier "
+        "create_graph grad: paddle's divide saves its output (a path through the gradient "
+        "torch does not have); refused on paddle alone before, now UnsupportedFeatureError "
+        "on every backend (differential seed 4)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.25, dtype="float64", watched=True),
+                Op(name="v2", op="div", args=("x1", "x1")),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+                Op(name="v4", op="mul", args=("g3[0]", "v2")),
+                Grad(name="g5", outputs=("v4",), inputs=("v2",)),
+            )
+        ),
+    ),
 ]
