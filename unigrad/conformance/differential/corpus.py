@@ -625,4 +625,25 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: v4 = permute_dims(v3) of a 1 x 1 view, requested beside the leaf x1 it "
+        "comes from: paddle handed back v3's gradient (0.905 for 0.915, a wrong number); "
+        "transpose inputs now get a pass of their own, as the other view ops (the "
+        "20 000-program run, seed 1010)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.04, -1.06, 0.24], dtype="float32", watched=True),
+                Op(name="v2", op="mean", args=("x1",), params=(("axis", None), ("keepdims", True))),
+                Op(name="v3", op="expand_dims", args=("v2",), params=(("axis", 1),)),
+                Op(name="v4", op="permute_dims", args=("v3",), params=(("axes", (1, 0)),)),
+                Op(name="v5", op="div", args=("v4", "v3")),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1", "v4"),
+                    seeds=(Seed([[0.92]], "float32"),),
+                ),
+            )
+        ),
+    ),
 ]
