@@ -197,6 +197,8 @@ class _Pass(threading.local):
     plain: set[int] | None = None
     #: Pointers of the nodes the running grad cuts (its no_grad_vars).
     cuts: frozenset[int] = frozenset()
+    #: The running grad's (outputs, inputs); None outside unigrad's grad passes.
+    call: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
 
 
 _PASS = _Pass()
@@ -224,9 +226,47 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
     only through a gradient graph (a create_graph result of the consuming pass, which
     stays differentiable: rule 15), where the node's gradients pass unchanged."""
     plain = _PASS.plain
-    if plain is None or ptr in plain:
+    if (plain is None or ptr in plain) and not _leads_nowhere(ptr):
         raise RuntimeError(_SENTINEL)
     return args[0]
+
+
+def _leads_nowhere(ptr: int) -> bool:
+    """Whether the consumed node ``ptr``, run by unigrad's grad, leads to none of its
+    inputs. paddle's engine runs some branches that reach no input (a leaf that requires
+    grad but was not asked for), where torch's runs only what leads to the inputs: a
+    consumed node there is not the pass's (its gradients are dropped), and the contract
+    answers. Walked only when a consumed node runs; outside unigrad's grad, False."""
+    call = _PASS.call
+    if call is None:
+        return False
+    outputs, inputs = call
+    wanted = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+    found = None
+    seen: set[int] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or (p := node.node_ptr()) in seen:
+            continue
+        if p == ptr:
+            found = node
+            break
+        seen.add(p)
+        stack.extend(node.next_functions)
+    if found is None:
+        return False
+    seen.clear()
+    stack = [found]
+    while stack:
+        node = stack.pop()
+        if node is None or (p := node.node_ptr()) in seen:
+            continue
+        if p in wanted:
+            return False
+        seen.add(p)
+        stack.extend(node.next_functions)
+    return True
 
 
 #: ``node_ptr -> the post-hook for that node``. The registry holds a reference to each
@@ -896,6 +936,7 @@ class PaddleBackend(Backend):
         grad_mode = _has_grad()
         state["in_grad"] = True
         _PASS.plain = _plain(outputs)
+        _PASS.call = (outputs, inputs)
         try:
             return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
         except Exception as err:
@@ -909,6 +950,7 @@ class PaddleBackend(Backend):
         finally:
             state["in_grad"] = False
             _PASS.plain = None
+            _PASS.call = None
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         with ENGINE_LOCK:

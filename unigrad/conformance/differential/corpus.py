@@ -646,4 +646,22 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: backward([v3], inputs=[v3, x2]) consumes v3 = x2.T; a later grad of "
+        "-concat([x1*x1, v3]) with respect to x1 alone raised GraphFreedError on paddle "
+        "(its engine ran the consumed v3 branch, which reaches no input: torch does not "
+        "run it); now paddle answers (the 20 000-program run, seed 1010)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[1.45, -1.43], [0.57, 1.23]], dtype="float32", watched=True),
+                Leaf(name="x2", data=[[0.5, -0.5], [0.87, 0.68]], dtype="float32", watched=True),
+                Op(name="v3", op="T", args=("x2",)),
+                Op(name="v4", op="square", args=("x1",)),
+                Op(name="v5", op="concat", args=("v4", "v3"), params=(("axis", 0),)),
+                Op(name="v6", op="neg", args=("v5",)),
+                Backward(outputs=("v3",), inputs=("v3", "x2")),
+                Grad(name="g7", outputs=("v6",), inputs=("x1",)),
+            )
+        ),
+    ),
 ]
