@@ -15,6 +15,8 @@ Modes (each a whole step: forward, then the gradient call):
 * ``grad``: ``grad(loss, w)`` (``retain_graph`` defaults to False: the graph is consumed)
 * ``retain``: ``grad(loss, w, retain_graph=True)``
 * ``create``: ``grad(loss, w, create_graph=True)``, then a second order through it
+* ``create-consume``: the same with ``retain_graph=False`` on the first call (the
+  forward graph is consumed; the gradient stays differentiable: rule 15)
 * ``backward``: ``backward(loss)`` into ``w.grad``, which is then reset
 
 The step is written once against :class:`unigrad.conformance.Kit`, so every backend
@@ -43,7 +45,7 @@ from unigrad.conformance import Kit
 
 __all__ = ["MODES", "Growth", "make_step", "measure", "measure_step", "measure_threads", "rss_mb"]
 
-MODES = ("grad", "retain", "create", "backward")
+MODES = ("grad", "retain", "create", "create-consume", "backward")
 BACKENDS = ("torch", "paddle", "jax", "numpy")
 
 
@@ -104,6 +106,9 @@ def make_step(k: Kit, mode: str, *, native: bool = False) -> Callable[[], None]:
         elif mode == "create":
             g1, _ = grad(loss(), params, create_graph=True)
             grad((g1 * g1).sum(), params[1])
+        elif mode == "create-consume":
+            g1, _ = grad(loss(), params, create_graph=True, retain_graph=False)
+            grad((g1 * g1).sum(), params[1])
         else:
             if native:
                 loss().backward()
@@ -128,14 +133,14 @@ class Growth:
 
     def row(self) -> str:
         return (
-            f"{self.backend:<8} {self.mode:<9} {self.calls:>7} "
+            f"{self.backend:<8} {self.mode:<14} {self.calls:>7} "
             f"{self.rss_mb_start:>10.1f} {self.rss_mb_per_1000:>+14.3f} "
             f"{self.objects_per_1000:>+15.1f}"
         )
 
 
 HEADER = (
-    f"{'backend':<8} {'mode':<9} {'calls':>7} {'RSS MB':>10} {'MB/1000 calls':>14} "
+    f"{'backend':<8} {'mode':<14} {'calls':>7} {'RSS MB':>10} {'MB/1000 calls':>14} "
     f"{'objs/1000 calls':>15}"
 )
 

@@ -169,6 +169,41 @@ def _grad_fn(t: Any) -> Any:
     return node
 
 
+def _extra_hook_result_refs() -> int:
+    """How many references paddle's engine keeps of what a node's post-hook returns (1
+    on paddle 3.3: the list, and with it the gradients it holds, is never freed; about
+    a gradient's size per hook run, 40 MB per 1 000 steps of a loop whose second-order
+    pass crosses a consuming ``create_graph`` pass's gradient graph).
+
+    Measured on a throw-away graph, as `_extra_grad_fn_refs` is: anything but 0 or 1 is
+    not understood and left alone.
+    """
+    kept: list[list[Any]] = []
+
+    def hook(*args: Any) -> Any:
+        kept.append(list(args[0]))
+        return kept[-1]
+
+    with paddle.set_grad_enabled(True):
+        x = paddle.to_tensor([1.0], stop_gradient=False)
+        y = x * 2.0
+        z = y * 3.0
+    node = _grad_fn(y)
+    if node is None:
+        return 0
+    node._register_post_hook(hook)
+    paddle.grad([z], [x])
+    if len(kept) != 1:
+        return 0
+    returned = kept.pop()
+    # 2: this name's reference and getrefcount's argument
+    extra = sys.getrefcount(returned) - 2
+    if extra != 1:
+        return 0
+    _py_decref(returned)  # give back what the probe's hook leaked
+    return 1
+
+
 def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     """Nodes reachable from the outputs without entering a cut node.
 
@@ -195,13 +230,39 @@ class _Pass(threading.local):
     of the nodes it reaches without entering a gradient graph (see ``_plain``)."""
 
     plain: set[int] | None = None
+    #: What this thread's post-hooks returned while paddle keeps a reference to it
+    #: (see `_handed`).
+    returned: list[Any]
     #: Pointers of the nodes the running grad cuts (its no_grad_vars).
     cuts: frozenset[int] = frozenset()
     #: The running grad's (outputs, inputs); None outside unigrad's grad passes.
     call: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
 
+    def __init__(self) -> None:
+        self.returned = []
+
 
 _PASS = _Pass()
+_LEAKED_HOOK_REFS = _extra_hook_result_refs()
+
+
+def _handed(grads: Any) -> Any:
+    """``grads``, to be returned by a post-hook, with paddle's extra reference to it
+    (`_extra_hook_result_refs`) given back once paddle has read it: the engine converts
+    a hook's result as soon as the hook returns, so the reference is dropped at this
+    thread's next hook run or at the end of unigrad's pass (`_give_back`)."""
+    if _LEAKED_HOOK_REFS:
+        returned = _PASS.returned
+        if returned:
+            _give_back(returned)
+        returned.append(grads)
+    return grads
+
+
+def _give_back(returned: list[Any]) -> None:
+    while returned:
+        _py_decref(returned[-1])  # paddle's reference; then the list's, by pop()
+        returned.pop()
 #: Nodes made by ``create_graph=True`` passes that consumed their graph: pointer -> a
 #: marker, an identity post-hook registered on that node alone. The node holds the
 #: only other reference to its marker, so a marker the registry alone holds belongs
@@ -212,7 +273,7 @@ _GRAD_GRAPH: dict[int, Callable[..., Any]] = {}
 
 
 def _pass_through(*args: Any) -> Any:
-    return args[0]
+    return _handed(args[0])
 
 
 def _in_grad_graph(ptr: int) -> bool:
@@ -228,7 +289,7 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
     plain = _PASS.plain
     if (plain is None or ptr in plain) and not _leads_nowhere(ptr):
         raise RuntimeError(_SENTINEL)
-    return args[0]
+    return _handed(args[0])
 
 
 def _leads_nowhere(ptr: int) -> bool:
@@ -951,6 +1012,8 @@ class PaddleBackend(Backend):
             state["in_grad"] = False
             _PASS.plain = None
             _PASS.call = None
+            if _PASS.returned:
+                _give_back(_PASS.returned)
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         with ENGINE_LOCK:
@@ -1154,6 +1217,8 @@ class PaddleBackend(Backend):
                 raise new from err
             finally:
                 _PASS.plain = None
+                if _PASS.returned:
+                    _give_back(_PASS.returned)
         if not request.retain_graph:
             self._consume(request.outputs, request.inputs)
 
