@@ -266,6 +266,8 @@ def _give_back(returned: list[Any]) -> None:
     while returned:
         _py_decref(returned[-1])  # paddle's reference; then the list's, by pop()
         returned.pop()
+
+
 #: Nodes made by ``create_graph=True`` passes that consumed their graph: pointer -> a
 #: marker, an identity post-hook registered on that node alone. The node holds the
 #: only other reference to its marker, so a marker the registry alone holds belongs
