@@ -7,6 +7,7 @@ Counts and memory bounds only, never timings. The long version of the memory che
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -180,6 +181,52 @@ def test_grad_inside_a_grad_hook_works_or_raises_clearly(name):
     else:
         (gx,) = unigrad.grad((h * h).sum(), x)
         np.testing.assert_allclose(b.np(gx), [8.0, 16.0])
+
+
+_FIRST_CALL_IN_A_HOOK = """
+import sys
+import numpy as np
+import unigrad
+import {name} as fw
+if {name!r} == "torch":
+    leaf = lambda v: fw.tensor(v, requires_grad=True)
+    native = fw.autograd.grad
+else:
+    leaf = lambda v: fw.to_tensor(v, dtype="float32", stop_gradient=False)
+    native = fw.grad
+w = leaf([3.0, 4.0])
+def hook(g):
+    assert "unigrad.backends.{name}" not in sys.modules
+    with fw.enable_grad():
+        unigrad.backward((w * w).sum())  # unigrad's first call: loads its backend here
+    return g
+x = leaf([1.0, 2.0])
+h = x * 2.0
+h.register_hook(hook)
+(gx,) = native((h * h).sum(), x)
+np.testing.assert_allclose(gx.numpy(), [8.0, 16.0])
+np.testing.assert_allclose(w.grad.numpy(), [6.0, 8.0])
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("name", _HOOKED)
+def test_the_backend_loads_inside_a_native_grad_hook(name):
+    # unigrad loads a backend at its first call on that framework's tensors, which may
+    # be in a tensor hook while the framework's own grad runs; loading runs nothing there
+    # that paddle cannot run nested (its import-time probes use backward, not grad: a
+    # nested paddle.grad crashed the process). A fresh interpreter: this one has loaded.
+    pytest.importorskip(name)
+    proc = subprocess.run(
+        [sys.executable, "-c", _FIRST_CALL_IN_A_HOOK.format(name=name)],
+        cwd=Path(__file__).resolve().parent.parent,  # this checkout's unigrad
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip().endswith("ok")
 
 
 # ---- the jax tape's compile cache -------------------------------------------------------

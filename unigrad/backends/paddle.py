@@ -195,7 +195,9 @@ def _extra_hook_result_refs() -> int:
     if node is None:
         return 0
     node._register_post_hook(hook)
-    paddle.grad([z], [x])
+    # backward, not paddle.grad: this runs where the backend is first loaded, possibly
+    # in a tensor hook while paddle.grad runs, where a nested paddle.grad crashes
+    z.backward()
     if len(kept) != 1:
         return 0
     returned = kept.pop()
