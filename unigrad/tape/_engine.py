@@ -315,11 +315,13 @@ def _typed_node() -> Any:
     from autograd.core import VJPNode
     from autograd.tracer import notrace_primitives
 
+    init = VJPNode.__init__
+
     class TypedVJPNode(VJPNode):  # type: ignore[misc]
         __slots__ = ("dtype",)
 
         def __init__(self, value: Any, *args: Any) -> None:
-            super().__init__(value, *args)
+            init(self, value, *args)
             self.dtype = getattr(value, "dtype", None)
 
         def initialize_root(self) -> None:
