@@ -264,6 +264,32 @@ def test_gradient_penalty_reaches_parameters_through_constants(eng):
     np.testing.assert_allclose(arr(gw), 2 * (3 * wv**3 * xv**2) * 9 * wv**2 * xv**2, rtol=1e-10)
 
 
+def test_cotangents_stay_in_their_values_dtype(eng):
+    """A float32 pass runs in float32, as torch's does: autograd's VJPs of ``maximum`` (a
+    ReLU) and ``mean`` return float64 cotangents for float32 values; the engine brings
+    each back to its value's dtype, so what reaches the primals is float32 (not a float64
+    sum cast at the end) and still the gradient, to float32 precision."""
+    from unigrad.tape._engine import jax_engine, numpy_engine
+
+    name, mk = eng
+    engine = jax_engine if name == "jax" else numpy_engine
+    xnp = engine.np
+    rng = np.random.default_rng(0)
+    x64, w64 = rng.normal(size=(4, 3)), rng.normal(size=(3, 5))
+
+    def f(x, w):
+        h = xnp.maximum(x @ w, 0.0)
+        return (xnp.mean(h * h),), ()
+
+    (out,), pull, _ = engine.vjp(f, (mk(x64), mk(w64)))
+    gx, gw = pull((xnp.ones(out.shape, out.dtype),))
+    assert (str(gx.dtype), str(gw.dtype)) == ("float32", "float32")
+    h = np.maximum(x64 @ w64, 0.0)
+    dh = 2 * h / h.size
+    np.testing.assert_allclose(np.asarray(gx), dh @ w64.T, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(gw), x64.T @ dh, rtol=1e-5, atol=1e-6)
+
+
 # ---- consumed graphs -------------------------------------------------------------
 def test_consumed_graph_raises_everywhere_it_ran(eng):
     _, mk = eng

@@ -215,12 +215,23 @@ class _NumpyEngine(Engine):
         # a full add per primal and pass, differentiated again by an outer pass). Each
         # root here collects its primal's cotangent itself; the arithmetic of every op
         # is autograd's own, and nested passes trace this code as they trace make_vjp.
+        # Cotangents are kept in their value's dtype, as torch keeps a gradient in its
+        # tensor's: autograd's VJPs of ``maximum`` (a ReLU), ``mean`` and a few others
+        # return float64 for float32 values, and everything upstream would then run, and
+        # accumulate, in float64 (twice the memory traffic) only to be cast back at the
+        # end. Each node of this trace records its value's dtype (`_typed_node`) and the
+        # pullback casts a cotangent of the same kind (float, complex) to it.
         from autograd.builtins import tuple as atuple
-        from autograd.core import VJPNode, add_outgrads, vspace
+        from autograd.core import add_outgrads, vspace
         from autograd.tracer import getval, isbox, new_box, trace_stack
         from autograd.util import toposort
 
-        roots = [VJPNode.new_root() for _ in primals]
+        node_type = self._node_type
+        roots = []
+        for x in primals:
+            r = node_type.new_root()
+            r.dtype = getattr(x, "dtype", None)
+            roots.append(r)
         with trace_stack.new_trace() as t:
             boxes = [new_box(x, t, r) for x, r in zip(primals, roots, strict=True)]
             outs, extra = fn(*boxes)
@@ -243,12 +254,21 @@ class _NumpyEngine(Engine):
                         result[i] = g
                         continue
                     for parent, ingrad in zip(node.parents, node.vjp(g), strict=False):
+                        dt = parent.dtype
+                        if dt is not None:
+                            gdt = getattr(ingrad, "dtype", dt)
+                            if gdt != dt and gdt.kind == dt.kind:
+                                ingrad = ingrad.astype(dt)
                         outgrads[parent] = add_outgrads(outgrads.get(parent), ingrad)
             return tuple(
                 vspace(x).zeros() if g is None else g for x, g in zip(primals, result, strict=True)
             )
 
         return out, pullback, aux
+
+    @functools.cached_property
+    def _node_type(self) -> Any:
+        return _typed_node()
 
     def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         anp = self.np
@@ -284,6 +304,32 @@ class _NumpyEngine(Engine):
         if isbox(x):
             return x.astype(dtype)
         return self._np.asarray(x).astype(dtype)
+
+
+def _typed_node() -> Any:
+    """autograd's reverse-mode node, also holding its value's dtype (not the value).
+
+    autograd builds each node of a trace with the node type of its boxed arguments, so
+    roots of this type make every node of the trace one; the primitives autograd does not
+    trace for its own node type are not traced for this one either."""
+    from autograd.core import VJPNode
+    from autograd.tracer import notrace_primitives
+
+    init = VJPNode.__init__
+
+    class TypedVJPNode(VJPNode):  # type: ignore[misc]
+        __slots__ = ("dtype",)
+
+        def __init__(self, value: Any, *args: Any) -> None:
+            init(self, value, *args)
+            self.dtype = getattr(value, "dtype", None)
+
+        def initialize_root(self) -> None:
+            super().initialize_root()
+            self.dtype = None
+
+    notrace_primitives[TypedVJPNode] = notrace_primitives[VJPNode]
+    return TypedVJPNode
 
 
 _INEXACT: dict[Any, bool] = {}
