@@ -261,13 +261,22 @@ def structure(
         if node is not None and node.node_ptr() not in walk.mask:
             grads[i] = None  # reached only along a recorded result's spurious edges
             continue
-        g_node = None if g.stop_gradient else grad_fn(g)
-        if g_node is None or g_node.node_ptr() in forward:
-            continue  # a tensor of the forward graph returned as it is (a seed)
-        entered = _paddle_reach(g_node, forward, stop)
-        if entered is None:
+        if g.stop_gradient:
             continue
-        if not entered or not closures[i]:
+        g_node = grad_fn(g)
+        if g_node is None:  # paddle's copy of the seed (grad(v, v)): a leaf of its own
+            if not closures[i]:
+                grads[i] = g.detach()
+            continue
+        if g_node.node_ptr() in forward:
+            continue  # a tensor of the forward graph returned as it is (a seed)
+        if not closures[i]:  # its formulas read no tensor that requires grad
+            grads[i] = g.detach()
+            continue
+        entered = _paddle_reach(g_node, forward, stop)
+        if entered is None:  # a kernel with missing edges (complex abs): keep paddle's
+            continue
+        if not entered:  # paddle's graph reaches only its own copies of the seeds
             grads[i] = g.detach()
             continue
         if entered <= closures[i]:

@@ -881,8 +881,21 @@ class PaddleBackend(Backend):
             _PASS.call = None
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        with ENGINE_LOCK:
-            grads = self._grad(request)
+        if request.create_graph:
+            # paddle.grad marks each seed as requiring grad (the user's tensor): read
+            # which ones did before, and give the others their flag back
+            seeds = [t for t in request.seeds if t is not None]
+            live = [t for t in seeds if not t.stop_gradient]
+            constant = [t for t in seeds if t.stop_gradient]
+            try:
+                with ENGINE_LOCK:
+                    grads = self._grad(request)
+            finally:
+                for t in constant:
+                    t.stop_gradient = True
+        else:
+            with ENGINE_LOCK:
+                grads = self._grad(request)
         inputs = request.inputs
         for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
             # (dtypes are singletons: `is` answers the common call; `!=` costs ~0.5 us)
@@ -891,11 +904,8 @@ class PaddleBackend(Backend):
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
-            seeds = [t for t in request.seeds if t is not None and not t.stop_gradient]
             cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
-            structure(
-                request.outputs, inputs, seeds, cuts, grads, _grad_fn, _STOP_STRUCTURE
-            )
+            structure(request.outputs, inputs, live, cuts, grads, _grad_fn, _STOP_STRUCTURE)
             _record_call(request, grads)
         return grads
 
