@@ -45,8 +45,8 @@ from .._errors import (
 )
 from . import _graph
 from ._ambiguous import Record, ambiguous, refuse
-from ._paddle_deps import kids, recorded, structure
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._paddle_deps import kids, recorded, structure
 
 __all__ = ["BACKEND", "PaddleBackend"]
 
