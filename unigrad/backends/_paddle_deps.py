@@ -129,58 +129,70 @@ class _Walk:
         self.kids: dict[int, Sequence[Any]] = {}
         self.nodes: dict[int, Any] = {}
         self.mask: dict[int, int] = {}
+        #: each walked node's children's pointers (0 for None), in edge order
+        self.kptrs: dict[int, list[int]] = {}
         self.order: list[int] = []  # children before parents
-        stack: list[tuple[Any, bool]] = [(r, False) for r in roots if r is not None]
+        nodes, kid_map, kptrs, mask, order = self.nodes, self.kids, self.kptrs, self.mask, []
+        pruned = bool(_ROOTS)
+        stack = [(r, r.node_ptr(), False) for r in roots if r is not None]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, done = stack.pop()
-            ptr = node.node_ptr()
+            node, ptr, done = pop()
             if done:
                 m = targets.get(ptr, 0)
-                for c in self.kids[ptr]:
-                    if c is not None:
-                        m |= self.mask.get(c.node_ptr(), 0)
-                self.mask[ptr] = m
-                self.order.append(ptr)
+                for c in kptrs[ptr]:
+                    m |= mask.get(c, 0)
+                mask[ptr] = m
+                order.append(ptr)
                 continue
-            if ptr in self.nodes or ptr in cuts:
+            if ptr in nodes or ptr in cuts:
                 continue
-            self.nodes[ptr] = node
-            self.kids[ptr] = ks = kids(node, ptr)
-            stack.append((node, True))
-            stack.extend((c, False) for c in ks if c is not None and c.node_ptr() not in self.nodes)
+            nodes[ptr] = node
+            kid_map[ptr] = ks = kids(node, ptr) if pruned else node.next_functions
+            kptrs[ptr] = cps = [0 if c is None else c.node_ptr() for c in ks]
+            push((node, ptr, True))
+            for c, cp in zip(ks, cps, strict=True):
+                if cp and cp not in nodes:
+                    push((c, cp, False))
+        self.order = order
 
-    def closure(self, starts: Sequence[Any]) -> set[int]:
-        """Pointers of every node the starts lead to (cuts included: a formula may read a
-        cut tensor, whose own graph it then depends on)."""
+    def covers(self, starts: Sequence[Any], wanted: set[int]) -> bool:
+        """Whether the starts lead to every node of ``wanted`` (cuts included: a formula
+        may read a cut tensor, whose own graph it then depends on); stops once they do."""
+        wanted = set(wanted)
         seen: set[int] = set()
         stack = list(starts)
         while stack:
             node = stack.pop()
-            if node is None:
-                continue
             ptr = node.node_ptr()
             if ptr in seen:
                 continue
             seen.add(ptr)
+            wanted.discard(ptr)
+            if not wanted:
+                return True
             ks = self.kids.get(ptr)
             if ks is None:
                 self.nodes[ptr] = node
                 self.kids[ptr] = ks = kids(node, ptr)
-            stack.extend(ks)
-        return seen
+            stack.extend(k for k in ks if k is not None)
+        return False
 
 
 def _dependences(walk: _Walk, n: int, seeds: Sequence[Any]) -> list[list[Any]]:
     """For each input, the nodes its gradient's formulas read, the seeds' included."""
     by_mask: dict[int, dict[int, Any]] = {}
+    mask, nodes, kid_map, kptrs = walk.mask, walk.nodes, walk.kids, walk.kptrs
     for ptr in walk.order:
-        if not walk.mask[ptr]:
+        if not mask[ptr]:
             continue
-        node = walk.nodes[ptr]
-        edges = walk.kids[ptr]
+        node = nodes[ptr]
         name = node.name()
-        for j, c in enumerate(edges):
-            m = 0 if c is None else walk.mask.get(c.node_ptr(), 0)
+        if name in _LINEAR:
+            continue
+        edges = kid_map[ptr]
+        for j, cp in enumerate(kptrs[ptr]):
+            m = mask.get(cp, 0) if cp else 0
             if m:
                 reads = _reads(node, name, j, edges)
                 if reads:
@@ -252,8 +264,8 @@ def structure(
     walk = _Walk([grad_fn(y) for y in outputs], targets, cut_ptrs)
     seed_nodes = [n for n in (grad_fn(s) for s in seeds if s is not None) if n is not None]
     deps = _dependences(walk, len(inputs), seed_nodes)
-    closures = [walk.closure(d) for d in deps]
-    forward = walk.nodes
+    forward = dict(walk.nodes)  # where paddle's graph of a result enters the forward
+    forward.update((n.node_ptr(), n) for n in seed_nodes)
     for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
         if g is None:
             continue
@@ -265,12 +277,12 @@ def structure(
             continue
         g_node = grad_fn(g)
         if g_node is None:  # paddle's copy of the seed (grad(v, v)): a leaf of its own
-            if not closures[i]:
+            if not deps[i]:
                 grads[i] = g.detach()
             continue
         if g_node.node_ptr() in forward:
             continue  # a tensor of the forward graph returned as it is (a seed)
-        if not closures[i]:  # its formulas read no tensor that requires grad
+        if not deps[i]:  # its formulas read no tensor that requires grad
             grads[i] = g.detach()
             continue
         entered = _paddle_reach(g_node, forward, stop)
@@ -279,7 +291,7 @@ def structure(
         if not entered:  # paddle's graph reaches only its own copies of the seeds
             grads[i] = g.detach()
             continue
-        if entered <= closures[i]:
+        if walk.covers(deps[i], entered):
             continue
         grads[i] = g = _own_node(g)
         ptr = grad_fn(g).node_ptr()
