@@ -179,12 +179,19 @@ class _Walk:
         return False
 
 
-def _dependences(walk: _Walk, n: int, seeds: Sequence[Any]) -> list[list[Any]]:
-    """For each input, the nodes its gradient's formulas read, the seeds' included."""
-    by_mask: dict[int, dict[int, Any]] = {}
+def _dependences(
+    walk: _Walk, n: int, seeds: Sequence[Any]
+) -> tuple[list[list[Any]], list[dict[int, Any]]]:
+    """For each input, the nodes its gradient's formulas read (the seeds included), and
+    the nodes that the same nodes' formulas for their other edges read and it does not:
+    paddle's shared double-grad nodes reach those too (where there are none, paddle's
+    graph of the gradient holds what its formulas read, and needs no record)."""
+    used: dict[int, dict[int, Any]] = {}  # an edge's inputs (mask) -> nodes read for it
+    every: dict[int, dict[int, Any]] = {}  # a node's inputs (mask) -> nodes read for any edge
     mask, nodes, kid_map, kptrs = walk.mask, walk.nodes, walk.kids, walk.kptrs
     for ptr in walk.order:
-        if not mask[ptr]:
+        node_mask = mask[ptr]
+        if not node_mask:
             continue
         node = nodes[ptr]
         name = node.name()
@@ -192,22 +199,35 @@ def _dependences(walk: _Walk, n: int, seeds: Sequence[Any]) -> list[list[Any]]:
             continue
         edges = kid_map[ptr]
         for j, cp in enumerate(kptrs[ptr]):
-            m = mask.get(cp, 0) if cp else 0
+            if not cp:
+                continue
+            reads = _reads(node, name, j, edges)
+            if not reads:
+                continue
+            m = mask.get(cp, 0)
             if m:
-                reads = _reads(node, name, j, edges)
-                if reads:
-                    bucket = by_mask.setdefault(m, {})
-                    for r in reads:
-                        bucket[r.node_ptr()] = r
+                bucket = used.setdefault(m, {})
+                for r in reads:
+                    bucket[r.node_ptr()] = r
+            if m != node_mask:
+                bucket = every.setdefault(node_mask, {})
+                for r in reads:
+                    bucket[r.node_ptr()] = r
     deps = []
+    extra = []
     for i in range(n):
         bit = 1 << i
         found: dict[int, Any] = {s.node_ptr(): s for s in seeds}
-        for m, bucket in by_mask.items():
+        for m, bucket in used.items():
             if m & bit:
                 found.update(bucket)
+        more: dict[int, Any] = {}
+        for m, bucket in every.items():
+            if m & bit:
+                more.update((p, r) for p, r in bucket.items() if p not in found)
         deps.append(list(found.values()))
-    return deps
+        extra.append(more)
+    return deps, extra
 
 
 def _paddle_reach(g_node: Any, forward: dict[int, Any], stop: frozenset[str]) -> set[int] | None:
@@ -263,7 +283,7 @@ def structure(
     cut_ptrs = {n.node_ptr() for n in map(grad_fn, cuts) if n is not None}
     walk = _Walk([grad_fn(y) for y in outputs], targets, cut_ptrs)
     seed_nodes = [n for n in (grad_fn(s) for s in seeds if s is not None) if n is not None]
-    deps = _dependences(walk, len(inputs), seed_nodes)
+    deps, extra = _dependences(walk, len(inputs), seed_nodes)
     forward = dict(walk.nodes)  # where paddle's graph of a result enters the forward
     forward.update((n.node_ptr(), n) for n in seed_nodes)
     for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
@@ -285,6 +305,8 @@ def structure(
         if not deps[i]:  # its formulas read no tensor that requires grad
             grads[i] = g.detach()
             continue
+        if not extra[i] or walk.covers(deps[i], set(extra[i])):
+            continue  # paddle's graph of it holds what its formulas read
         entered = _paddle_reach(g_node, forward, stop)
         if entered is None:  # a kernel with missing edges (complex abs): keep paddle's
             continue
