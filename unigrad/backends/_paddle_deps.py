@@ -253,6 +253,25 @@ def _paddle_reach(g_node: Any, forward: dict[int, Any], stop: frozenset[str]) ->
     return entered
 
 
+def _paddle_enters(g_node: Any, forward: dict[int, Any], stop: frozenset[str]) -> bool:
+    """Whether paddle's graph of a result reaches a forward node (or a node of ``stop``):
+    `_paddle_reach`, stopped at the first one."""
+    seen: set[int] = set()
+    stack = [g_node]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        if ptr in forward or node.name() in stop:
+            return True
+        seen.add(ptr)
+        stack.extend(kids(node, ptr))
+    return False
+
+
 def _own_node(g: Any) -> Any:
     """``g`` through an identity op: a node of its own to carry a record. paddle's
     double-grad node is shared by the node's results, and reached by the graphs of
@@ -306,7 +325,11 @@ def structure(
             grads[i] = g.detach()
             continue
         if not extra[i] or walk.covers(deps[i], set(extra[i])):
-            continue  # paddle's graph of it holds what its formulas read
+            # paddle's graph of it holds at most what its formulas read; a graph that
+            # reaches only paddle's own copies of the seeds is a constant
+            if not _paddle_enters(g_node, forward, stop):
+                grads[i] = g.detach()
+            continue
         entered = _paddle_reach(g_node, forward, stop)
         if entered is None:  # a kernel with missing edges (complex abs): keep paddle's
             continue
