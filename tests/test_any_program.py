@@ -20,11 +20,6 @@ def test_a_constant_gradient_does_not_require_grad(backend) -> None:
         unigrad.grad(g, x)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's double-grad nodes keep edges to leaves a gradient does not depend on; "
-    "unigrad cannot yet tell which (issue 10, open: see docs/semantics.md)",
-)
 def test_a_gradient_is_unused_by_what_it_does_not_depend_on(backend) -> None:
     x, a = backend.leaf([0.5, 1.5]), backend.leaf([2.0, -1.0])
     (g,) = unigrad.grad(x * a, x, create_graph=True)
@@ -35,11 +30,6 @@ def test_a_gradient_is_unused_by_what_it_does_not_depend_on(backend) -> None:
     backend.close(unigrad.grad(g, a)[0], [1.0, 1.0])
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's double-grad nodes keep edges to leaves a gradient does not depend on; "
-    "unigrad cannot yet tell which (issue 10, open: see docs/semantics.md)",
-)
 def test_one_gradient_per_input_has_its_own_dependencies(backend) -> None:
     x, a = backend.leaf([0.5]), backend.leaf([2.0])
     gx, ga = unigrad.grad(x * a + a * a, [x, a], create_graph=True)
@@ -57,11 +47,6 @@ def test_materialized_zeros_under_create_graph_are_differentiable(backend) -> No
     backend.close(zz, [0.0])
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's double-grad nodes keep edges to leaves a gradient does not depend on; "
-    "unigrad cannot yet tell which (issue 10, open: see docs/semantics.md)",
-)
 def test_torch_test_grad_materialize_grads(backend) -> None:
     # pytorch/pytorch test/test_autograd.py, TestAutograd.test_grad_materialize_grads,
     # through unigrad (torch's assertRaisesRegex(ValueError) is GradArgumentError here)
@@ -79,11 +64,6 @@ def test_torch_test_grad_materialize_grads(backend) -> None:
         unigrad.grad(y, x, allow_unused=False, materialize_grads=True)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's double-grad nodes keep edges to leaves a gradient does not depend on; "
-    "unigrad cannot yet tell which (issue 10, open: see docs/semantics.md)",
-)
 def test_a_cut_branch_is_not_part_of_a_create_graph_result(backend) -> None:
     # torch's no_grad_vars used to be zeroing hooks: the branch beyond the cut stayed in
     # the result's graph (zero-valued), which then reported requires_grad

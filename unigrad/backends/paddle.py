@@ -49,6 +49,7 @@ from .._errors import (
 from . import _graph
 from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._paddle_deps import kids, recorded, structure
 
 __all__ = ["BACKEND", "PaddleBackend"]
 
@@ -71,6 +72,10 @@ _WRONG_COMPLEX_KERNELS = {
     # comes out as nothing (zeros) where torch gives conj(g) (1/|z| - ...) != 0
     "AbsDoubleGradNode": "abs",
 }
+
+#: Nodes a create_graph result's structure is not pruned through: its graph is refused
+#: later (`PaddleBackend._refuse_wrong_kernels`), as paddle built it.
+_STOP_STRUCTURE = frozenset(_WRONG_COMPLEX_KERNELS)
 
 _FLOAT = {paddle.float16, paddle.float32, paddle.float64, paddle.bfloat16}
 _COMPLEX = {paddle.complex64, paddle.complex128}
@@ -111,6 +116,11 @@ def _kind_of(dtype: Any) -> Kind:
     if hit is not None and hit[0] is dtype:
         return hit[1]
     return _slow_kind(dtype)
+
+
+def _any_complex(outputs: Sequence[Any], inputs: Sequence[Any]) -> bool:
+    # (`dtype in _COMPLEX` hashes a dtype: ~0.5 us)
+    return any(_kind_of(t.dtype) == "c" for t in (*outputs, *inputs))
 
 
 def _zero_grad(g: Any) -> Any:
@@ -222,7 +232,7 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
         if node is None or node in seen or node in cuts:
             continue
         seen.add(node)
-        stack.extend(node.next_functions)
+        stack.extend(kids(node, node.node_ptr()))  # a recorded result: its roots
     return seen
 
 
@@ -518,9 +528,10 @@ def _mark_executed(
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
     stack = list(parents)
     pop, push = stack.pop, stack.append
+    pruned = recorded()  # a recorded result runs its roots, not paddle's shared node
     while stack:
         node = pop()
-        for c in node.next_functions:
+        for c in kids(node, node.node_ptr()) if pruned else node.next_functions:
             if c is None or (cuts and c.node_ptr() in cuts):
                 continue
             ps = parents.get(c)
@@ -806,84 +817,6 @@ def _refuse_aliases(inputs: Sequence[Any]) -> None:
             raise UnsupportedFeatureError(msg)
 
 
-def _constant_if_detached(g: Any, forward: set[int]) -> Any:
-    """``g`` detached when its graph reaches no tensor that requires grad.
-
-    paddle marks every gradient taken with ``create_graph=True`` as requiring grad, even
-    ``d(x + c)/dx``, a constant; torch (the contract) says it requires grad exactly when
-    it depends on a tensor that does. ``forward`` holds the pointers of the nodes of the
-    pass's outputs and seeds (their graphs): a gradient depends on a tensor that
-    requires grad only through one of them. paddle's double-grad nodes also keep edges
-    to leaves of its own, copies of the seeds it makes for the pass (so that the
-    gradient can be differentiated with respect to the seed): those are not in
-    ``forward``, and reaching only them leaves ``g`` a constant. Differentiating the
-    constant again raises `unigrad.NotDifferentiableError` on every backend.
-    """
-    if g.stop_gradient:
-        return g
-    root = _grad_fn(g)
-    if root is None:  # itself a leaf that requires grad (a seed returned as is)
-        return g
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        ptr = node.node_ptr()
-        if ptr in seen:
-            continue
-        seen.add(ptr)
-        if ptr in forward or node.name() in _WRONG_COMPLEX_KERNELS:
-            # a refused kernel: differentiating g raises HigherOrderUnavailableError
-            return g
-        stack.extend(node.next_functions)
-    return g.detach()
-
-
-def _known_forward(request: GradRequest, grads: Sequence[Any]) -> set[int]:
-    """Pointers of nodes known, without a walk, to be in the graph of the pass's outputs
-    and seeds (`_constant_if_detached`'s ``forward``): the outputs' and seeds' own
-    nodes, and the node of each input that got a gradient (paddle reached it from the
-    outputs: a leaf's accumulation node, or an intermediate's node)."""
-    known: set[int] = set()
-    for t in (*request.outputs, *request.seeds):
-        node = None if t is None else _grad_fn(t)
-        if node is not None:
-            known.add(node.node_ptr())
-    for x, g in zip(request.inputs, grads, strict=True):
-        if g is not None:
-            node = _grad_fn(x)
-            if node is not None:
-                known.add(node.node_ptr())
-    return known
-
-
-def _reaches(g: Any, known: set[int]) -> bool:
-    """Whether `_constant_if_detached` surely leaves ``g`` as it is: its graph reaches a
-    node of ``known`` (a subset of that function's ``forward``) or a refused kernel, or
-    it has no node. False means: decide with the whole ``forward`` (the same answer
-    whenever this says True: a path to a node of ``forward`` meets one first)."""
-    root = _grad_fn(g)
-    if root is None:
-        return True
-    seen: set[int] = set()
-    stack = [root]
-    pop, extend, add = stack.pop, stack.extend, seen.add
-    while stack:
-        node = pop()
-        if node is None:
-            continue
-        ptr = node.node_ptr()
-        if ptr in seen:
-            continue
-        if ptr in known or node.name() in _WRONG_COMPLEX_KERNELS:
-            return True
-        add(ptr)
-        extend(node.next_functions)
-    return False
-
-
 class PaddleBackend(Backend):
     """Adapter for `paddle` tensors (dynamic graph mode)."""
 
@@ -1023,8 +956,21 @@ class PaddleBackend(Backend):
                 _give_back(_PASS.returned)
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        with ENGINE_LOCK:
-            grads = self._grad(request)
+        if request.create_graph:
+            # paddle.grad marks each seed as requiring grad (the user's tensor): read
+            # which ones did before, and give the others their flag back
+            seeds = [t for t in request.seeds if t is not None]
+            live = [t for t in seeds if not t.stop_gradient]
+            constant = [t for t in seeds if t.stop_gradient]
+            try:
+                with ENGINE_LOCK:
+                    grads = self._grad(request)
+            finally:
+                for t in constant:
+                    t.stop_gradient = True
+        else:
+            with ENGINE_LOCK:
+                grads = self._grad(request)
         inputs = request.inputs
         for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
             # (dtypes are singletons: `is` answers the common call; `!=` costs ~0.5 us)
@@ -1033,15 +979,10 @@ class PaddleBackend(Backend):
                 # ops; the contract's (torch's) gradient is its real part, in x's dtype
                 grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
         if request.create_graph:
-            known = _known_forward(request, grads)
-            forward: set[int] | None = None
-            for i, g in enumerate(grads):
-                if g is None or g.stop_gradient or _reaches(g, known):
-                    continue  # (what `_constant_if_detached` answers, without `forward`)
-                if forward is None:
-                    seeds = (s for s in request.seeds if s is not None)
-                    forward = _graph_ptrs((*request.outputs, *seeds))
-                grads[i] = _constant_if_detached(g, forward)
+            cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
+            # (paddle's kernels with missing edges are wrong on complex dtypes only)
+            stop = _STOP_STRUCTURE if _any_complex(request.outputs, inputs) else frozenset()
+            structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             _record_call(request, grads)
         return grads
 
@@ -1052,6 +993,9 @@ class PaddleBackend(Backend):
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
+            return self._grad_cut(request)
+        if recorded():
+            # a create_graph result's spurious edges may reach an input: leave it out
             return self._grad_cut(request)
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
@@ -1069,8 +1013,8 @@ class PaddleBackend(Backend):
         input is itself cut: cut with zeroing hooks, decide reachability here.
         """
         inputs = request.inputs
-        cuts = [v for v in request.no_grad_vars if not v.stop_gradient]
-        cut_ids = {id(v) for v in request.no_grad_vars}
+        cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
+        cut_ids = {id(v) for v in request.no_grad_vars or ()}
         reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
         keep = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached]
         grads: list[Any | None] = [None] * len(inputs)

@@ -59,20 +59,6 @@ class Known:
 KNOWN: list[Known] = [
     Known(
         "paddle",
-        "issue 10 open: paddle's double-grad nodes keep edges to leaves a gradient does "
-        "not depend on, so create_graph results report requires_grad (structure)",
-        text=("expected requires_grad=False, got True",),
-        higher_order=True,
-    ),
-    Known(
-        "paddle",
-        "issue 10 open: paddle's double-grad structure (see above): an input a "
-        "create_graph result does not depend on gets zeros instead of being unused",
-        text=("expected UnusedInputError, got a result",),
-        higher_order=True,
-    ),
-    Known(
-        "paddle",
         "paddle's autograd identifies a full-range slice (x[0:n]) with x, so it would give "
         "the slice x's gradient: unigrad refuses a full-range slice as an input or a "
         "no_grad_vars entry (UnsupportedFeatureError)",

@@ -664,4 +664,48 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: g4 = d(x1*x2)/d[x1, x2] with create_graph=True; d(g4[0])/dx1 (g4[0] is "
+        "x2) came out as zeros where it is unused, and d(g4[1])/dx2 likewise: paddle's "
+        "one double-grad node for the product reaches both leaves (row 14: its "
+        "dependence now comes from a table of formulas)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.2], dtype="float64", watched=True),
+                Leaf(name="x2", data=[1.5, 0.3], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x2")),
+                Op(name="v4", op="tanh", args=("v3",)),
+                Grad(name="g5", outputs=("v3",), inputs=("x1", "x2"), create_graph=True),
+                Grad(
+                    name="g6",
+                    outputs=("g5[0]",),
+                    inputs=("x1", "x2"),
+                    retain_graph=True,
+                    allow_unused=True,
+                ),
+                Grad(name="g7", outputs=("g5[1]",), inputs=("x1", "x2"), allow_unused=True),
+                Grad(name="g8", outputs=("v4",), inputs=("x2",), create_graph=True),
+                Grad(name="g9", outputs=("g8[0]",), inputs=("x1", "x2")),
+            )
+        ),
+    ),
+    (
+        "paddle: grad(v3, v3, constant seed, create_graph=True) is the seed, a constant; "
+        "paddle marked it (and the user's seed) as requiring grad (the 20 000-program "
+        "run, seed 1010)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.94, 0.22], [0.63, 1.5]], dtype="float64", watched=True),
+                Op(name="v2", op="exp", args=("x1",)),
+                Op(name="v3", op="scale", args=("v2",), params=(("c", 0.5),)),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("v3",),
+                    seeds=(Seed([[-0.43, -1.28], [-1.4, -1.31]], "float64"),),
+                    create_graph=True,
+                ),
+            )
+        ),
+    ),
 ]

@@ -1,0 +1,156 @@
+"""Row 14: a create_graph gradient depends on exactly what its backward formulas read.
+
+One test per class of formula (semantics row 14): linear ops read nothing, a product
+and a matmul read the other operand, tanh reads its output, ``a / b`` reads ``b`` for
+``a`` and both for ``b``, a cut branch is not on any path, and two results of one node
+(paddle shares one double-grad node between them) each have their own dependence.
+paddle learns it from a table of formulas (`unigrad.backends._paddle_deps`), the tape
+from the VJP it differentiates, torch from its own graph: the answers are the same.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import unigrad
+
+
+def _unused(backend, out, inputs, seed=None):
+    """``grad(out, inputs, seed, retain_graph=True, allow_unused=True)``, with a ones seed
+    by default (results of one call share graph nodes on torch: keep them)."""
+    if seed is None:
+        seed = backend.tensor(np.ones(backend.shape(out)), backend.dtype(out))
+    return unigrad.grad(out, inputs, seed, retain_graph=True, allow_unused=True)
+
+
+def test_a_linear_op_reads_only_the_seed(backend) -> None:
+    xp = backend.xp
+    x, a = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    s = backend.leaf([[1.5], [-2.0]], "float64")
+    y = xp.reshape(x * 3.0 + a - 1.0, (2, 1))
+    gx, ga = unigrad.grad(y, [x, a], s, create_graph=True)
+    backend.close(gx, [4.5, -6.0])
+    assert backend.requires_grad(gx)
+    assert backend.requires_grad(ga)
+    hx, ha, hs = _unused(backend, gx, [x, a, s])
+    assert hx is None
+    assert ha is None
+    backend.close(hs, [[3.0], [3.0]])
+    # without a seed that requires grad, the gradient is a constant
+    (c,) = unigrad.grad(xp.sum(x * 3.0 + a), x, create_graph=True)
+    assert not backend.requires_grad(c)
+
+
+def test_a_product_reads_the_other_factors(backend) -> None:
+    x, a, b = (backend.leaf(v, "float64") for v in ([0.5, 2.0], [1.5, -1.0], [3.0, 0.25]))
+    gx, ga = unigrad.grad(x * a * b, [x, a], create_graph=True)
+    hx, ha, hb = _unused(backend, gx, [x, a, b])  # gx = a * b
+    assert hx is None
+    backend.close(ha, [3.0, 0.25])
+    backend.close(hb, [1.5, -1.0])
+    hx, ha, hb = _unused(backend, ga, [x, a, b])  # ga = x * b
+    assert ha is None
+    backend.close(hx, [3.0, 0.25])
+    backend.close(hb, [0.5, 2.0])
+
+
+def test_matmul_reads_the_other_operand(backend) -> None:
+    xs = np.arange(6.0).reshape(2, 3) / 4
+    ws = np.arange(6.0).reshape(3, 2) / 3 - 1
+    x, w = backend.leaf(xs, "float64"), backend.leaf(ws, "float64")
+    gx, gw = unigrad.grad(x @ w, [x, w], create_graph=True)
+    backend.close(gx, np.ones((2, 2)) @ ws.T)
+    hx, hw = _unused(backend, gx, [x, w])  # ones @ w.T
+    assert hx is None
+    backend.close(hw, np.full((3, 2), 2.0))
+    hx, hw = _unused(backend, gw, [x, w])  # x.T @ ones
+    assert hw is None
+    backend.close(hx, np.full((2, 3), 2.0))
+
+
+def test_tanh_reads_its_output(backend) -> None:
+    xp = backend.xp
+    x, a = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    t = np.tanh([0.5, -1.0])
+    gx, ga = unigrad.grad(xp.tanh(x) * a, [x, a], create_graph=True)
+    backend.close(ga, t, rtol=1e-12)
+    hx, ha = _unused(backend, ga, [x, a])  # ga = tanh(x): not a
+    assert ha is None
+    backend.close(hx, 1 - t * t, rtol=1e-12)
+    hx, ha = _unused(backend, gx, [x, a])  # gx = a (1 - tanh(x)^2): both
+    backend.close(hx, -2 * np.array([2.0, 3.0]) * t * (1 - t * t), rtol=1e-12)
+    backend.close(ha, 1 - t * t, rtol=1e-12)
+
+
+def test_a_division_reads_the_divisor_and_for_it_both(backend) -> None:
+    a, b = backend.leaf([1.0, -2.0], "float64"), backend.leaf([2.0, 4.0], "float64")
+    ga, gb = unigrad.grad(a / b, [a, b], create_graph=True)
+    ha, hb = _unused(backend, ga, [a, b])  # 1 / b
+    assert ha is None
+    backend.close(hb, [-0.25, -1 / 16], rtol=1e-12)
+    ha, hb = _unused(backend, gb, [a, b])  # -a / b^2
+    backend.close(ha, [-0.25, -1 / 16], rtol=1e-12)
+    backend.close(hb, [0.25, -4 / 64], rtol=1e-12)
+
+
+def test_a_cut_branch_reads_nothing_for_the_other_inputs(backend) -> None:
+    xp = backend.xp
+    x, a, b = (backend.leaf(v, "float64") for v in ([0.5, 2.0], [1.5, -1.0], [3.0, 0.25]))
+    v = x * a
+    (gx,) = unigrad.grad(xp.sin(v) * b + x * b, x, no_grad_vars=[v], create_graph=True)
+    backend.close(gx, [3.0, 0.25])
+    hx, ha, hb = _unused(backend, gx, [x, a, b])  # b: the branch through v is cut
+    assert hx is None
+    assert ha is None
+    backend.close(hb, [1.0, 1.0])
+
+
+def test_results_of_one_node_have_their_own_dependence(backend) -> None:
+    # paddle computes both in one double-grad node: each result gets a node of its own
+    x, a = backend.leaf([0.5, 2.0], "float64"), backend.leaf([1.5, -1.0], "float64")
+    gx, ga = unigrad.grad(x * a, [x, a], create_graph=True)  # a, x
+    hx, ha = _unused(backend, gx, [x, a])
+    assert hx is None
+    backend.close(ha, [1.0, 1.0])
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(gx, x, backend.tensor([1.0, 1.0], "float64"))
+    # consuming gx's graph leaves ga's differentiable
+    (ha,) = unigrad.grad(gx, a, backend.tensor([1.0, 1.0], "float64"))
+    backend.close(ha, [1.0, 1.0])
+    hx, ha = _unused(backend, ga, [x, a])
+    assert ha is None
+    backend.close(hx, [1.0, 1.0])
+    (z,) = unigrad.grad(gx, x, backend.tensor([1.0, 1.0], "float64"), materialize_grads=True)
+    backend.close(z, [0.0, 0.0])
+
+
+@pytest.mark.parametrize("backend", ["paddle"], indirect=True)
+def test_paddle_an_unknown_formula_reads_everything(backend, monkeypatch) -> None:
+    # a node in no table keeps paddle's own answer (a spurious dependence, zeros), never
+    # a missing one: with multiply's formula forgotten, d(x*a)/dx reaches x again
+    from unigrad.backends import _paddle_deps
+
+    monkeypatch.delitem(_paddle_deps._READS, "MultiplyGradNode")
+    x, a = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    (gx,) = unigrad.grad(x * a, x, create_graph=True)
+    hx, ha = _unused(backend, gx, [x, a])
+    backend.close(hx, [0.0, 0.0])
+    backend.close(ha, [1.0, 1.0])
+    monkeypatch.undo()
+    (gx,) = unigrad.grad(x * a, x, create_graph=True)
+    assert _unused(backend, gx, [x, a])[0] is None
+
+
+def test_a_complex_product_reads_the_other_factor(backend) -> None:
+    z = backend.leaf([0.3 + 0.4j, -0.5 + 0.2j], "complex128")
+    w = backend.leaf([1.0 - 1.0j, 0.5 + 2.0j], "complex128")
+    seed = backend.tensor([1.0, 1.0j], "complex128")
+    (gz,) = unigrad.grad(z * w, z, seed, create_graph=True)  # conj(w) * seed
+    backend.close(gz, np.conj([1.0 - 1.0j, 0.5 + 2.0j]) * np.array([1.0, 1.0j]))
+    assert backend.requires_grad(gz)
+    assert _unused(backend, gz, [z], seed) == (None,)
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(gz, z, seed)
+    (c,) = unigrad.grad(z * 2.0 + 1.0j, z, seed, create_graph=True)
+    assert not backend.requires_grad(c)
