@@ -16,6 +16,14 @@ Otherwise the answer is the same everywhere: if ``v`` does not depend on C's inp
 moving it is a consistent forward state (``y = v*x; dg/dv = 1``); if ``v`` is C's input,
 every saved tensor is a function of it (a Hessian with respect to an intermediate).
 
+A result of C is such an intermediate for C's other results. With ``v`` C's input
+``x_i`` downstream of another input ``x_j`` (``v2 = tanh(x1)``, ``grad(y, [v2, x1])``),
+torch and paddle compute ``g_j`` *through* ``g_i`` (the gradient reaching ``x_i`` flows
+on toward ``x_j``: ``g_x1 = g_v2 * (1 - v2**2)``), the tape and the reference replay
+each from C's inputs, around it. A derivative holding ``g_i`` fixed (a cut, or ``g_i``
+as an input) while the outputs reach ``g_j`` has no single answer either: refused.
+Results of inputs that do not depend on each other (``grad(loss, [w, b])``) answer.
+
 `ambiguous` decides it on any backend's graph, structurally: a ``create_graph``
 result's dependencies are its own graph's *and* everything C's outputs and seeds
 depend on (a `Record` attached to the result's node), so that the answer does not
@@ -32,19 +40,30 @@ from .._errors import UnsupportedFeatureError, message
 
 __all__ = ["Record", "ambiguous", "refuse"]
 
+#: What `ambiguous` found: between C's inputs and outputs, or a result of C that
+#: another of C's results runs through.
+BETWEEN, RESULT = "between", "result"
+
 
 class Record:
-    """One ``create_graph=True`` call: the identities of its inputs, and the graph
-    nodes of its outputs and of its seeds (the starts of a structural walk)."""
+    """One ``create_graph=True`` call: the identities of its inputs, the graph nodes of
+    its outputs and of its seeds (the starts of a structural walk), and its results:
+    ``(result's identity, its input's identity, its input's node or None for a leaf)``
+    for each differentiable result."""
 
-    __slots__ = ("__weakref__", "inputs", "outputs", "seeds")
+    __slots__ = ("__weakref__", "inputs", "outputs", "results", "seeds")
 
     def __init__(
-        self, inputs: frozenset[Hashable], outputs: tuple[Any, ...], seeds: tuple[Any, ...]
+        self,
+        inputs: frozenset[Hashable],
+        outputs: tuple[Any, ...],
+        seeds: tuple[Any, ...],
+        results: tuple[tuple[Hashable, Hashable, Any], ...] = (),
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
         self.seeds = seeds
+        self.results = results
 
 
 def _closure(
@@ -80,14 +99,19 @@ def ambiguous(
     kids: Callable[[Any], Iterable[Any]],
     ident: Callable[[Any], Hashable],
     records: Callable[[Any], Sequence[Record]],
-) -> str | None:
-    """The label of the first candidate ``(label, node)`` (a non-leaf input or cut, by
-    its graph node) that lies strictly between the inputs and outputs of a
-    ``create_graph`` call whose result the ``roots`` (the outputs' nodes) reach, or None."""
+) -> tuple[str, str] | None:
+    """``(label, BETWEEN)`` for the first candidate ``(label, node)`` (a non-leaf input
+    or cut, by its graph node) that lies strictly between the inputs and outputs of a
+    ``create_graph`` call whose result the ``roots`` (the outputs' nodes) reach;
+    ``(label, RESULT)`` for one that is a result of such a call for an input that
+    depends on the input of another of its results the roots reach; or None."""
     found: list[Record] = []
-    _closure(roots, kids, ident, records, found)
+    reach = _closure(roots, kids, ident, records, found)
     if not found:
         return None
+    for label, node in candidates:
+        if _through_result(node, reach, kids, ident, records):
+            return label, RESULT
     below: dict[int, set[Hashable]] = {}
     for label, node in candidates:
         k = ident(node)
@@ -99,12 +123,48 @@ def ambiguous(
             if outs is None:
                 outs = below[i] = _closure(r.outputs, kids, ident, records)
             if k in outs:
-                return label
+                return label, BETWEEN
     return None
 
 
-def refuse(label: str) -> None:
-    """Raise the refusal for ``label`` (``inputs[i]`` or ``no_grad_vars[i]``)."""
+def _through_result(
+    node: Any,
+    reach: set[Hashable],
+    kids: Callable[[Any], Iterable[Any]],
+    ident: Callable[[Any], Hashable],
+    records: Callable[[Any], Sequence[Record]],
+) -> bool:
+    """Whether ``node`` is the result ``g_i`` of a create_graph call whose result
+    ``g_j`` the roots reach (``reach``), for an input ``x_j`` upstream of ``x_i``."""
+    k = ident(node)
+    for r in records(node):
+        for key, _, x_node in r.results:
+            if key != k or x_node is None:
+                continue
+            others = [xj for kj, xj, _ in r.results if kj != k and kj in reach]
+            if others and not _closure(kids(x_node), kids, ident, records).isdisjoint(others):
+                return True
+    return False
+
+
+def refuse(label: str, kind: str = BETWEEN) -> None:
+    """Raise the refusal for ``label`` (``inputs[i]`` or ``no_grad_vars[i]``) of the
+    ``kind`` `ambiguous` found."""
+    if kind == RESULT:
+        msg = message(
+            f"{label} is a result of an earlier grad taken with create_graph=True, for an "
+            "input that depends on the input of another of its results, which the "
+            "outputs reach",
+            expected="inputs and no_grad_vars that are leaves, inputs of that earlier "
+            "grad, or results of it that its other results the outputs reach do not "
+            "run through",
+            got="a gradient the other result can be computed through (torch and paddle "
+            "pass it on toward the upstream input) or around (replayed from the earlier "
+            "grad's inputs), so the derivative with respect to it has no single answer",
+            fix="Differentiate with respect to the leaves, or take the two gradients in "
+            "two grad calls.",
+        )
+        raise UnsupportedFeatureError(msg)
     msg = message(
         f"{label} is an intermediate tensor between the inputs and the outputs of an "
         "earlier grad taken with create_graph=True, which the outputs reach",

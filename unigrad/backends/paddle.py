@@ -44,7 +44,7 @@ from .._errors import (
     message,
 )
 from . import _graph
-from ._ambiguous import Record, ambiguous, refuse
+from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -645,14 +645,19 @@ def _forget_record(ptr: int) -> Callable[[weakref.ref[Any]], None]:
 def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
     """Attach the call's `Record` to each differentiable result's node."""
     nodes = [_grad_fn(x) for x in request.inputs]
+    results = [None if g is None or g.stop_gradient else _grad_fn(g) for g in grads]
     rec = Record(
         frozenset(n.node_ptr() for n in nodes if n is not None),
         tuple(n for n in (_grad_fn(y) for y in request.outputs) if n is not None),
         tuple(n for n in (_grad_fn(s) for s in request.seeds if s is not None) if n is not None),
+        tuple(
+            (r.node_ptr(), n.node_ptr(), n)
+            for r, n in zip(results, nodes, strict=True)
+            if r is not None and n is not None
+        ),
     )
-    for g in grads:
-        node = None if g is None or g.stop_gradient else _grad_fn(g)
-        if node is None:
+    for g, node in zip(grads, results, strict=True):
+        if g is None or node is None:
             continue
         ptr = node.node_ptr()
         entry = _RECORDS.get(ptr)
@@ -677,13 +682,14 @@ def _refuse_ambiguous(
     if not cands:
         return
     roots = [_grad_fn(y) for y in outputs]
-    label = None
+    found = None
     if _RECORDS:
-        label = ambiguous(roots, cands, _children, _node_ptr, _records)
-    if label is None:
+        found = ambiguous(roots, cands, _children, _node_ptr, _records)
+    if found is None:
         label = _unrecorded_gradient(roots, cands)
-    if label is not None:
-        refuse(label)
+        found = None if label is None else (label, BETWEEN)
+    if found is not None:
+        refuse(*found)
 
 
 def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str | None:

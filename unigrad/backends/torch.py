@@ -282,10 +282,16 @@ def _records(node: Any) -> Any:
 
 def _record_call(request: GradRequest, result: Any) -> None:
     """Attach the call's `Record` to each differentiable result's node."""
+    keys = [id(x) if x.grad_fn is None else x.grad_fn for x in request.inputs]
     rec = Record(
-        frozenset(id(x) if x.grad_fn is None else x.grad_fn for x in request.inputs),
+        frozenset(keys),
         tuple(y.grad_fn for y in request.outputs if y.grad_fn is not None),
         tuple(s.grad_fn for s in request.seeds if s is not None and s.grad_fn is not None),
+        tuple(
+            (g.grad_fn, k, x.grad_fn)
+            for g, k, x in zip(result, keys, request.inputs, strict=True)
+            if g is not None and g.grad_fn is not None
+        ),
     )
     for g in result:
         if g is not None and g.grad_fn is not None:
@@ -304,9 +310,9 @@ def _refuse_ambiguous(request: GradRequest) -> None:
     ]
     if cands:
         roots = [y.grad_fn for y in request.outputs if y.grad_fn is not None]
-        label = ambiguous(roots, cands, _children, _ident, _records)
-        if label is not None:
-            refuse(label)
+        found = ambiguous(roots, cands, _children, _ident, _records)
+        if found is not None:
+            refuse(*found)
 
 
 def _translate(err: RuntimeError) -> BaseException:
@@ -531,12 +537,13 @@ class TorchBackend(Backend):
             _consume(runs)
         if consume_only:
             _mark_grad_graph(result, old)
+        out = list(result)
+        if unreached:
+            got = iter(result)
+            out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
         if request.create_graph:
-            _record_call(request, result)
-        if not unreached:
-            return list(result)
-        got = iter(result)
-        return [None if i in unreached else next(got) for i in range(len(request.inputs))]
+            _record_call(request, out)
+        return out
 
     def backward(self, request: BackwardRequest) -> None:
         if request.inputs is not None:

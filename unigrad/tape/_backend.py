@@ -97,10 +97,16 @@ def _records(item: Any) -> Any:
 
 def _record_call(outputs: Any, inputs: Any, seeds: Any, grads: Any) -> None:
     """Attach the call's `Record` to each differentiable result's node."""
+    starts = [_start(x) for x in inputs]
     rec = Record(
-        frozenset(_ident(_start(x)) for x in inputs),
+        frozenset(_ident(x) for x in starts),
         tuple(y._node for y in outputs if isinstance(y, Tensor) and y._node is not None),
         tuple(s._node for s in seeds if isinstance(s, Tensor) and s._node is not None),
+        tuple(
+            (g._node, _ident(x), x)
+            for g, x in zip(grads, starts, strict=True)
+            if isinstance(g, Tensor) and g._node is not None
+        ),
     )
     for g in grads:
         if isinstance(g, Tensor) and g._node is not None:
@@ -123,9 +129,9 @@ def _refuse_ambiguous(outputs: Any, inputs: Any, cuts: Any = ()) -> None:
     ]
     if cands:
         roots = [_start(y) for y in outputs if isinstance(y, Tensor)]
-        label = ambiguous(roots, cands, _kids, _ident, _records)
-        if label is not None:
-            refuse(label)
+        found = ambiguous(roots, cands, _kids, _ident, _records)
+        if found is not None:
+            refuse(*found)
 
 
 class TapeBackend(Backend):

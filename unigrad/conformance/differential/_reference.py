@@ -162,16 +162,26 @@ def _ambiguous(outputs: Sequence[RV], inputs: Sequence[RV], cuts: Sequence[RV]) 
     cands = [(f"inputs[{i}]", x) for i, x in enumerate(inputs) if x.node is not None]
     cands += [(f"no_grad_vars[{i}]", v) for i, v in enumerate(cuts) if v.node is not None]
     if cands:
-        label = ambiguous(outputs, cands, _kids, lambda r: r.key, lambda r: r.records)
-        if label is not None:
-            raise ContractError("UnsupportedFeatureError", f"{label} is ambiguous")
+        found = ambiguous(outputs, cands, _kids, lambda r: r.key, lambda r: r.records)
+        if found is not None:
+            raise ContractError("UnsupportedFeatureError", f"{found[0]} is ambiguous")
 
 
-def _record(outputs: Sequence[RV], inputs: Sequence[RV], seeds: Sequence[RV | None]) -> Record:
+def _record(
+    outputs: Sequence[RV],
+    inputs: Sequence[RV],
+    seeds: Sequence[RV | None],
+    results: Sequence[RV | None],
+) -> Record:
     return Record(
         frozenset(x.key for x in inputs),
         tuple(outputs),
         tuple(s for s in seeds if s is not None),
+        tuple(
+            (g.key, x.key, x)
+            for g, x in zip(results, inputs, strict=True)
+            if g is not None and g.node is not None
+        ),
     )
 
 
@@ -232,7 +242,6 @@ def grad(
         for n in order:
             n.consumed = True
     out: list[RV | None] = []
-    record = _record(outputs, inputs, seeds) if create_graph else None
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
     # a no_grad_vars cut on one occurrence cuts the other)
@@ -253,10 +262,13 @@ def grad(
                 raise ContractError("UnusedInputError", f"inputs[{i}] is unused")
         else:
             g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
-            if create_graph and g.node is not None:
-                g.records = (record,)
         same[id(x)] = g
         out.append(g)
+    if create_graph:
+        record = _record(outputs, inputs, seeds, out)
+        for g in same.values():
+            if g is not None and g.node is not None:
+                g.records = (record,)
     return tuple(out)
 
 

@@ -664,4 +664,27 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: g4 = grad(v3, [v2, x1], create_graph=True) with v2 = tanh(x1); torch "
+        "computes g4[1] through g4[0], so cutting g4[0] in a grad of cos(g4[1]) changed "
+        "torch's answer, not the reference's: now UnsupportedFeatureError on every backend "
+        "(the 20 000-program run, seed 1010, 7 programs)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-0.93, -1.15, -0.25], dtype="float64", watched=True),
+                Op(name="v2", op="tanh", args=("x1",)),
+                Op(name="v3", op="mul", args=("v2", "v2")),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("v2", "x1"),
+                    seeds=(Seed([1.3, -0.62, 0.64], "float64"),),
+                    retain_graph=True,
+                    create_graph=True,
+                ),
+                Op(name="v5", op="cos", args=("g4[1]",)),
+                Grad(name="g6", outputs=("v5",), inputs=("x1",), no_grad_vars=("g4[0]",)),
+            )
+        ),
+    ),
 ]
