@@ -46,6 +46,7 @@ from .._errors import (
 from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
 
@@ -601,17 +602,13 @@ _mark_full_slices()
 def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
     """Raise if one of ``tensors`` (the inputs, or the no_grad_vars) is a full-range
     slice: paddle would differentiate with respect to (or cut) its source instead, a
-    wrong number that unigrad cannot correct (see `_mark_full_slices`)."""
-    for i, x in enumerate(tensors):
-        if getattr(x, _ALIAS, False):
-            msg = message(
-                f"paddle cannot tell {what}[{i}], a full-range slice, from its source",
-                expected=f"{what} that paddle's autograd tells apart from other tensors",
-                got="a full-range slice (x[0:n], x[:] or x[...]), which paddle's autograd "
-                "identifies with x: it would give x's gradient, not the slice's",
-                fix="Use x itself, or make the slice a tensor of its own: x[0:n].clone().",
-            )
-            raise UnsupportedFeatureError(msg)
+    wrong number that unigrad cannot correct (see `_mark_full_slices`); every backend
+    refuses the same slices (`_slices`)."""
+    refuse_full_slice(tensors, what, _is_alias)
+
+
+def _is_alias(x: Any) -> bool:
+    return getattr(x, _ALIAS, False)
 
 
 #: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's
@@ -982,12 +979,13 @@ class PaddleBackend(Backend):
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
+        _refuse_full_slices(request.inputs, "inputs")
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
-        _refuse_full_slices(request.inputs, "inputs")
-        _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
+        _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
+        if request.no_grad_vars:
             return self._grad_cut(request)
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()

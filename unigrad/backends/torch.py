@@ -30,6 +30,7 @@ from .._errors import (
 )
 from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "TorchBackend"]
 
@@ -315,6 +316,27 @@ def _refuse_ambiguous(request: GradRequest) -> None:
             refuse(*found)
 
 
+# ---- full-range slices (see `_slices`) -------------------------------------------------
+def _is_full_slice(x: Any) -> bool:
+    """Whether ``x`` is a full-range slice of another tensor: its node an
+    ``AliasBackward0`` (torch's tuple and ``...`` indexing, all of whose slices are
+    whole) or a ``SliceBackward0`` that covers its dimension (step 1; bounds as saved,
+    an over-long stop or a negative start clamped)."""
+    node = x.grad_fn
+    if node is None:
+        return False
+    name = type(node).__name__
+    if name == "AliasBackward0":
+        return True
+    if name != "SliceBackward0" or node._saved_step != 1:
+        return False
+    n = int(node._saved_self_sym_sizes[node._saved_dim])
+    start, end = (
+        v - (1 << 64) if v >= 1 << 63 else v for v in (node._saved_start, node._saved_end)
+    )
+    return slice(start, end).indices(n)[:2] == (0, n)
+
+
 def _translate(err: RuntimeError) -> BaseException:
     text = str(err)
     if "backward through the graph a second time" in text:
@@ -452,6 +474,9 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        refuse_full_slice(request.inputs, "inputs", _is_full_slice)
+        if request.no_grad_vars:
+            refuse_full_slice(request.no_grad_vars, "no_grad_vars", _is_full_slice)
         if _RECORDS_ALIVE:
             _refuse_ambiguous(request)
         outputs, inputs = request.outputs, request.inputs

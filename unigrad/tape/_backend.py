@@ -12,10 +12,11 @@ from typing import Any, ClassVar
 from .._errors import NotDifferentiableError, UnsupportedDtypeError, message
 from ..backends._ambiguous import Record, ambiguous, refuse
 from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
+from ..backends._slices import refuse_full_slice
 from . import _replay
 from ._engine import Engine
 from ._namespace import namespace_for
-from ._tensor import Tensor, record, record_call
+from ._tensor import Tensor, any_full_slices, is_full_slice, record, record_call
 
 __all__ = ["TapeBackend"]
 
@@ -182,6 +183,10 @@ class TapeBackend(Backend):
         return a + b
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        if any_full_slices():
+            refuse_full_slice(request.inputs, "inputs", is_full_slice)
+            if request.no_grad_vars:
+                refuse_full_slice(request.no_grad_vars, "no_grad_vars", is_full_slice)
         if _RECORDS:
             _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars)
         grads = _replay.grad(
@@ -199,6 +204,8 @@ class TapeBackend(Backend):
         return grads
 
     def backward(self, request: BackwardRequest) -> None:
+        if request.inputs is not None and any_full_slices():
+            refuse_full_slice(request.inputs, "inputs", is_full_slice)
         if request.inputs is not None and _RECORDS:
             _refuse_ambiguous(request.outputs, request.inputs)
         _replay.backward(

@@ -73,26 +73,11 @@ KNOWN: list[Known] = [
     ),
     Known(
         "paddle",
-        "paddle's autograd identifies a full-range slice (x[0:n]) with x, so it would give "
-        "the slice x's gradient: unigrad refuses a full-range slice as an input or a "
-        "no_grad_vars entry (UnsupportedFeatureError)",
-        op="index",
-        text=("got UnsupportedFeatureError",),
-    ),
-    Known(
-        "paddle",
         "paddle's backward(retain_graph=False) frees the saved tensors of the nodes it ran "
         "(paddle.grad never does), and a later pass cut by no_grad_vars still runs the cut "
         "branch with zeroed gradients, which needs them: GraphFreedError where the contract "
         "answers (an error, never a number)",
         text=("no_grad_vars=", ", got GraphFreedError"),
-    ),
-    Known(
-        "paddle",
-        "paddle's complex128 exp is accurate to about 3e-8 (its kernel), above the "
-        "float64 tolerance",
-        op="exp",
-        text=("values differ (rtol=1e-09)", "complex128"),
     ),
 ]
 

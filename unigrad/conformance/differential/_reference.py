@@ -167,6 +167,14 @@ def _ambiguous(outputs: Sequence[RV], inputs: Sequence[RV], cuts: Sequence[RV]) 
             raise ContractError("UnsupportedFeatureError", f"{found[0]} is ambiguous")
 
 
+def _full_slices(tensors: Sequence[RV], what: str) -> None:
+    """The contract's refusal of a full-range slice (``x[0:n]``) as an input or cut
+    (`unigrad.backends._slices`)."""
+    for i, x in enumerate(tensors):
+        if x.full_slice:
+            raise ContractError("UnsupportedFeatureError", f"{what}[{i}] is a full-range slice")
+
+
 def _record(
     outputs: Sequence[RV],
     inputs: Sequence[RV],
@@ -208,6 +216,8 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
     _errors_front(outputs, seeds, batched)
+    _full_slices(inputs, "inputs")
+    _full_slices(no_grad_vars or (), "no_grad_vars")
     _ambiguous(outputs, inputs, no_grad_vars or ())
     cut = {v.key for v in no_grad_vars or ()}
     # duplicated outputs contribute twice: keep them (the sum below adds both)
@@ -291,6 +301,7 @@ def backward(
         for i, x in enumerate(inputs):
             if not x.rg:
                 raise ContractError("UnusedInputError", f"inputs[{i}] does not require grad")
+        _full_slices(inputs, "inputs")
         _ambiguous(outputs, inputs, ())
         targets: list[RV] = []
         for x in inputs:

@@ -687,4 +687,42 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a full-range slice v3 = v2[0:2] as an input: paddle's "
+        "autograd identifies it with v2 (refused on paddle alone, torch and the tapes "
+        "answered); now UnsupportedFeatureError on every backend and the reference",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.5], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v4", op="mul", args=("v3", "v2")),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("v3",),
+                    seeds=(Seed([1.0, -0.5], "float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: the same full-range slice as a no_grad_vars cut (the call's first error "
+        "ends a program, so a program of its own)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.5], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v4", op="mul", args=("v3", "v2")),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    seeds=(Seed([1.0, -0.5], "float64"),),
+                    no_grad_vars=("v3",),
+                ),
+            )
+        ),
+    ),
 ]
