@@ -5,7 +5,8 @@ paddle's ``Tensor.__getitem__`` returns, for an index that selects everything
 ``x[()]``), a tensor that shares ``x``'s autograd identity: a gradient with respect to
 it is ``x``'s, a cut at it cuts ``x``. torch, the tapes and the reference give the
 slice a gradient of its own. So that a program has one outcome everywhere, such a
-slice as an input or a ``no_grad_vars`` entry is refused on every backend, each
+slice that requires grad, as an input or a ``no_grad_vars`` entry, is refused on
+every backend (one of a constant has no gradient to get wrong), each
 reading it in its own terms (paddle: the alias its ``__getitem__`` returns; torch: a
 full-range ``SliceBackward0`` or an ``AliasBackward0``; the tape: the index it
 recorded). `full_range` is paddle's rule, measured on paddle 3.3: only slices of step

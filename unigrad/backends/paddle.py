@@ -608,7 +608,7 @@ def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
 
 
 def _is_alias(x: Any) -> bool:
-    return getattr(x, _ALIAS, False)
+    return getattr(x, _ALIAS, False) and not x.stop_gradient
 
 
 #: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's

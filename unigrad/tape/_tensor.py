@@ -72,9 +72,10 @@ _FULL_SLICES: dict[int, weakref.ref[Any]] = {}
 
 
 def is_full_slice(t: Any) -> bool:
-    """Whether ``t`` was made by a full-range index of another tensor."""
+    """Whether ``t`` was made by a full-range index of another tensor and requires
+    grad."""
     ref = _FULL_SLICES.get(id(t))
-    return ref is not None and ref() is t
+    return ref is not None and t._node is not None and ref() is t
 
 
 def _mark_full_slice(t: Any) -> None:

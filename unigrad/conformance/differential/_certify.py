@@ -79,6 +79,14 @@ KNOWN: list[Known] = [
         "answers (an error, never a number)",
         text=("no_grad_vars=", ", got GraphFreedError"),
     ),
+    Known(
+        "torch",
+        "issue 10 open: torch's engine runs a no_grad_vars cut's node (its gradients "
+        "dropped) when it leads to an input, and its generated backward functions unpack "
+        "their saved tensors first: after backward(retain_graph=False) freed them, "
+        "GraphFreedError where the contract answers (an error, never a number)",
+        text=("no_grad_vars=", ", got GraphFreedError"),
+    ),
 ]
 
 

@@ -725,4 +725,20 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "a full-range slice v4 = x3[0:2] of a constant as an input: no gradient to get "
+        "wrong, so not refused (the reference refused it, paddle's grad never reached "
+        "the check: UnusedInputError; the 20 000-program run, seed 1010)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=1.18, dtype="float32", watched=True),
+                Leaf(
+                    name="x3", data=[[0.58, 0.56], [-0.72, -1.18]], dtype="float32", watched=False
+                ),
+                Op(name="v4", op="index", args=("x3",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v5", op="sub", args=("x2", "x2")),
+                Grad(name="g6", outputs=("v5", "v5"), inputs=("v4", "x2")),
+            )
+        ),
+    ),
 ]
