@@ -278,6 +278,27 @@ def test_a_create_graph_result_another_result_runs_through(backend) -> None:
     backend.close(unigrad.grad((gw * gb).sum(), w, no_grad_vars=[gb])[0], [1.0])
 
 
+@pytest.mark.needs("backward_create_graph")
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
+def test_an_intermediate_behind_a_create_graph_backward(backend) -> None:
+    # backward(create_graph=True) without inputs= records its .grad results as
+    # grad(create_graph=True) does: torch gave d(sum(g.T**2))/dv4 = [[2.4], [-5.6]]
+    # (through its saved tensors), the tapes UnusedInputError
+    xp = backend.xp
+    for inputs in (None, "x2"):
+        x2 = backend.leaf([[0.3, -0.7]], "float64")
+        v4 = x2.T
+        unigrad.backward(
+            [xp.sum(0.5 - v4 * v4)], create_graph=True, inputs=None if inputs is None else [x2]
+        )
+        g = backend.grad_of(x2)
+        backend.close(g, [[-0.6, 1.4]])
+        with pytest.raises(unigrad.UnsupportedFeatureError, match=r"inputs\[0\] is an interm"):
+            unigrad.grad([xp.sum(g.T * g.T)], v4, retain_graph=True)
+        # with respect to the leaf it is well defined: d(sum(g**2))/dx2 = 8 x2
+        backend.close(unigrad.grad(xp.sum(g * g), x2)[0], [[2.4, -5.6]])
+
+
 def test_an_intermediate_through_two_create_graph_grads(backend) -> None:
     # the second grad's result reaches the first's through its outputs: still refused
     x = backend.leaf([0.4, -0.2], "float64")

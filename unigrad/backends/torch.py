@@ -281,16 +281,18 @@ def _records(node: Any) -> Any:
     return node.metadata.get(_RECORD, ())
 
 
-def _record_call(request: GradRequest, result: Any) -> None:
-    """Attach the call's `Record` to each differentiable result's node."""
-    keys = [id(x) if x.grad_fn is None else x.grad_fn for x in request.inputs]
+def _record_call(request: GradRequest | BackwardRequest, result: Any, inputs: Any = None) -> None:
+    """Attach the call's `Record` to each differentiable result's node (the results of
+    ``inputs``, the request's own by default)."""
+    inputs = request.inputs if inputs is None else inputs
+    keys = [id(x) if x.grad_fn is None else x.grad_fn for x in inputs]
     rec = Record(
         frozenset(keys),
         tuple(y.grad_fn for y in request.outputs if y.grad_fn is not None),
         tuple(s.grad_fn for s in request.seeds if s is not None and s.grad_fn is not None),
         tuple(
             (g.grad_fn, k, x.grad_fn)
-            for g, k, x in zip(result, keys, request.inputs, strict=True)
+            for g, k, x in zip(result, keys, inputs, strict=True)
             if g is not None and g.grad_fn is not None
         ),
     )
@@ -314,6 +316,20 @@ def _refuse_ambiguous(request: GradRequest) -> None:
         found = ambiguous(roots, cands, _children, _ident, _records)
         if found is not None:
             refuse(*found)
+
+
+def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:
+    """The leaves that require grad a backward pass over ``runs`` accumulated into."""
+    seen: set[int] = set()
+    leaves = []
+    found = [y for y in outputs if y.grad_fn is None and y.requires_grad]
+    for node in runs:
+        found.extend(c.variable for c, _ in node.next_functions if type(c) is _ACCUMULATE)
+    for x in found:
+        if id(x) not in seen:
+            seen.add(id(x))
+            leaves.append(x)
+    return leaves
 
 
 # ---- full-range slices (see `_slices`) -------------------------------------------------
@@ -616,6 +632,9 @@ class TorchBackend(Backend):
             raise _translate(err) from err
         if not request.retain_graph:
             _consume(runs)
+        if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
+            leaves = _leaves_of(outputs, runs)
+            _record_call(request, [x.grad for x in leaves], leaves)
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, torch.Tensor):

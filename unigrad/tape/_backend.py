@@ -208,6 +208,9 @@ class TapeBackend(Backend):
             refuse_full_slice(request.inputs, "inputs", is_full_slice)
         if request.inputs is not None and _RECORDS:
             _refuse_ambiguous(request.outputs, request.inputs)
+        targets = request.inputs
+        if request.create_graph and targets is None:  # (before the pass consumes them)
+            targets = tuple(_replay.leaves_of(request.outputs))
         _replay.backward(
             self.tensor_cls,
             request.outputs,
@@ -216,9 +219,9 @@ class TapeBackend(Backend):
             create_graph=request.create_graph,
             inputs=request.inputs,
         )
-        if request.create_graph and request.inputs is not None:  # as torch's (via grad)
-            grads = [getattr(x, "grad", None) for x in request.inputs]
-            _record_call(request.outputs, request.inputs, request.seeds, grads)
+        if request.create_graph and targets is not None:  # as torch's (grad's results)
+            grads = [getattr(x, "grad", None) for x in targets]
+            _record_call(request.outputs, targets, request.seeds, grads)
 
     def watch(self, x: Any) -> Any:
         cls = self.tensor_cls

@@ -321,6 +321,12 @@ def backward(
             g = _zero_if_none(g, t)
             g = RV(g.v, t.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, t.dtype)
             t.grad = g if t.grad is None else add(t.grad, g)
+        if create_graph:  # the .grad results, as grad(create_graph=True)'s
+            results = [t.grad if hit else None for t, hit in zip(targets, reached, strict=True)]
+            record = _record(outputs, targets, seeds, results)
+            for r in results:
+                if r is not None and r.node is not None:
+                    r.records = (record,)
     if not retain:
         for n in order:
             n.consumed = True
