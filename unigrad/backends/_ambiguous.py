@@ -47,23 +47,36 @@ BETWEEN, RESULT = "between", "result"
 
 class Record:
     """One ``create_graph=True`` call: the identities of its inputs, the graph nodes of
-    its outputs and of its seeds (the starts of a structural walk), and its results:
-    ``(result's identity, its input's identity, its input's node or None for a leaf)``
-    for each differentiable result."""
+    its outputs and of its seeds (the starts of a structural walk), and per input
+    position ``(the input's identity, its node or None for a leaf)``.
 
-    __slots__ = ("__weakref__", "inputs", "outputs", "results", "seeds")
+    Result ``i``'s node carries the view ``at(i)`` (``position == i``, the same
+    ``call``): a record never holds a result's node, which holds the record (a
+    cycle through a torch node's metadata, or a weak-keyed registry's value holding
+    its key, is never freed)."""
+
+    __slots__ = ("__weakref__", "call", "inputs", "outputs", "position", "results", "seeds")
 
     def __init__(
         self,
         inputs: frozenset[Hashable],
         outputs: tuple[Any, ...],
         seeds: tuple[Any, ...],
-        results: tuple[tuple[Hashable, Hashable, Any], ...] = (),
+        results: tuple[tuple[Hashable, Any] | None, ...] = (),
     ) -> None:
         self.inputs = inputs
         self.outputs = outputs
         self.seeds = seeds
         self.results = results
+        self.position = -1
+        self.call: Record = self
+
+    def at(self, position: int) -> Record:
+        """The view of this call that result ``position``'s node carries."""
+        view = Record(self.inputs, self.outputs, self.seeds, self.results)
+        view.position = position
+        view.call = self.call
+        return view
 
 
 def _closure(
@@ -106,17 +119,21 @@ def ambiguous(
     ``(label, RESULT)`` for one that is a result of such a call for an input that
     depends on the input of another of its results the roots reach; or None."""
     found: list[Record] = []
-    reach = _closure(roots, kids, ident, records, found)
+    _closure(roots, kids, ident, records, found)
     if not found:
         return None
     for label, node in candidates:
-        if _through_result(node, reach, kids, ident, records):
+        if _through_result(node, found, kids, ident, records):
             return label, RESULT
+    calls: list[Record] = []
+    for r in found:
+        if all(r.call is not c for c in calls):
+            calls.append(r.call)
     below: dict[int, set[Hashable]] = {}
     for label, node in candidates:
         k = ident(node)
         upstream = _closure(kids(node), kids, ident, records)  # strictly upstream of v
-        for i, r in enumerate(found):
+        for i, r in enumerate(calls):
             if not (r.inputs & upstream):
                 continue
             outs = below.get(i)
@@ -129,21 +146,27 @@ def ambiguous(
 
 def _through_result(
     node: Any,
-    reach: set[Hashable],
+    found: list[Record],
     kids: Callable[[Any], Iterable[Any]],
     ident: Callable[[Any], Hashable],
     records: Callable[[Any], Sequence[Record]],
 ) -> bool:
     """Whether ``node`` is the result ``g_i`` of a create_graph call whose result
-    ``g_j`` the roots reach (``reach``), for an input ``x_j`` upstream of ``x_i``."""
-    k = ident(node)
+    ``g_j`` the roots reach (its view among ``found``), for an input ``x_j`` upstream
+    of ``x_i``."""
     for r in records(node):
-        for key, _, x_node in r.results:
-            if key != k or x_node is None:
-                continue
-            others = [xj for kj, xj, _ in r.results if kj != k and kj in reach]
-            if others and not _closure(kids(x_node), kids, ident, records).isdisjoint(others):
-                return True
+        mine = r.results[r.position] if r.position >= 0 else None
+        if mine is None or mine[1] is None:
+            continue
+        xi, xi_node = mine
+        others: set[Hashable] = set()
+        for f in found:
+            theirs = f.results[f.position] if f.call is r.call and f.position >= 0 else None
+            if theirs is not None:
+                others.add(theirs[0])
+        others.discard(xi)
+        if others and not _closure(kids(xi_node), kids, ident, records).isdisjoint(others):
+            return True
     return False
 
 

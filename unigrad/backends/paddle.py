@@ -647,20 +647,19 @@ def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
         frozenset(n.node_ptr() for n in nodes if n is not None),
         tuple(n for n in (_grad_fn(y) for y in request.outputs) if n is not None),
         tuple(n for n in (_grad_fn(s) for s in request.seeds if s is not None) if n is not None),
+        # (a leaf's node has nothing upstream: only its identity is kept)
         tuple(
-            (r.node_ptr(), n.node_ptr(), n)
-            for r, n in zip(results, nodes, strict=True)
-            if r is not None and n is not None
+            None if n is None else (n.node_ptr(), None if _is_leaf_node(n) else n) for n in nodes
         ),
     )
-    for g, node in zip(grads, results, strict=True):
+    for i, (g, node) in enumerate(zip(grads, results, strict=True)):
         if g is None or node is None:
             continue
         ptr = node.node_ptr()
         entry = _RECORDS.get(ptr)
         if entry is None or entry[0]() is None:
             entry = _RECORDS[ptr] = (weakref.ref(g, _forget_record(ptr)), [])
-        entry[1].append(rec)
+        entry[1].append(rec.at(i))
 
 
 def _refuse_ambiguous(

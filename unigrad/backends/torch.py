@@ -290,16 +290,13 @@ def _record_call(request: GradRequest | BackwardRequest, result: Any, inputs: An
         frozenset(keys),
         tuple(y.grad_fn for y in request.outputs if y.grad_fn is not None),
         tuple(s.grad_fn for s in request.seeds if s is not None and s.grad_fn is not None),
-        tuple(
-            (g.grad_fn, k, x.grad_fn)
-            for g, k, x in zip(result, keys, inputs, strict=True)
-            if g is not None and g.grad_fn is not None
-        ),
+        tuple((k, x.grad_fn) for k, x in zip(keys, inputs, strict=True)),
     )
-    for g in result:
+    for i, g in enumerate(result):
         if g is not None and g.grad_fn is not None:
-            g.grad_fn.metadata.setdefault(_RECORD, []).append(rec)
-            _RECORDS_ALIVE.add(rec)
+            view = rec.at(i)
+            g.grad_fn.metadata.setdefault(_RECORD, []).append(view)
+            _RECORDS_ALIVE.add(view)
 
 
 def _refuse_ambiguous(request: GradRequest) -> None:

@@ -103,18 +103,14 @@ def _record_call(outputs: Any, inputs: Any, seeds: Any, grads: Any) -> None:
         frozenset(_ident(x) for x in starts),
         tuple(y._node for y in outputs if isinstance(y, Tensor) and y._node is not None),
         tuple(s._node for s in seeds if isinstance(s, Tensor) and s._node is not None),
-        tuple(
-            (g._node, _ident(x), x)
-            for g, x in zip(grads, starts, strict=True)
-            if isinstance(g, Tensor) and g._node is not None
-        ),
+        tuple((_ident(x), x) for x in starts),
     )
-    for g in grads:
+    for i, g in enumerate(grads):
         if isinstance(g, Tensor) and g._node is not None:
             recs = _RECORDS.get(g._node)
             if recs is None:
                 _RECORDS[g._node] = recs = []
-            recs.append(rec)
+            recs.append(rec.at(i))
 
 
 def _refuse_ambiguous(outputs: Any, inputs: Any, cuts: Any = ()) -> None:

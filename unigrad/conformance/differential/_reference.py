@@ -180,17 +180,20 @@ def _record(
     inputs: Sequence[RV],
     seeds: Sequence[RV | None],
     results: Sequence[RV | None],
-) -> Record:
-    return Record(
+) -> None:
+    """Attach the call's `Record` (its view for each position) to its results."""
+    rec = Record(
         frozenset(x.key for x in inputs),
         tuple(outputs),
         tuple(s for s in seeds if s is not None),
-        tuple(
-            (g.key, x.key, x)
-            for g, x in zip(results, inputs, strict=True)
-            if g is not None and g.node is not None
-        ),
+        tuple((x.key, x) for x in inputs),
     )
+    for g in results:
+        if g is not None:
+            g.records = ()
+    for i, g in enumerate(results):
+        if g is not None and g.node is not None:
+            g.records = (*g.records, rec.at(i))
 
 
 def _consumed(order: list[Node]) -> None:
@@ -275,10 +278,7 @@ def grad(
         same[id(x)] = g
         out.append(g)
     if create_graph:
-        record = _record(outputs, inputs, seeds, out)
-        for g in same.values():
-            if g is not None and g.node is not None:
-                g.records = (record,)
+        _record(outputs, inputs, seeds, out)
     return tuple(out)
 
 
@@ -323,10 +323,7 @@ def backward(
             t.grad = g if t.grad is None else add(t.grad, g)
         if create_graph:  # the .grad results, as grad(create_graph=True)'s
             results = [t.grad if hit else None for t, hit in zip(targets, reached, strict=True)]
-            record = _record(outputs, targets, seeds, results)
-            for r in results:
-                if r is not None and r.node is not None:
-                    r.records = (record,)
+            _record(outputs, targets, seeds, results)
     if not retain:
         for n in order:
             n.consumed = True
