@@ -332,15 +332,16 @@ def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:
 # ---- full-range slices (see `_slices`) -------------------------------------------------
 def _is_full_slice(x: Any) -> bool:
     """Whether ``x`` is a full-range slice of another tensor: its node an
-    ``AliasBackward0`` (torch's tuple and ``...`` indexing, all of whose slices are
-    whole) or a ``SliceBackward0`` that covers its dimension (step 1; bounds as saved,
-    an over-long stop or a negative start clamped)."""
+    ``AliasBackward0`` of a plain tensor (torch's tuple and ``...`` indexing, all of
+    whose slices are whole) or a ``SliceBackward0`` that covers its dimension (step 1;
+    bounds as saved, an over-long stop or a negative start clamped)."""
     node = x.grad_fn
     if node is None:
         return False
     name = type(node).__name__
     if name == "AliasBackward0":
-        return True
+        # (``as_subclass`` aliases too: a tensor subclass's own plumbing, no slice)
+        return type(x) is torch.Tensor
     if name != "SliceBackward0" or node._saved_step != 1:
         return False
     n = int(node._saved_self_sym_sizes[node._saved_dim])
