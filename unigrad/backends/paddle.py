@@ -47,9 +47,10 @@ from .._errors import (
     message,
 )
 from . import _graph
-from ._ambiguous import Record, ambiguous, refuse
+from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._paddle_deps import kids, recorded, structure
+from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
 
@@ -680,17 +681,13 @@ _mark_full_slices()
 def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
     """Raise if one of ``tensors`` (the inputs, or the no_grad_vars) is a full-range
     slice: paddle would differentiate with respect to (or cut) its source instead, a
-    wrong number that unigrad cannot correct (see `_mark_full_slices`)."""
-    for i, x in enumerate(tensors):
-        if getattr(x, _ALIAS, False):
-            msg = message(
-                f"paddle cannot tell {what}[{i}], a full-range slice, from its source",
-                expected=f"{what} that paddle's autograd tells apart from other tensors",
-                got="a full-range slice (x[0:n], x[:] or x[...]), which paddle's autograd "
-                "identifies with x: it would give x's gradient, not the slice's",
-                fix="Use x itself, or make the slice a tensor of its own: x[0:n].clone().",
-            )
-            raise UnsupportedFeatureError(msg)
+    wrong number that unigrad cannot correct (see `_mark_full_slices`); every backend
+    refuses the same slices (`_slices`)."""
+    refuse_full_slice(tensors, what, _is_alias)
+
+
+def _is_alias(x: Any) -> bool:
+    return getattr(x, _ALIAS, False) and not x.stop_gradient
 
 
 #: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's
@@ -724,20 +721,24 @@ def _forget_record(ptr: int) -> Callable[[weakref.ref[Any]], None]:
 def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
     """Attach the call's `Record` to each differentiable result's node."""
     nodes = [_grad_fn(x) for x in request.inputs]
+    results = [None if g is None or g.stop_gradient else _grad_fn(g) for g in grads]
     rec = Record(
         frozenset(n.node_ptr() for n in nodes if n is not None),
         tuple(n for n in (_grad_fn(y) for y in request.outputs) if n is not None),
         tuple(n for n in (_grad_fn(s) for s in request.seeds if s is not None) if n is not None),
+        # (a leaf's node has nothing upstream: only its identity is kept)
+        tuple(
+            None if n is None else (n.node_ptr(), None if _is_leaf_node(n) else n) for n in nodes
+        ),
     )
-    for g in grads:
-        node = None if g is None or g.stop_gradient else _grad_fn(g)
-        if node is None:
+    for i, (g, node) in enumerate(zip(grads, results, strict=True)):
+        if g is None or node is None:
             continue
         ptr = node.node_ptr()
         entry = _RECORDS.get(ptr)
         if entry is None or entry[0]() is None:
             entry = _RECORDS[ptr] = (weakref.ref(g, _forget_record(ptr)), [])
-        entry[1].append(rec)
+        entry[1].append(rec.at(i))
 
 
 def _refuse_ambiguous(
@@ -756,13 +757,14 @@ def _refuse_ambiguous(
     if not cands:
         return
     roots = [_grad_fn(y) for y in outputs]
-    label = None
+    found = None
     if _RECORDS:
-        label = ambiguous(roots, cands, _children, _node_ptr, _records)
-    if label is None:
+        found = ambiguous(roots, cands, _children, _node_ptr, _records)
+    if found is None:
         label = _unrecorded_gradient(roots, cands)
-    if label is not None:
-        refuse(label)
+        found = None if label is None else (label, BETWEEN)
+    if found is not None:
+        refuse(*found)
 
 
 def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str | None:
@@ -987,12 +989,13 @@ class PaddleBackend(Backend):
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
+        _refuse_full_slices(request.inputs, "inputs")
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
-        _refuse_full_slices(request.inputs, "inputs")
-        _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
+        _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
+        if request.no_grad_vars:
             return self._grad_cut(request)
         if recorded():
             # a create_graph result's spurious edges may reach an input: leave it out

@@ -30,6 +30,7 @@ from .._errors import (
 )
 from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "TorchBackend"]
 
@@ -280,17 +281,22 @@ def _records(node: Any) -> Any:
     return node.metadata.get(_RECORD, ())
 
 
-def _record_call(request: GradRequest, result: Any) -> None:
-    """Attach the call's `Record` to each differentiable result's node."""
+def _record_call(request: GradRequest | BackwardRequest, result: Any, inputs: Any = None) -> None:
+    """Attach the call's `Record` to each differentiable result's node (the results of
+    ``inputs``, the request's own by default)."""
+    inputs = request.inputs if inputs is None else inputs
+    keys = [id(x) if x.grad_fn is None else x.grad_fn for x in inputs]
     rec = Record(
-        frozenset(id(x) if x.grad_fn is None else x.grad_fn for x in request.inputs),
+        frozenset(keys),
         tuple(y.grad_fn for y in request.outputs if y.grad_fn is not None),
         tuple(s.grad_fn for s in request.seeds if s is not None and s.grad_fn is not None),
+        tuple((k, x.grad_fn) for k, x in zip(keys, inputs, strict=True)),
     )
-    for g in result:
+    for i, g in enumerate(result):
         if g is not None and g.grad_fn is not None:
-            g.grad_fn.metadata.setdefault(_RECORD, []).append(rec)
-            _RECORDS_ALIVE.add(rec)
+            view = rec.at(i)
+            g.grad_fn.metadata.setdefault(_RECORD, []).append(view)
+            _RECORDS_ALIVE.add(view)
 
 
 def _refuse_ambiguous(request: GradRequest) -> None:
@@ -304,9 +310,45 @@ def _refuse_ambiguous(request: GradRequest) -> None:
     ]
     if cands:
         roots = [y.grad_fn for y in request.outputs if y.grad_fn is not None]
-        label = ambiguous(roots, cands, _children, _ident, _records)
-        if label is not None:
-            refuse(label)
+        found = ambiguous(roots, cands, _children, _ident, _records)
+        if found is not None:
+            refuse(*found)
+
+
+def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:
+    """The leaves that require grad a backward pass over ``runs`` accumulated into."""
+    seen: set[int] = set()
+    leaves = []
+    found = [y for y in outputs if y.grad_fn is None and y.requires_grad]
+    for node in runs:
+        found.extend(c.variable for c, _ in node.next_functions if type(c) is _ACCUMULATE)
+    for x in found:
+        if id(x) not in seen:
+            seen.add(id(x))
+            leaves.append(x)
+    return leaves
+
+
+# ---- full-range slices (see `_slices`) -------------------------------------------------
+def _is_full_slice(x: Any) -> bool:
+    """Whether ``x`` is a full-range slice of another tensor: its node an
+    ``AliasBackward0`` of a plain tensor (torch's tuple and ``...`` indexing, all of
+    whose slices are whole) or a ``SliceBackward0`` that covers its dimension (step 1;
+    bounds as saved, an over-long stop or a negative start clamped)."""
+    node = x.grad_fn
+    if node is None:
+        return False
+    name = type(node).__name__
+    if name == "AliasBackward0":
+        # (``as_subclass`` aliases too: a tensor subclass's own plumbing, no slice)
+        return type(x) is torch.Tensor
+    if name != "SliceBackward0" or node._saved_step != 1:
+        return False
+    n = int(node._saved_self_sym_sizes[node._saved_dim])
+    start, end = (
+        v - (1 << 64) if v >= 1 << 63 else v for v in (node._saved_start, node._saved_end)
+    )
+    return slice(start, end).indices(n)[:2] == (0, n)
 
 
 def _translate(err: RuntimeError) -> BaseException:
@@ -446,6 +488,12 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        for x in request.inputs:  # (a loop: leaves, the common inputs, cost one read)
+            if x.grad_fn is not None:
+                refuse_full_slice(request.inputs, "inputs", _is_full_slice)
+                break
+        if request.no_grad_vars:
+            refuse_full_slice(request.no_grad_vars, "no_grad_vars", _is_full_slice)
         if _RECORDS_ALIVE:
             _refuse_ambiguous(request)
         outputs, inputs = request.outputs, request.inputs
@@ -531,12 +579,13 @@ class TorchBackend(Backend):
             _consume(runs)
         if consume_only:
             _mark_grad_graph(result, old)
+        out = list(result)
+        if unreached:
+            got = iter(result)
+            out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
         if request.create_graph:
-            _record_call(request, result)
-        if not unreached:
-            return list(result)
-        got = iter(result)
-        return [None if i in unreached else next(got) for i in range(len(request.inputs))]
+            _record_call(request, out)
+        return out
 
     def backward(self, request: BackwardRequest) -> None:
         if request.inputs is not None:
@@ -584,6 +633,9 @@ class TorchBackend(Backend):
             raise _translate(err) from err
         if not request.retain_graph:
             _consume(runs)
+        if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
+            leaves = _leaves_of(outputs, runs)
+            _record_call(request, [x.grad for x in leaves], leaves)
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, torch.Tensor):

@@ -12,10 +12,11 @@ from typing import Any, ClassVar
 from .._errors import NotDifferentiableError, UnsupportedDtypeError, message
 from ..backends._ambiguous import Record, ambiguous, refuse
 from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
+from ..backends._slices import refuse_full_slice
 from . import _replay
 from ._engine import Engine
 from ._namespace import namespace_for
-from ._tensor import Tensor, record, record_call
+from ._tensor import Tensor, any_full_slices, is_full_slice, record, record_call
 
 __all__ = ["TapeBackend"]
 
@@ -97,17 +98,19 @@ def _records(item: Any) -> Any:
 
 def _record_call(outputs: Any, inputs: Any, seeds: Any, grads: Any) -> None:
     """Attach the call's `Record` to each differentiable result's node."""
+    starts = [_start(x) for x in inputs]
     rec = Record(
-        frozenset(_ident(_start(x)) for x in inputs),
+        frozenset(_ident(x) for x in starts),
         tuple(y._node for y in outputs if isinstance(y, Tensor) and y._node is not None),
         tuple(s._node for s in seeds if isinstance(s, Tensor) and s._node is not None),
+        tuple((_ident(x), x) for x in starts),
     )
-    for g in grads:
+    for i, g in enumerate(grads):
         if isinstance(g, Tensor) and g._node is not None:
             recs = _RECORDS.get(g._node)
             if recs is None:
                 _RECORDS[g._node] = recs = []
-            recs.append(rec)
+            recs.append(rec.at(i))
 
 
 def _refuse_ambiguous(outputs: Any, inputs: Any, cuts: Any = ()) -> None:
@@ -123,9 +126,9 @@ def _refuse_ambiguous(outputs: Any, inputs: Any, cuts: Any = ()) -> None:
     ]
     if cands:
         roots = [_start(y) for y in outputs if isinstance(y, Tensor)]
-        label = ambiguous(roots, cands, _kids, _ident, _records)
-        if label is not None:
-            refuse(label)
+        found = ambiguous(roots, cands, _kids, _ident, _records)
+        if found is not None:
+            refuse(*found)
 
 
 class TapeBackend(Backend):
@@ -176,6 +179,10 @@ class TapeBackend(Backend):
         return a + b
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        if any_full_slices():
+            refuse_full_slice(request.inputs, "inputs", is_full_slice)
+            if request.no_grad_vars:
+                refuse_full_slice(request.no_grad_vars, "no_grad_vars", is_full_slice)
         if _RECORDS:
             _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars)
         grads = _replay.grad(
@@ -193,8 +200,13 @@ class TapeBackend(Backend):
         return grads
 
     def backward(self, request: BackwardRequest) -> None:
+        if request.inputs is not None and any_full_slices():
+            refuse_full_slice(request.inputs, "inputs", is_full_slice)
         if request.inputs is not None and _RECORDS:
             _refuse_ambiguous(request.outputs, request.inputs)
+        targets = request.inputs
+        if request.create_graph and targets is None:  # (before the pass consumes them)
+            targets = tuple(_replay.leaves_of(request.outputs))
         _replay.backward(
             self.tensor_cls,
             request.outputs,
@@ -203,9 +215,9 @@ class TapeBackend(Backend):
             create_graph=request.create_graph,
             inputs=request.inputs,
         )
-        if request.create_graph and request.inputs is not None:  # as torch's (via grad)
-            grads = [getattr(x, "grad", None) for x in request.inputs]
-            _record_call(request.outputs, request.inputs, request.seeds, grads)
+        if request.create_graph and targets is not None:  # as torch's (grad's results)
+            grads = [getattr(x, "grad", None) for x in targets]
+            _record_call(request.outputs, targets, request.seeds, grads)
 
     def watch(self, x: Any) -> Any:
         cls = self.tensor_cls

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._errors import BackendError, InplaceModifiedError, TapeError, message
+from ..backends._slices import full_range
 from . import _lazy
 from ._array_object import ArrayObject
 from ._engine import is_inexact as _inexact
@@ -63,6 +64,32 @@ class Node:
 
 
 _ndarray: Any = None  # numpy.ndarray, once a node exists
+
+#: ``id -> weak reference`` of the tensors made by a full-range index of another
+#: (``x[0:n]``, ``x[...]``): refused as inputs or cuts, as on paddle
+#: (`unigrad.backends._slices`). (Not a WeakSet: it compares tensors with ``==``.)
+_FULL_SLICES: dict[int, weakref.ref[Any]] = {}
+
+
+def is_full_slice(t: Any) -> bool:
+    """Whether ``t`` was made by a full-range index of another tensor and requires
+    grad."""
+    ref = _FULL_SLICES.get(id(t))
+    return ref is not None and t._node is not None and ref() is t
+
+
+def _mark_full_slice(t: Any) -> None:
+    key = id(t)
+
+    def forget(ref: weakref.ref[Any]) -> None:
+        if _FULL_SLICES.get(key) is ref:
+            del _FULL_SLICES[key]
+
+    _FULL_SLICES[key] = weakref.ref(t, forget)
+
+
+def any_full_slices() -> bool:
+    return bool(_FULL_SLICES)
 
 
 def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
@@ -882,8 +909,14 @@ class Tensor(ArrayObject):
     def __getitem__(self, idx: Any) -> Any:
         cls = type(self)
         if type(idx) is tuple and _static_index(idx):  # x[:, 0]: no pytree to walk
-            return _record_flat(cls, _getitem, (self, idx), {})
-        return record_call(cls, _getitem, (self, _integer_masks(idx)), {})
+            out = _record_flat(cls, _getitem, (self, idx), {})
+        else:
+            out = record_call(cls, _getitem, (self, _integer_masks(idx)), {})
+        if (type(idx) is slice or type(idx) is tuple or idx is Ellipsis) and full_range(
+            idx, self.shape
+        ):
+            _mark_full_slice(out)
+        return out
 
     @property
     def T(self) -> Any:

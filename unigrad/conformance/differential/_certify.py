@@ -59,14 +59,6 @@ class Known:
 KNOWN: list[Known] = [
     Known(
         "paddle",
-        "paddle's autograd identifies a full-range slice (x[0:n]) with x, so it would give "
-        "the slice x's gradient: unigrad refuses a full-range slice as an input or a "
-        "no_grad_vars entry (UnsupportedFeatureError)",
-        op="index",
-        text=("got UnsupportedFeatureError",),
-    ),
-    Known(
-        "paddle",
         "paddle's backward(retain_graph=False) frees the saved tensors of the nodes it ran "
         "(paddle.grad never does), and a later pass cut by no_grad_vars still runs the cut "
         "branch with zeroed gradients, which needs them: GraphFreedError where the contract "
@@ -74,11 +66,12 @@ KNOWN: list[Known] = [
         text=("no_grad_vars=", ", got GraphFreedError"),
     ),
     Known(
-        "paddle",
-        "paddle's complex128 exp is accurate to about 3e-8 (its kernel), above the "
-        "float64 tolerance",
-        op="exp",
-        text=("values differ (rtol=1e-09)", "complex128"),
+        "torch",
+        "issue 10 open: torch's engine runs a no_grad_vars cut's node (its gradients "
+        "dropped) when it leads to an input, and its generated backward functions unpack "
+        "their saved tensors first: after backward(retain_graph=False) freed them, "
+        "GraphFreedError where the contract answers (an error, never a number)",
+        text=("no_grad_vars=", ", got GraphFreedError"),
     ),
 ]
 

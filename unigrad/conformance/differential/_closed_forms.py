@@ -19,6 +19,8 @@ from typing import Any
 
 import numpy as np
 
+from ...backends._slices import full_range
+
 __all__ = ["KINK", "RV", "ContractError", "Degenerate", "Node", "const", "leaf", "op"]
 
 #: Distance to a kink (and smallest norm) below which a program is degenerate.
@@ -61,7 +63,7 @@ class Node:
 class RV:
     """A reference value: ``v`` (float64/complex128), ``dtype`` (the backends'), history."""
 
-    __slots__ = ("dtype", "grad", "key", "node", "records", "rg", "v", "watched")
+    __slots__ = ("dtype", "full_slice", "grad", "key", "node", "records", "rg", "v", "watched")
 
     def __init__(self, v: Any, dtype: str, *, node: Node | None = None, rg: bool = False) -> None:
         self.v = np.asarray(v, dtype=np.complex128 if "complex" in dtype else np.float64)
@@ -74,6 +76,8 @@ class RV:
         #: The records (`unigrad.backends._ambiguous.Record`) of the create_graph calls
         #: that returned this value.
         self.records: tuple[Any, ...] = ()
+        #: Made by a full-range index of another value (refused as an input or cut).
+        self.full_slice = False
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -362,7 +366,9 @@ def getitem(a: RV, idx: Any) -> RV:
     def vjp(ct: RV, a: RV) -> tuple[RV | None, ...]:
         return (scatter(ct, idx, a.shape),)
 
-    return _mk(np.asarray(a.v[idx]).copy(), a.dtype, (a,), apply, vjp)
+    out = _mk(np.asarray(a.v[idx]).copy(), a.dtype, (a,), apply, vjp)
+    out.full_slice = full_range(idx, a.shape)
+    return out
 
 
 def scatter(ct: RV, idx: Any, shape: tuple[int, ...]) -> RV:

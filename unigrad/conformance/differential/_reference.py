@@ -162,17 +162,38 @@ def _ambiguous(outputs: Sequence[RV], inputs: Sequence[RV], cuts: Sequence[RV]) 
     cands = [(f"inputs[{i}]", x) for i, x in enumerate(inputs) if x.node is not None]
     cands += [(f"no_grad_vars[{i}]", v) for i, v in enumerate(cuts) if v.node is not None]
     if cands:
-        label = ambiguous(outputs, cands, _kids, lambda r: r.key, lambda r: r.records)
-        if label is not None:
-            raise ContractError("UnsupportedFeatureError", f"{label} is ambiguous")
+        found = ambiguous(outputs, cands, _kids, lambda r: r.key, lambda r: r.records)
+        if found is not None:
+            raise ContractError("UnsupportedFeatureError", f"{found[0]} is ambiguous")
 
 
-def _record(outputs: Sequence[RV], inputs: Sequence[RV], seeds: Sequence[RV | None]) -> Record:
-    return Record(
+def _full_slices(tensors: Sequence[RV], what: str) -> None:
+    """The contract's refusal of a full-range slice (``x[0:n]``) that requires grad as
+    an input or cut (`unigrad.backends._slices`)."""
+    for i, x in enumerate(tensors):
+        if x.full_slice and x.rg:
+            raise ContractError("UnsupportedFeatureError", f"{what}[{i}] is a full-range slice")
+
+
+def _record(
+    outputs: Sequence[RV],
+    inputs: Sequence[RV],
+    seeds: Sequence[RV | None],
+    results: Sequence[RV | None],
+) -> None:
+    """Attach the call's `Record` (its view for each position) to its results."""
+    rec = Record(
         frozenset(x.key for x in inputs),
         tuple(outputs),
         tuple(s for s in seeds if s is not None),
+        tuple((x.key, x) for x in inputs),
     )
+    for g in results:
+        if g is not None:
+            g.records = ()
+    for i, g in enumerate(results):
+        if g is not None and g.node is not None:
+            g.records = (*g.records, rec.at(i))
 
 
 def _consumed(order: list[Node]) -> None:
@@ -198,6 +219,8 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
     _errors_front(outputs, seeds, batched)
+    _full_slices(inputs, "inputs")
+    _full_slices(no_grad_vars or (), "no_grad_vars")
     _ambiguous(outputs, inputs, no_grad_vars or ())
     cut = {v.key for v in no_grad_vars or ()}
     # duplicated outputs contribute twice: keep them (the sum below adds both)
@@ -232,7 +255,6 @@ def grad(
         for n in order:
             n.consumed = True
     out: list[RV | None] = []
-    record = _record(outputs, inputs, seeds) if create_graph else None
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
     # a no_grad_vars cut on one occurrence cuts the other)
@@ -253,10 +275,10 @@ def grad(
                 raise ContractError("UnusedInputError", f"inputs[{i}] is unused")
         else:
             g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
-            if create_graph and g.node is not None:
-                g.records = (record,)
         same[id(x)] = g
         out.append(g)
+    if create_graph:
+        _record(outputs, inputs, seeds, out)
     return tuple(out)
 
 
@@ -279,6 +301,7 @@ def backward(
         for i, x in enumerate(inputs):
             if not x.rg:
                 raise ContractError("UnusedInputError", f"inputs[{i}] does not require grad")
+        _full_slices(inputs, "inputs")
         _ambiguous(outputs, inputs, ())
         targets: list[RV] = []
         for x in inputs:
@@ -298,6 +321,9 @@ def backward(
             g = _zero_if_none(g, t)
             g = RV(g.v, t.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, t.dtype)
             t.grad = g if t.grad is None else add(t.grad, g)
+        if create_graph:  # the .grad results, as grad(create_graph=True)'s
+            results = [t.grad if hit else None for t, hit in zip(targets, reached, strict=True)]
+            _record(outputs, targets, seeds, results)
     if not retain:
         for n in order:
             n.consumed = True

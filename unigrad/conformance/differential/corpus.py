@@ -708,4 +708,81 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: g4 = grad(v3, [v2, x1], create_graph=True) with v2 = tanh(x1); torch "
+        "computes g4[1] through g4[0], so cutting g4[0] in a grad of cos(g4[1]) changed "
+        "torch's answer, not the reference's: now UnsupportedFeatureError on every backend "
+        "(the 20 000-program run, seed 1010, 7 programs)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-0.93, -1.15, -0.25], dtype="float64", watched=True),
+                Op(name="v2", op="tanh", args=("x1",)),
+                Op(name="v3", op="mul", args=("v2", "v2")),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("v2", "x1"),
+                    seeds=(Seed([1.3, -0.62, 0.64], "float64"),),
+                    retain_graph=True,
+                    create_graph=True,
+                ),
+                Op(name="v5", op="cos", args=("g4[1]",)),
+                Grad(name="g6", outputs=("v5",), inputs=("x1",), no_grad_vars=("g4[0]",)),
+            )
+        ),
+    ),
+    (
+        "paddle: a full-range slice v3 = v2[0:2] as an input: paddle's "
+        "autograd identifies it with v2 (refused on paddle alone, torch and the tapes "
+        "answered); now UnsupportedFeatureError on every backend and the reference",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.5], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v4", op="mul", args=("v3", "v2")),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("v3",),
+                    seeds=(Seed([1.0, -0.5], "float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: the same full-range slice as a no_grad_vars cut (the call's first error "
+        "ends a program, so a program of its own)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.5], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="index", args=("v2",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v4", op="mul", args=("v3", "v2")),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    seeds=(Seed([1.0, -0.5], "float64"),),
+                    no_grad_vars=("v3",),
+                ),
+            )
+        ),
+    ),
+    (
+        "a full-range slice v4 = x3[0:2] of a constant as an input: no gradient to get "
+        "wrong, so not refused (the reference refused it, paddle's grad never reached "
+        "the check: UnusedInputError; the 20 000-program run, seed 1010)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=1.18, dtype="float32", watched=True),
+                Leaf(
+                    name="x3", data=[[0.58, 0.56], [-0.72, -1.18]], dtype="float32", watched=False
+                ),
+                Op(name="v4", op="index", args=("x3",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v5", op="sub", args=("x2", "x2")),
+                Grad(name="g6", outputs=("v5", "v5"), inputs=("v4", "x2")),
+            )
+        ),
+    ),
 ]
