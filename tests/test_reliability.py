@@ -77,6 +77,38 @@ def _run_threads(work: Any) -> list[BaseException]:
     return errors
 
 
+def test_a_create_graph_step_frees_its_graph_without_the_garbage_collector(backend):
+    # the records a create_graph call leaves for rule 16 must not sit in a reference
+    # cycle: one held the outputs' graph until the collector ran, and on torch every
+    # later call of a step then walked it as consumed (the PINN step 1.07x -> 1.16x)
+    import gc
+
+    from unigrad.backends._ambiguous import Record
+
+    def records() -> int:
+        return sum(type(o) is Record for o in gc.get_objects())
+
+    def step() -> None:
+        x = backend.leaf([0.3, -0.7, 1.1], "float64")
+        y = backend.xp.tanh(x) * x
+        (g,) = unigrad.grad(y, x, backend.tensor([1.0, 1.0, 1.0], "float64"), create_graph=True)
+        (h,) = unigrad.grad(backend.xp.sum(g * g), x)
+        assert h is not None
+
+    step()
+    gc.collect()
+    before = records()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        for _ in range(5):
+            step()
+        assert records() == before
+    finally:
+        if was:
+            gc.enable()
+
+
 def test_four_threads_with_independent_graphs_get_correct_results(backend):
     # paddle's engine crashes natively when two threads run backward at once; unigrad
     # serialises it. Each thread checks its own numbers: first and second order, and

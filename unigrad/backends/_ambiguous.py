@@ -51,9 +51,11 @@ class Record:
     position ``(the input's identity, its node or None for a leaf)``.
 
     Result ``i``'s node carries the view ``at(i)`` (``position == i``, the same
-    ``call``): a record never holds a result's node, which holds the record (a
-    cycle through a torch node's metadata, or a weak-keyed registry's value holding
-    its key, is never freed)."""
+    ``call``, a token that names the call): a record never holds a result's node,
+    which holds the record (a cycle through a torch node's metadata, or a weak-keyed
+    registry's value holding its key, is never freed), nor itself (a record in a
+    reference cycle would keep the outputs' graph alive until the garbage collector
+    runs: every later call of a training step would walk it as consumed)."""
 
     __slots__ = ("__weakref__", "call", "inputs", "outputs", "position", "results", "seeds")
 
@@ -69,7 +71,7 @@ class Record:
         self.seeds = seeds
         self.results = results
         self.position = -1
-        self.call: Record = self
+        self.call: object = object()
 
     def at(self, position: int) -> Record:
         """The view of this call that result ``position``'s node carries."""
@@ -125,10 +127,10 @@ def ambiguous(
     for label, node in candidates:
         if _through_result(node, found, kids, ident, records):
             return label, RESULT
-    calls: list[Record] = []
+    calls: list[Record] = []  # one record per call
     for r in found:
-        if all(r.call is not c for c in calls):
-            calls.append(r.call)
+        if all(r.call is not c.call for c in calls):
+            calls.append(r)
     below: dict[int, set[Hashable]] = {}
     for label, node in candidates:
         k = ident(node)
