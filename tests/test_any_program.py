@@ -125,12 +125,19 @@ def test_backward_from_a_create_graph_result_after_retain_graph_false(backend) -
         unigrad.backward(xp.sum(y))
 
 
-def test_no_grad_vars_cut_what_a_pass_consumes(backend) -> None:
-    x = backend.leaf([0.5, -1.0], "float64")
-    y = backend.xp.tanh(x)
+def test_no_grad_vars_do_not_excuse_a_consumed_graph(backend) -> None:
+    xp = backend.xp
+    x, w = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    y = xp.tanh(x)
     unigrad.grad(y, x, create_graph=True, retain_graph=False)
-    # y itself is cut: nothing behind it runs, so nothing consumed is touched
-    assert unigrad.grad([y], [x], allow_unused=True, no_grad_vars=[y]) == (None,)
+    # y is cut, but the pass without the cut would run tanh's consumed node toward x
+    # (torch's and paddle's engines run it, its gradients dropped): GraphFreedError
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad([y], [x], allow_unused=True, no_grad_vars=[y])
+    # a cut input is not the pass's: nothing runs toward x, the consumed node included
+    gw, gx = unigrad.grad([xp.sum(y * w)], [w, x], allow_unused=True, no_grad_vars=[x])
+    backend.close(gw, np.tanh([0.5, -1.0]))
+    assert gx is None
 
 
 # ---- never a wrong number -------------------------------------------------------------------
@@ -700,14 +707,16 @@ def test_a_full_slice_and_its_source_as_two_outputs(backend) -> None:
     backend.close(g, [3.0 * (-1.32 + 1.0)])
 
 
-def test_a_consumed_node_beyond_a_cut_is_not_the_pass_s(backend) -> None:
+def test_a_consumed_node_beyond_a_cut_still_raises(backend) -> None:
+    # differential (shrunk): a cut output's consumed node, on the way to an input
     x1, x3 = backend.leaf([[-0.73, -0.36]], "float64"), backend.leaf([[0.81, -0.84]], "float64")
     xp = backend.xp
     v4 = x1 * x3
     v5 = xp.maximum(x3, x1)
     unigrad.grad([v5], [x3])  # consumes maximum's node
-    # v5 is cut: its (consumed) node is not part of this pass
-    (g,) = unigrad.grad([v4, v5], [x3], retain_graph=False, no_grad_vars=[v5])
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad([v4, v5], [x3], retain_graph=False, no_grad_vars=[v5])
+    (g,) = unigrad.grad([v4], [x3], no_grad_vars=[v5])  # v5 not an output: answers
     backend.close(g, [[-0.73, -0.36]])
 
 
@@ -737,21 +746,18 @@ def test_complex_exp_and_the_ops_built_on_it_at_float64_precision(backend) -> No
     backend.close(xp.exp(backend.leaf(z, "complex64")), np.exp(z), rtol=1e-6, atol=0)
 
 
-_CUT_BRANCH_FREED = (
-    "issue 10 open: the engine runs a no_grad_vars cut's branch (zeroed or undefined "
-    "gradients) toward the inputs, through nodes an earlier backward(retain_graph=False) "
-    "freed: GraphFreedError where the contract answers"
-)
-
-
-@pytest.mark.xfail_backend("torch", reason=_CUT_BRANCH_FREED)
-@pytest.mark.xfail_backend("paddle", reason=_CUT_BRANCH_FREED)
 def test_a_cut_branch_freed_by_an_earlier_backward(backend) -> None:
-    # the pass cut at b needs nothing of b's branch, which backward(b) freed: the
-    # gradient is cos(x) (the tapes); torch's and paddle's engines still run b's node
+    # torch's and paddle's engines run b's node toward x although b is cut (gradients
+    # dropped), and backward(retain_graph=False) freed its saved tensors: no_grad_vars
+    # never excuse a consumed graph, on every backend (rule 15)
     xp = backend.xp
-    x = backend.leaf([0.3, -0.8], "float64")
+    x, z = backend.leaf([0.3, -0.8], "float64"), backend.leaf([0.5, 0.1], "float64")
     a, b = xp.sin(x), xp.exp(x) * x
     unigrad.backward([xp.sum(b)], retain_graph=False)
-    (g,) = unigrad.grad(xp.sum(a + b), x, no_grad_vars=[b])
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(xp.sum(a + b), x, no_grad_vars=[b])
+    # a consumed cut branch that leads to no input is not the pass's: it answers
+    c = xp.exp(z) * z
+    unigrad.backward([xp.sum(c)], retain_graph=False)
+    (g,) = unigrad.grad(xp.sum(a + c), x, no_grad_vars=[c])
     backend.close(g, np.cos([0.3, -0.8]))

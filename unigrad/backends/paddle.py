@@ -249,8 +249,6 @@ class _Pass(threading.local):
     #: What this thread's post-hooks returned while paddle keeps a reference to it
     #: (see `_handed`).
     returned: list[Any]
-    #: Pointers of the nodes the running grad cuts (its no_grad_vars).
-    cuts: frozenset[int] = frozenset()
     #: The running grad's (outputs, inputs); None outside unigrad's grad passes.
     call: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
 
@@ -390,14 +388,13 @@ def _hook_for(node: Any) -> Callable[..., Any]:
 
 
 def _plain(outputs: Sequence[Any]) -> set[int] | None:
-    """Nodes reachable from ``outputs`` without entering a gradient graph or a cut, or
-    None when the outputs reach neither (every consumed node then raises). paddle runs
-    a cut branch (with zeroed gradients): a consumed node there is not the pass's."""
-    cuts = _PASS.cuts
-    if not _GRAD_GRAPH and not cuts:
+    """Nodes reachable from ``outputs`` without entering a gradient graph, or None when
+    the outputs reach none (every consumed node then raises). A no_grad_vars cut is no
+    border: the pass runs a cut's branch (zeroed), and a consumed node there raises."""
+    if not _GRAD_GRAPH:
         return None
     plain: set[int] = set()
-    crossed = bool(cuts)
+    crossed = False
     stack = [_grad_fn(y) for y in outputs]
     while stack:
         node = stack.pop()
@@ -406,7 +403,7 @@ def _plain(outputs: Sequence[Any]) -> set[int] | None:
         ptr = node.node_ptr()
         if ptr in plain:
             continue
-        if ptr in cuts or (ptr in _GRAD_GRAPH and _in_grad_graph(ptr)):
+        if ptr in _GRAD_GRAPH and _in_grad_graph(ptr):
             crossed = True
             continue
         plain.add(ptr)
@@ -1013,24 +1010,29 @@ class PaddleBackend(Backend):
         """``grad`` with ``no_grad_vars``.
 
         paddle's own ``no_grad_vars`` segfaults when a cut feeds a scale op, and when an
-        input is itself cut: cut with zeroing hooks, decide reachability here.
+        input is itself cut: cut with zeroing hooks, decide reachability here. The pass
+        runs toward every input the uncut pass reaches (a cut's branch with zeroed
+        gradients, as torch's engine runs it), so that a consumed node there raises as
+        it would without the cuts (rule 15); only the inputs reached past the cuts get
+        a gradient. While no node was ever consumed, the cut branches are not run.
         """
         inputs = request.inputs
         cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
         cut_ids = {id(v) for v in request.no_grad_vars or ()}
-        reached = _reachable(request.outputs, {_grad_fn(v) for v in cuts})
-        keep = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in reached]
-        grads: list[Any | None] = [None] * len(inputs)
-        if not keep:
-            return grads
-        used = tuple(inputs[i] for i in keep)
         cut_nodes = [_grad_fn(v) for v in cuts]
+        reached = _reachable(request.outputs, set(cut_nodes))
+        uncut = _reachable(request.outputs, set()) if cut_nodes and _FREED_HOOKS else reached
+        run = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in uncut]
+        grads: list[Any | None] = [None] * len(inputs)
+        if not run:
+            return grads
+        used = tuple(inputs[i] for i in run)
         handles = [
             v.register_hook(_zero_grad)
             for v, n in zip(cuts, cut_nodes, strict=True)
             if not _is_leaf_node(n)
         ]
-        _PASS.cuts = cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
+        cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
         try:
@@ -1038,9 +1040,9 @@ class PaddleBackend(Backend):
         finally:
             for h in handles:
                 h.remove()
-            _PASS.cuts = frozenset()
-        for i, g in zip(keep, computed, strict=True):
-            grads[i] = g
+        for i, g in zip(run, computed, strict=True):
+            if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
+                grads[i] = g
         if not request.retain_graph:
             self._consume(request.outputs, used, cut_ptrs)
             if consume_only:

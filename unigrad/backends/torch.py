@@ -504,7 +504,12 @@ class TorchBackend(Backend):
                 (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
             )
             cut_ids = {id(v) for v in request.no_grad_vars}
-            runs = _plan(outputs, tuple(x for x in inputs if id(x) not in cut_ids), cuts)
+            kept = tuple(x for x in inputs if id(x) not in cut_ids)
+            if _LIVE:
+                # no_grad_vars never excuse a consumed graph (rule 15): torch's engine
+                # runs a cut's node (its gradients dropped), so the uncut pass's check
+                _plan(outputs, kept)
+            runs = _plan(outputs, kept, cuts)
         elif request.retain_graph and not _LIVE:
             # No flagged node is alive (nothing to find), the pass consumes nothing
             # (nothing to flag) and cuts nothing: the walk cannot matter. torch's engine

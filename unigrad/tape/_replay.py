@@ -619,6 +619,10 @@ def grad(
     """One gradient per input (None where unreachable); see the module docstring."""
     engine = cls._engine
     cut = {id(v) for v in no_grad_vars if isinstance(v, Tensor)}
+    if cut:
+        # no_grad_vars never excuse a consumed graph (rule 15): the uncut pass's walk
+        # toward the inputs that are not themselves cut raises where it would
+        analyse(outputs, [x for x in inputs if id(x) not in cut], set())
     a = analyse(outputs, inputs, cut)
     result: list[Any | None] = [None] * len(inputs)
     if not any(a.reached):

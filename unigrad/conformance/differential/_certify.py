@@ -56,24 +56,7 @@ class Known:
 
 #: Divergences known and owned elsewhere or still open, shown as xfail rows with their
 #: reason. Keep it tiny and delete entries as the work lands.
-KNOWN: list[Known] = [
-    Known(
-        "paddle",
-        "paddle's backward(retain_graph=False) frees the saved tensors of the nodes it ran "
-        "(paddle.grad never does), and a later pass cut by no_grad_vars still runs the cut "
-        "branch with zeroed gradients, which needs them: GraphFreedError where the contract "
-        "answers (an error, never a number)",
-        text=("no_grad_vars=", ", got GraphFreedError"),
-    ),
-    Known(
-        "torch",
-        "issue 10 open: torch's engine runs a no_grad_vars cut's node (its gradients "
-        "dropped) when it leads to an input, and its generated backward functions unpack "
-        "their saved tensors first: after backward(retain_graph=False) freed them, "
-        "GraphFreedError where the contract answers (an error, never a number)",
-        text=("no_grad_vars=", ", got GraphFreedError"),
-    ),
-]
+KNOWN: list[Known] = []
 
 
 @dataclass(frozen=True)

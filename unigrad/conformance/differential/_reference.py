@@ -229,7 +229,14 @@ def grad(
         if x.rg and all(x is not d for d in distinct_in):
             distinct_in.append(x)
     order, reached, live = _live(outputs, distinct_in, cut)
-    if any(reached):
+    if cut:
+        # no_grad_vars never excuse a consumed graph: the pass's check is the uncut
+        # pass's (toward the inputs that are not themselves cut)
+        kept = [x for x in distinct_in if x.key not in cut]
+        uncut, hit, _ = _live(outputs, kept, set())
+        if any(hit):
+            _consumed(uncut)
+    elif any(reached):
         _consumed(order)
     grads: list[RV | None] = [None] * len(distinct_in)
     if any(reached):
