@@ -707,6 +707,20 @@ def test_a_full_slice_and_its_source_as_two_outputs(backend) -> None:
     backend.close(g, [3.0 * (-1.32 + 1.0)])
 
 
+def test_a_call_with_no_input_that_requires_grad_runs_no_backend_check(backend) -> None:
+    # differential seed 8, program 73 (shrunk): the reference refused the full-slice cut,
+    # every backend said unused; no pass runs, so only the front's checks apply (rule 16)
+    x = backend.leaf([[1.15, -1.49], [-0.67, 0.8]], "float64")
+    c = backend.tensor(-0.99, "float64")
+    whole = x[0:2]  # a full-range slice: refused as a cut whenever a pass runs
+    y = backend.xp.tanh(whole)
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad([y, whole], [c], no_grad_vars=[whole])
+    assert unigrad.grad([y], [c], allow_unused=True, no_grad_vars=[whole]) == (None,)
+    with pytest.raises(unigrad.UnsupportedFeatureError, match=r"no_grad_vars\[0\]"):
+        unigrad.grad([y], [x, c], allow_unused=True, no_grad_vars=[whole])
+
+
 def test_a_consumed_node_beyond_a_cut_still_raises(backend) -> None:
     # differential (shrunk): a cut output's consumed node, on the way to an input
     x1, x3 = backend.leaf([[-0.73, -0.36]], "float64"), backend.leaf([[0.81, -0.84]], "float64")

@@ -219,15 +219,16 @@ def grad(
     if materialize_grads and allow_unused is False:
         raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
     _errors_front(outputs, seeds, batched)
-    _full_slices(inputs, "inputs")
-    _full_slices(no_grad_vars or (), "no_grad_vars")
-    _ambiguous(outputs, inputs, no_grad_vars or ())
-    cut = {v.key for v in no_grad_vars or ()}
     # duplicated outputs contribute twice: keep them (the sum below adds both)
     distinct_in: list[RV] = []
     for x in inputs:
         if x.rg and all(x is not d for d in distinct_in):
             distinct_in.append(x)
+    if distinct_in:  # no input requires grad: no pass, so no backend check (rule 16)
+        _full_slices(inputs, "inputs")
+        _full_slices(no_grad_vars or (), "no_grad_vars")
+        _ambiguous(outputs, inputs, no_grad_vars or ())
+    cut = {v.key for v in no_grad_vars or ()}
     order, reached, live = _live(outputs, distinct_in, cut)
     if cut:
         # no_grad_vars never excuse a consumed graph: the pass's check is the uncut

@@ -785,4 +785,67 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch and paddle: a pass cut at b, whose branch leads to the input through nodes "
+        "backward(retain_graph=False) freed, raised GraphFreedError where the tapes "
+        "answered; now GraphFreedError everywhere (no_grad_vars never excuse a consumed "
+        "graph, rule 15)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.8], dtype="float64", watched=True),
+                Op(name="v2", op="sin", args=("x1",), params=()),
+                Op(name="v3", op="exp", args=("x1",), params=()),
+                Op(name="v4", op="mul", args=("v3", "x1"), params=()),
+                Op(name="v5", op="sum", args=("v4",), params=(("axis", None), ("keepdims", False))),
+                Backward(
+                    outputs=("v5",), seeds=None, retain_graph=False, create_graph=False, inputs=None
+                ),
+                Op(name="v6", op="add", args=("v2", "v4"), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v4",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "reference: a full-range slice cut in a call none of whose inputs requires grad "
+        "was UnsupportedFeatureError, every backend UnusedInputError (no pass runs, so "
+        "no backend check: rule 16; seed 8, program 73)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[1.15, -1.49], [-0.67, 0.8], [-1.18, -1.24]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=-0.99, dtype="float64", watched=False),
+                Op(name="v3", op="index", args=("x1",), params=(("index", ("slice", 0, 3)),)),
+                Op(name="v4", op="tanh", args=("v3",), params=()),
+                Grad(
+                    name="g5",
+                    outputs=("v4", "v3"),
+                    inputs=("x2",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v3",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
