@@ -127,6 +127,7 @@ class _Walk:
         #: with an edge that leads to fewer inputs than the node
         self.every: dict[int, dict[Any, None]] = {}
         kid_map, mask = self.kids, self.mask
+        read = edges if _ROOTS else kids  # (no record alive: paddle's edges)
         stack = [(r, False) for r in roots]
         pop, push = stack.pop, stack.append
         while stack:
@@ -142,7 +143,7 @@ class _Walk:
                 continue
             if node in kid_map or node in cuts:
                 continue
-            kid_map[node] = ks = edges(node)
+            kid_map[node] = ks = read(node)
             push((node, True))
             for c in ks:
                 if c is not None and c not in kid_map:

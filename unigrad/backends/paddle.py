@@ -50,7 +50,7 @@ from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._paddle_deps import edges, recorded, structure
-from ._paddle_nodes import forgetter, hold
+from ._paddle_nodes import forgetter, hold, kids
 from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -532,10 +532,11 @@ def _mark_executed(
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
     stack = list(parents)
     pop, push = stack.pop, stack.append
+    # a recorded result runs its roots, not paddle's shared node (`edges`)
+    read = edges if recorded() else kids
     while stack:
         node = pop()
-        # (a recorded result runs its roots, not paddle's shared node: `edges`)
-        for c in edges(node):
+        for c in read(node):
             if c is None or (cuts and c.node_ptr() in cuts):
                 continue
             ps = parents.get(c)
