@@ -178,9 +178,14 @@ def test_paddle_node_memo_lives_only_as_long_as_its_graphs(backend) -> None:
         assert not _paddle_nodes._KIDS
         assert not _paddle_nodes._NAMES
         out = xp.sum(g)
-        backend.close(unigrad.grad(out, x)[0], _tanh_square_second(np.array([0.5, -1.0])))
-        assert _paddle_nodes._KIDS  # the consuming call's walk
+        (h,) = unigrad.grad(out, x, create_graph=True)
+        backend.close(h, _tanh_square_second(np.array([0.5, -1.0])))
+        assert _paddle_nodes._KIDS
         del out
+        assert not _paddle_nodes._KIDS
+        # a consuming call holds no tensor: it keeps nothing in the memo
+        out = xp.sum(h)
+        unigrad.grad(out, x)
         assert not _paddle_nodes._KIDS
     finally:
         if was:

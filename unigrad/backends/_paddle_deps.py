@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ._paddle_nodes import forgetter, hold, kids, name
+from ._paddle_nodes import forgetter, hold, kids, name, peek
 
 __all__ = ["edges", "recorded", "structure"]
 
@@ -85,9 +85,6 @@ _READS: dict[str, tuple[tuple[int, ...], ...]] = {
     "PNormGradNode": ((0, -1),),
 }
 
-#: An unknown node's formula: it may read anything the node reaches.
-_EVERYTHING = (-1,)
-
 #: ``result's node -> (a weak reference to the result, the roots)``: see the module
 #: docstring.
 _ROOTS: dict[Any, tuple[weakref.ref[Any], list[Any]]] = {}
@@ -98,14 +95,15 @@ def recorded() -> bool:
     return bool(_ROOTS)
 
 
-def edges(node: Any) -> list[Any]:
+def edges(node: Any, keep: bool = True) -> list[Any]:
     """The nodes a walk goes to from ``node``: its children (None for an edge to
-    nothing), or a recorded result's roots (see the module docstring)."""
+    nothing), or a recorded result's roots (see the module docstring). ``keep=False``
+    leaves what it reads out of the memo (`unigrad.backends._paddle_nodes.peek`)."""
     if _ROOTS:
         rec = _ROOTS.get(node)
         if rec is not None and rec[0]() is not None:
             return rec[1]
-    return kids(node)
+    return kids(node) if keep else peek(node)
 
 
 class _Walk:
@@ -157,19 +155,29 @@ class _Walk:
             return
         formula = _READS.get(op)
         ks = self.kids[node]
+        used, every = self.used, self.every
         for j, km in enumerate(kms):
             if ks[j] is None:
                 continue
-            picks = _EVERYTHING if formula is None or j >= len(formula) else formula[j]
-            reads = dict.fromkeys(
-                node if k < 0 else ks[k] for k in picks if k < 0 or ks[k] is not None
-            )
-            if not reads:
-                continue
+            if formula is None or j >= len(formula):
+                reads: tuple[Any, ...] = (node,)  # unknown: all the node reaches
+            else:
+                picks = formula[j]
+                reads = tuple(node if k < 0 else ks[k] for k in picks if k < 0 or ks[k] is not None)
+                if not reads:
+                    continue
             if km:
-                self.used.setdefault(km, {}).update(reads)
+                bucket = used.get(km)
+                if bucket is None:
+                    bucket = used[km] = {}
+                for r in reads:
+                    bucket[r] = None
             if km != m:
-                self.every.setdefault(m, {}).update(reads)
+                bucket = every.get(m)
+                if bucket is None:
+                    bucket = every[m] = {}
+                for r in reads:
+                    bucket[r] = None
 
     def dependences(
         self, n: int, seeds: Sequence[Any]

@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["forgetter", "hold", "kids", "name"]
+__all__ = ["forgetter", "hold", "kids", "name", "peek"]
 
 #: ``node -> its children in edge order`` (None for an edge to nothing), and ``node ->
 #: its name`` (read when first asked for: most walks need none). See the module
@@ -70,6 +70,13 @@ def kids(node: Any) -> list[Any]:
             _KIDS.clear()
         found = _KIDS[node] = node.next_functions  # (a fresh list: no one else has it)
     return found
+
+
+def peek(node: Any) -> list[Any]:
+    """``node``'s children, from the memo or read now without keeping them: for a walk
+    that holds no tensor (a consuming call's, usually the last walk of its graphs)."""
+    found = _KIDS.get(node)
+    return node.next_functions if found is None else found
 
 
 def name(node: Any) -> str:

@@ -50,7 +50,7 @@ from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._paddle_deps import edges, recorded, structure
-from ._paddle_nodes import forgetter, hold, kids
+from ._paddle_nodes import forgetter, hold, peek
 from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -515,7 +515,7 @@ def _mark_executed(
     A node runs when one of its children is a target or runs; a target is reached
     without running it. `unigrad.backends._graph.executed` answers the same
     question generically; this walk is specialised for paddle, where reading a node's
-    edges costs 0.5 to 1 us (`_paddle_nodes` keeps what an earlier walk read) and a
+    edges costs 0.5 to 1 us (`_paddle_nodes` has what an earlier walk read) and a
     hook costs about as much, so that the Python around them matters: one walk down
     records each node's parents, then one walk up from the targets collects the nodes
     that ran. ``leaves`` are targets known to be accumulation nodes (the inputs that
@@ -532,8 +532,9 @@ def _mark_executed(
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
     stack = list(parents)
     pop, push = stack.pop, stack.append
-    # a recorded result runs its roots, not paddle's shared node (`edges`)
-    read = edges if recorded() else kids
+    # a recorded result runs its roots, not paddle's shared node (`edges`); what the
+    # memo does not hold yet is read without keeping it (the walk holds no tensor)
+    read = functools.partial(edges, keep=False) if recorded() else peek
     while stack:
         node = pop()
         for c in read(node):
@@ -1097,7 +1098,6 @@ class PaddleBackend(Backend):
     ) -> None:
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
         if inputs is not None:
-            hold(outputs)  # the walk reads their graphs through the memo
             targets: set[Any] = set()
             leaves: set[Any] = set()
             for x in inputs:
