@@ -154,3 +154,80 @@ def test_a_complex_product_reads_the_other_factor(backend) -> None:
         unigrad.grad(gz, z, seed)
     (c,) = unigrad.grad(z * 2.0 + 1.0j, z, seed, create_graph=True)
     assert not backend.requires_grad(c)
+
+
+@pytest.mark.parametrize("backend", ["paddle"], indirect=True)
+def test_paddle_node_memo_lives_only_as_long_as_its_graphs(backend) -> None:
+    # the memo of node edges (`_paddle_nodes`) holds nodes, which hold their graphs: it
+    # must be emptied once a tensor it walked from is freed, without the collector
+    import gc
+
+    from unigrad.backends import _paddle_nodes
+
+    xp = backend.xp
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        x = backend.leaf([0.5, -1.0], "float64")
+        y = xp.tanh(x * 2.0)
+        out = xp.sum(y * y)
+        (g,) = unigrad.grad(out, x, create_graph=True)
+        assert _paddle_nodes._KIDS
+        assert _paddle_nodes._NAMES
+        del out  # a tensor the walk started from: the memo lets go of every graph
+        assert not _paddle_nodes._KIDS
+        assert not _paddle_nodes._NAMES
+        out = xp.sum(g)
+        (h,) = unigrad.grad(out, x, create_graph=True)
+        backend.close(h, _tanh_square_second(np.array([0.5, -1.0])))
+        assert _paddle_nodes._KIDS
+        del out
+        assert not _paddle_nodes._KIDS
+        # a consuming call holds no tensor: it keeps nothing in the memo
+        out = xp.sum(h)
+        unigrad.grad(out, x)
+        assert not _paddle_nodes._KIDS
+    finally:
+        if was:
+            gc.enable()
+
+
+def _tanh_square_second(v):
+    # d/dv of d/dv sum(tanh(2v)^2) = d/dv 4 t (1 - t^2), t = tanh(2v)
+    t = np.tanh(2 * v)
+    return 8 * (1 - t**2) * (1 - 3 * t**2)
+
+
+@pytest.mark.parametrize("backend", ["paddle"], indirect=True)
+def test_paddle_node_wrappers_are_one_object_per_node(backend) -> None:
+    # the memo and every structure walk key nodes by their wrapper: paddle (pybind11)
+    # must give back the live wrapper of a node, whichever route reaches it
+    from unigrad.backends.paddle import _grad_fn
+
+    x = backend.leaf([0.5, -1.0], "float64")
+    y = backend.xp.tanh(x * 2.0)
+    z = y * y
+    node = _grad_fn(y)
+    assert node is _grad_fn(z).next_functions[0]
+    assert node is _grad_fn(z).next_functions[1]
+    assert _grad_fn(x) is node.next_functions[0].next_functions[0]
+
+
+@pytest.mark.parametrize("backend", ["paddle"], indirect=True)
+def test_paddle_walks_after_an_in_place_change_see_the_new_graph(backend) -> None:
+    # a memoized graph, then an in-place op gives y a new node: the next call walks it
+    x, a = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
+    y = x * a
+    (gx,) = unigrad.grad(y, x, backend.tensor([1.0, 1.0], "float64"), create_graph=True)
+    backend.close(gx, [2.0, 3.0])
+    y = y * 1.0
+    y.add_(x * x)  # y = x*a + x^2
+    ga, gx2 = unigrad.grad(y, [a, x], backend.tensor([1.0, 1.0], "float64"), create_graph=True)
+    backend.close(ga, [0.5, -1.0])
+    backend.close(gx2, [3.0, 1.0])  # a + 2x
+    hx, ha = _unused(backend, gx2, [x, a])
+    backend.close(hx, [2.0, 2.0])
+    backend.close(ha, [1.0, 1.0])
+    hx, ha = _unused(backend, ga, [x, a])  # ga = x
+    backend.close(hx, [1.0, 1.0])
+    assert ha is None

@@ -14,7 +14,7 @@ reaches (the tensor and its graph); "reads its output" is everything the node re
 A result whose dependence is smaller than what paddle's graph of it reaches gets a
 record: its node (one of its own, `_own_node`, when paddle shares it with another
 result) maps to the nodes its formulas read (the roots), and every later walk
-(`kids`) goes to the roots instead of paddle's edges. The values do not change: along
+(`edges`) goes to the roots instead of paddle's edges. The values do not change: along
 the spurious edges paddle's numbers are zeros. An unknown node reads everything (its
 own node is a root): at worst a spurious dependence, paddle's own answer, never a
 missing one. A record lives as long as its result tensor (a weak reference, as
@@ -24,10 +24,12 @@ missing one. A record lives as long as its result tensor (a weak reference, as
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-__all__ = ["kids", "recorded", "structure"]
+from ._paddle_nodes import forgetter, hold, kids, name, peek
+
+__all__ = ["edges", "recorded", "structure"]
 
 #: Forward grad nodes whose backward formulas read nothing but the incoming gradient
 #: (linear in it, with constant or non-differentiable coefficients: ``where``'s
@@ -83,193 +85,175 @@ _READS: dict[str, tuple[tuple[int, ...], ...]] = {
     "PNormGradNode": ((0, -1),),
 }
 
-#: An unknown node's formula: it may read anything the node reaches.
-_EVERYTHING = (-1,)
-
-#: ``node_ptr -> (a weak reference to the result, the roots)``: see the module docstring.
-_ROOTS: dict[int, tuple[weakref.ref[Any], tuple[Any, ...]]] = {}
-
-
-def _forget(ptr: int) -> Callable[[weakref.ref[Any]], None]:
-    def forget(ref: weakref.ref[Any]) -> None:
-        entry = _ROOTS.get(ptr)
-        if entry is not None and entry[0] is ref:
-            del _ROOTS[ptr]
-
-    return forget
+#: ``result's node -> (a weak reference to the result, the roots)``: see the module
+#: docstring.
+_ROOTS: dict[Any, tuple[weakref.ref[Any], list[Any]]] = {}
 
 
 def recorded() -> bool:
-    """Whether a record may be alive (a walk must then go through `kids`)."""
+    """Whether a record may be alive (a walk must then go through `edges`)."""
     return bool(_ROOTS)
 
 
-def kids(node: Any, ptr: int) -> Sequence[Any]:
-    """The nodes a walk goes to from ``node``: a recorded result's roots, or its edges."""
+def edges(node: Any, keep: bool = True) -> list[Any]:
+    """The nodes a walk goes to from ``node``: its children (None for an edge to
+    nothing), or a recorded result's roots (see the module docstring). ``keep=False``
+    leaves what it reads out of the memo (`unigrad.backends._paddle_nodes.peek`)."""
     if _ROOTS:
-        entry = _ROOTS.get(ptr)
-        if entry is not None and entry[0]() is not None:
-            return entry[1]
-    return node.next_functions  # type: ignore[no-any-return]
-
-
-def _reads(node: Any, name: str, j: int, edges: Sequence[Any]) -> tuple[Any, ...]:
-    if name in _LINEAR:
-        return ()
-    formula = _READS.get(name)
-    picks = _EVERYTHING if formula is None or j >= len(formula) else formula[j]
-    return tuple(node if k < 0 else edges[k] for k in picks if k < 0 or edges[k] is not None)
+        rec = _ROOTS.get(node)
+        if rec is not None and rec[0]() is not None:
+            return rec[1]
+    return kids(node) if keep else peek(node)
 
 
 class _Walk:
     """One walk of the forward graph from the outputs, cuts excluded: each node's
-    children (`kids`), and the inputs it leads to (a bit mask)."""
+    children (`edges`), the inputs it leads to (a bit mask), and what the formulas of
+    the nodes that lead to an input read, by the inputs their edges lead to.
 
-    def __init__(self, roots: Sequence[Any], targets: dict[int, int], cuts: set[int]) -> None:
-        self.kids: dict[int, Sequence[Any]] = {}
-        self.nodes: dict[int, Any] = {}
-        self.mask: dict[int, int] = {}
-        #: each walked node's children's pointers (0 for None), in edge order
-        self.kptrs: dict[int, list[int]] = {}
-        self.order: list[int] = []  # children before parents
-        nodes, kid_map, kptrs, mask, order = self.nodes, self.kids, self.kptrs, self.mask, []
-        pruned = bool(_ROOTS)
-        stack = [(r, r.node_ptr(), False) for r in roots if r is not None]
+    Nodes are keys by identity: paddle gives back the same wrapper for a node while
+    one is alive (see `unigrad.backends._paddle_nodes`), and the walk holds every
+    node it met."""
+
+    def __init__(self, roots: Sequence[Any], targets: dict[Any, int], cuts: set[Any]) -> None:
+        self.targets = targets
+        self.kids: dict[Any, list[Any]] = {}
+        self.mask: dict[Any, int] = {}
+        #: an edge's inputs (mask) -> the nodes its formula reads (as dict keys)
+        self.used: dict[int, dict[Any, None]] = {}
+        #: a node's inputs (mask) -> the nodes its edges' formulas read, for the nodes
+        #: with an edge that leads to fewer inputs than the node
+        self.every: dict[int, dict[Any, None]] = {}
+        kid_map, mask = self.kids, self.mask
+        read = edges if _ROOTS else kids  # (no record alive: paddle's edges)
+        stack = [(r, False) for r in roots]
         pop, push = stack.pop, stack.append
         while stack:
-            node, ptr, done = pop()
-            if done:
-                m = targets.get(ptr, 0)
-                for c in kptrs[ptr]:
-                    m |= mask.get(c, 0)
-                mask[ptr] = m
-                order.append(ptr)
+            node, done = pop()
+            if done:  # its children are done (a DAG: post-order)
+                kms = [mask.get(c, 0) for c in kid_map[node]]  # (0 for None: no edge)
+                m = targets.get(node, 0)
+                for km in kms:
+                    m |= km
+                mask[node] = m
+                if m:
+                    self._reads(node, m, kms)
                 continue
-            if ptr in nodes or ptr in cuts:
+            if node in kid_map or node in cuts:
                 continue
-            nodes[ptr] = node
-            kid_map[ptr] = ks = kids(node, ptr) if pruned else node.next_functions
-            kptrs[ptr] = cps = [0 if c is None else c.node_ptr() for c in ks]
-            push((node, ptr, True))
-            for c, cp in zip(ks, cps, strict=True):
-                if cp and cp not in nodes:
-                    push((c, cp, False))
-        self.order = order
+            kid_map[node] = ks = read(node)
+            push((node, True))
+            for c in ks:
+                if c is not None and c not in kid_map:
+                    push((c, False))
 
-    def covers(self, starts: Sequence[Any], wanted: set[int]) -> bool:
-        """Whether the starts lead to every node of ``wanted`` (cuts included: a formula
-        may read a cut tensor, whose own graph it then depends on); stops once they do."""
-        wanted = set(wanted)
-        seen: set[int] = set()
+    def _reads(self, node: Any, m: int, kms: list[int]) -> None:
+        """Note what the formula of each edge of ``node`` (leading to the inputs ``m``;
+        its edges to ``kms``) reads besides the incoming gradient."""
+        op = name(node)
+        if op in _LINEAR:
+            return
+        formula = _READS.get(op)
+        ks = self.kids[node]
+        used, every = self.used, self.every
+        for j, km in enumerate(kms):
+            if ks[j] is None:
+                continue
+            if formula is None or j >= len(formula):
+                reads: tuple[Any, ...] = (node,)  # unknown: all the node reaches
+            else:
+                picks = formula[j]
+                reads = tuple(node if k < 0 else ks[k] for k in picks if k < 0 or ks[k] is not None)
+                if not reads:
+                    continue
+            if km:
+                bucket = used.get(km)
+                if bucket is None:
+                    bucket = used[km] = {}
+                for r in reads:
+                    bucket[r] = None
+            if km != m:
+                bucket = every.get(m)
+                if bucket is None:
+                    bucket = every[m] = {}
+                for r in reads:
+                    bucket[r] = None
+
+    def dependences(
+        self, n: int, seeds: Sequence[Any]
+    ) -> tuple[list[dict[Any, None]], list[dict[Any, None]]]:
+        """For each input, the nodes its gradient's formulas read (the seeds included),
+        and the nodes that the same nodes' formulas for their other edges read and it
+        does not: paddle's shared double-grad nodes reach those too (where there are
+        none, paddle's graph of the gradient holds what its formulas read, and needs
+        no record). Each as a dict's keys (an ordered set)."""
+        deps = []
+        extra = []
+        for i in range(n):
+            bit = 1 << i
+            found = dict.fromkeys(seeds)
+            for m, bucket in self.used.items():
+                if m & bit:
+                    found.update(bucket)
+            more: dict[Any, None] = {}
+            for m, bucket in self.every.items():
+                if m & bit:
+                    more.update((r, None) for r in bucket if r not in found)
+            deps.append(found)
+            extra.append(more)
+        return deps, extra
+
+    def covers(self, starts: Iterable[Any], wanted: Iterable[Any]) -> bool:
+        """Whether the nodes ``starts`` lead to every node of ``wanted`` (cuts included:
+        a formula may read a cut tensor, whose own graph it then depends on); stops
+        once they do."""
+        left = set(wanted)
         stack = list(starts)
-        while stack:
+        targets, mask = self.targets, self.mask
+        for w in [w for w in left if w in targets]:
+            # an input's node: reached by a start that leads to that input
+            if any(mask.get(s, 0) & targets[w] for s in stack):
+                left.discard(w)
+        seen: set[Any] = set()
+        kid_map = self.kids
+        while stack and left:
             node = stack.pop()
-            ptr = node.node_ptr()
-            if ptr in seen:
+            if node in seen:
                 continue
-            seen.add(ptr)
-            wanted.discard(ptr)
-            if not wanted:
-                return True
-            ks = self.kids.get(ptr)
-            if ks is None:
-                self.nodes[ptr] = node
-                self.kids[ptr] = ks = kids(node, ptr)
-            stack.extend(k for k in ks if k is not None)
-        return False
+            seen.add(node)
+            left.discard(node)
+            ks = kid_map.get(node) or edges(node)
+            stack.extend(c for c in ks if c is not None)
+        return not left
 
 
-def _dependences(
-    walk: _Walk, n: int, seeds: Sequence[Any]
-) -> tuple[list[list[Any]], list[dict[int, Any]]]:
-    """For each input, the nodes its gradient's formulas read (the seeds included), and
-    the nodes that the same nodes' formulas for their other edges read and it does not:
-    paddle's shared double-grad nodes reach those too (where there are none, paddle's
-    graph of the gradient holds what its formulas read, and needs no record)."""
-    used: dict[int, dict[int, Any]] = {}  # an edge's inputs (mask) -> nodes read for it
-    every: dict[int, dict[int, Any]] = {}  # a node's inputs (mask) -> nodes read for any edge
-    mask, nodes, kid_map, kptrs = walk.mask, walk.nodes, walk.kids, walk.kptrs
-    for ptr in walk.order:
-        node_mask = mask[ptr]
-        if not node_mask:
-            continue
-        node = nodes[ptr]
-        name = node.name()
-        if name in _LINEAR:
-            continue
-        edges = kid_map[ptr]
-        for j, cp in enumerate(kptrs[ptr]):
-            if not cp:
-                continue
-            reads = _reads(node, name, j, edges)
-            if not reads:
-                continue
-            m = mask.get(cp, 0)
-            if m:
-                bucket = used.setdefault(m, {})
-                for r in reads:
-                    bucket[r.node_ptr()] = r
-            if m != node_mask:
-                bucket = every.setdefault(node_mask, {})
-                for r in reads:
-                    bucket[r.node_ptr()] = r
-    deps = []
-    extra = []
-    for i in range(n):
-        bit = 1 << i
-        found: dict[int, Any] = {s.node_ptr(): s for s in seeds}
-        for m, bucket in used.items():
-            if m & bit:
-                found.update(bucket)
-        more: dict[int, Any] = {}
-        for m, bucket in every.items():
-            if m & bit:
-                more.update((p, r) for p, r in bucket.items() if p not in found)
-        deps.append(list(found.values()))
-        extra.append(more)
-    return deps, extra
-
-
-def _paddle_reach(g_node: Any, forward: dict[int, Any], stop: frozenset[str]) -> set[int] | None:
-    """The forward nodes paddle's graph of a result enters first, or None when it goes
-    through a node of ``stop`` (a kernel refused later: keep paddle's graph as it is)."""
-    entered: set[int] = set()
-    seen: set[int] = set()
+def _paddle_reach(
+    g_node: Any, forward: set[Any], stop: frozenset[str], first: bool
+) -> set[Any] | None:
+    """The forward nodes paddle's graph of a result enters first (with ``first``, only
+    the first one found), or None when it goes through a node of ``stop`` (a kernel
+    refused later: keep paddle's graph as it is)."""
+    entered: set[Any] = set()
+    seen: set[Any] = set()
     stack = [g_node]
     while stack:
         node = stack.pop()
-        if node is None:
+        if node in seen:
             continue
-        ptr = node.node_ptr()
-        if ptr in seen:
+        seen.add(node)
+        if node in forward:
+            entered.add(node)
+            if first:
+                return entered
             continue
-        seen.add(ptr)
-        if ptr in forward:
-            entered.add(ptr)
-            continue
-        if node.name() in stop:
+        if stop and name(node) in stop:
             return None
-        stack.extend(kids(node, ptr))
+        ks = edges(node)
+        if first and not forward.isdisjoint(ks):
+            entered.add(next(c for c in ks if c in forward))
+            return entered
+        stack.extend(c for c in ks if c is not None)
     return entered
-
-
-def _paddle_enters(g_node: Any, forward: dict[int, Any], stop: frozenset[str]) -> bool:
-    """Whether paddle's graph of a result reaches a forward node (or a node of ``stop``):
-    `_paddle_reach`, stopped at the first one."""
-    seen: set[int] = set()
-    stack = [g_node]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        ptr = node.node_ptr()
-        if ptr in seen:
-            continue
-        if ptr in forward or node.name() in stop:
-            return True
-        seen.add(ptr)
-        stack.extend(kids(node, ptr))
-    return False
 
 
 def _own_node(g: Any) -> Any:
@@ -293,23 +277,25 @@ def structure(
     on no tensor that requires grad is detached, an input the outputs do not reach
     through recorded results' roots is unused (None), and a result whose dependence is
     smaller than paddle's graph of it is recorded (see the module docstring)."""
-    targets: dict[int, int] = {}
-    for i, x in enumerate(inputs):
-        node = grad_fn(x)
+    hold(outputs)
+    hold(grads)  # paddle's graphs of the results are walked too
+    targets: dict[Any, int] = {}
+    input_nodes = [grad_fn(x) for x in inputs]  # (held: identities stay)
+    for i, node in enumerate(input_nodes):
         if node is not None:
-            p = node.node_ptr()
-            targets[p] = targets.get(p, 0) | (1 << i)
-    cut_ptrs = {n.node_ptr() for n in map(grad_fn, cuts) if n is not None}
-    walk = _Walk([grad_fn(y) for y in outputs], targets, cut_ptrs)
-    seed_nodes = [n for n in (grad_fn(s) for s in seeds if s is not None) if n is not None]
-    deps, extra = _dependences(walk, len(inputs), seed_nodes)
-    forward = dict(walk.nodes)  # where paddle's graph of a result enters the forward
-    forward.update((n.node_ptr(), n) for n in seed_nodes)
-    for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
+            targets[node] = targets.get(node, 0) | (1 << i)
+    cut_nodes = {n for n in map(grad_fn, cuts) if n is not None}
+    walk = _Walk([n for n in map(grad_fn, outputs) if n is not None], targets, cut_nodes)
+    seed_nodes = [n for n in map(grad_fn, seeds) if n is not None]
+    deps, extra = walk.dependences(len(inputs), seed_nodes)
+    # where paddle's graph of a result enters the forward
+    forward = set(walk.kids)
+    forward.update(seed_nodes)
+    for i, g in enumerate(grads):
         if g is None:
             continue
-        node = grad_fn(x)
-        if node is not None and node.node_ptr() not in walk.mask:
+        node = input_nodes[i]
+        if node is not None and node not in walk.mask:
             grads[i] = None  # reached only along a recorded result's spurious edges
             continue
         if g.stop_gradient:
@@ -319,18 +305,18 @@ def structure(
             if not deps[i]:
                 grads[i] = g.detach()
             continue
-        if g_node.node_ptr() in forward:
+        if g_node in forward:
             continue  # a tensor of the forward graph returned as it is (a seed)
         if not deps[i]:  # its formulas read no tensor that requires grad
             grads[i] = g.detach()
             continue
-        if not extra[i] or walk.covers(deps[i], set(extra[i])):
+        if not extra[i] or walk.covers(deps[i], extra[i]):
             # paddle's graph of it holds at most what its formulas read; a graph that
             # reaches only paddle's own copies of the seeds is a constant
-            if not _paddle_enters(g_node, forward, stop):
+            if _paddle_reach(g_node, forward, stop, first=True) == set():
                 grads[i] = g.detach()
             continue
-        entered = _paddle_reach(g_node, forward, stop)
+        entered = _paddle_reach(g_node, forward, stop, first=False)
         if entered is None:  # a kernel with missing edges (complex abs): keep paddle's
             continue
         if not entered:  # paddle's graph reaches only its own copies of the seeds
@@ -339,5 +325,5 @@ def structure(
         if walk.covers(deps[i], entered):
             continue
         grads[i] = g = _own_node(g)
-        ptr = grad_fn(g).node_ptr()
-        _ROOTS[ptr] = (weakref.ref(g, _forget(ptr)), tuple(deps[i]))
+        own = grad_fn(g)
+        _ROOTS[own] = (weakref.ref(g, forgetter(_ROOTS, own)), list(deps[i]))

@@ -49,7 +49,8 @@ from .._errors import (
 from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
-from ._paddle_deps import kids, recorded, structure
+from ._paddle_deps import edges, recorded, structure
+from ._paddle_nodes import forgetter, hold, peek
 from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -226,6 +227,7 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     paddle exposes nodes, not (node, slot) edges: a cut on one output of a multi-output
     op (split, unbind) also blocks its other outputs here.
     """
+    hold(outputs)
     seen: set[Any] = set()
     stack = [_grad_fn(y) for y in outputs]
     while stack:
@@ -233,7 +235,7 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
         if node is None or node in seen or node in cuts:
             continue
         seen.add(node)
-        stack.extend(kids(node, node.node_ptr()))  # a recorded result: its roots
+        stack.extend(edges(node))  # a recorded result: its roots
     return seen
 
 
@@ -509,16 +511,17 @@ def _mark_executed(
 
     A node runs when one of its children is a target or runs; a target is reached
     without running it. `unigrad.backends._graph.executed` answers the same
-    question generically; this walk is specialised for paddle, where a node's
-    ``next_functions`` builds a fresh list of wrappers (~0.5 us) and a hook costs about
-    as much, so that the Python around them matters: one walk down records each node's
-    parents, then one walk up from the targets collects the nodes that ran.
-    ``leaves`` are targets known to be accumulation nodes (the inputs that are leaves):
-    their empty ``next_functions`` is not read. A node with no children (a leaf's
+    question generically; this walk is specialised for paddle, where reading a node's
+    edges costs 0.5 to 1 us (`_paddle_nodes` has what an earlier walk read) and a
+    hook costs about as much, so that the Python around them matters: one walk down
+    records each node's parents, then one walk up from the targets collects the nodes
+    that ran. ``leaves`` are targets known to be accumulation nodes (the inputs that
+    are leaves): their empty edges are not read. A node with no children (a leaf's
     ``GradNodeAccumulation``) never runs, so leaves, which graphs share, are never
     marked. Post-hooks live as long as the C++ node; the remove-helper each
     registration returns is dropped at once. Iterative: long chains do not hit the
-    recursion limit.
+    recursion limit. (Nodes are keys by identity: paddle gives back the same wrapper
+    for a node while one is alive, and the walk holds every node it met.)
     """
     _sweep_hooks()
     if cuts:  # nothing beyond a no_grad_vars cut is the pass's: it stays usable
@@ -526,10 +529,12 @@ def _mark_executed(
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
     stack = list(parents)
     pop, push = stack.pop, stack.append
-    pruned = recorded()  # a recorded result runs its roots, not paddle's shared node
+    # a recorded result runs its roots, not paddle's shared node (`edges`); what the
+    # memo does not hold yet is read without keeping it (the walk holds no tensor)
+    read = functools.partial(edges, keep=False) if recorded() else peek
     while stack:
         node = pop()
-        for c in kids(node, node.node_ptr()) if pruned else node.next_functions:
+        for c in read(node):
             if c is None or (cuts and c.node_ptr() in cuts):
                 continue
             ps = parents.get(c)
@@ -696,23 +701,14 @@ _RECORDS: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
 
 
 def _records(node: Any) -> Any:
-    entry = _RECORDS.get(node.node_ptr())
-    if entry is None or entry[0]() is None:
+    slot = _RECORDS.get(node.node_ptr())
+    if slot is None or slot[0]() is None:
         return ()
-    return entry[1]
+    return slot[1]
 
 
 def _node_ptr(node: Any) -> int:
     return int(node.node_ptr())
-
-
-def _forget_record(ptr: int) -> Callable[[weakref.ref[Any]], None]:
-    def forget(ref: weakref.ref[Any]) -> None:
-        entry = _RECORDS.get(ptr)
-        if entry is not None and entry[0] is ref:
-            del _RECORDS[ptr]
-
-    return forget
 
 
 def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
@@ -732,10 +728,10 @@ def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
         if g is None or node is None:
             continue
         ptr = node.node_ptr()
-        entry = _RECORDS.get(ptr)
-        if entry is None or entry[0]() is None:
-            entry = _RECORDS[ptr] = (weakref.ref(g, _forget_record(ptr)), [])
-        entry[1].append(rec.at(i))
+        slot = _RECORDS.get(ptr)
+        if slot is None or slot[0]() is None:
+            slot = _RECORDS[ptr] = (weakref.ref(g, forgetter(_RECORDS, ptr)), [])
+        slot[1].append(rec.at(i))
 
 
 def _refuse_ambiguous(

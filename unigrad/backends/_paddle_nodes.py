@@ -1,0 +1,101 @@
+"""paddle's grad nodes, each read once while its graph is in use (a memo).
+
+paddle's node API is slow from Python: ``next_functions`` builds a fresh list of
+wrappers (0.5 to 1 us), ``node_ptr()`` and ``name()`` cross into C++ (~0.4 us each),
+and the adapter walks the same nodes several times: a PINN step makes three
+``create_graph`` calls over one forward graph, each walked for its structure
+(`unigrad.backends._paddle_deps`), then its consuming call walks all of it again to
+mark the nodes it ran. `kids` and `name` read a node's edges and name once, and keep
+them in `_KIDS` and `_NAMES`.
+
+The memo is keyed by the node's wrapper, by identity: paddle's wrappers are pybind11
+objects, and pybind11 gives back the live wrapper of a C++ object rather than a new
+one, so while the memo holds a node's wrapper every route to that node (a tensor's
+``grad_fn``, another node's ``next_functions``) returns that same object, and no
+``node_ptr()`` is needed. An entry cannot go stale: its wrapper holds the C++ node,
+and paddle never changes a node's edges once the node is built (an in-place op makes
+a new node). What the memo must not do is keep a graph alive after the user let it
+go: every walk first holds (`hold`) the tensors it starts from (weak references), and the
+whole memo is emptied as soon as one of them is freed, and whenever it reaches
+`_LIMIT` nodes. A node a walk reads is reachable from the tensors it holds, so while
+they all live the memo keeps nothing that is not alive anyway (but a graph a held
+tensor drops in place, ``detach_()``, until the memo is emptied).
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable
+from typing import Any
+
+__all__ = ["forgetter", "hold", "kids", "name", "peek"]
+
+#: ``node -> its children in edge order`` (None for an edge to nothing), and ``node ->
+#: its name`` (read when first asked for: most walks need none). See the module
+#: docstring.
+_KIDS: dict[Any, list[Any]] = {}
+_NAMES: dict[Any, str] = {}
+
+#: ``id(tensor) -> a weak reference to it``, for each tensor whose graph the memo may
+#: hold; the first one freed empties the memo.
+_HELD: dict[int, weakref.ref[Any]] = {}
+
+#: The most nodes the memo holds (more, and it starts afresh).
+_LIMIT = 20_000
+
+
+def _empty(_: weakref.ref[Any] | None = None) -> None:
+    # (what this frees, it frees with the GIL held: the hooks paddle's nodes hold are
+    # never freed where paddle's engine has released it)
+    _HELD.clear()
+    _KIDS.clear()
+    _NAMES.clear()
+
+
+def hold(tensors: Iterable[Any]) -> None:
+    """Let the memo read the graphs of ``tensors``: it is emptied when one is freed."""
+    held = _HELD
+    for t in tensors:
+        if t is not None and id(t) not in held:
+            # an id in `_HELD` is a live tensor's: a freed one has emptied it
+            held[id(t)] = weakref.ref(t, _empty)
+
+
+def kids(node: Any) -> list[Any]:
+    """``node``'s children in edge order (None for an edge to nothing); not to be
+    changed."""
+    found = _KIDS.get(node)
+    if found is None:
+        if len(_KIDS) >= _LIMIT:  # (the held tensors stay held: this walk's are)
+            _KIDS.clear()
+        found = _KIDS[node] = node.next_functions  # (a fresh list: no one else has it)
+    return found
+
+
+def peek(node: Any) -> list[Any]:
+    """``node``'s children, from the memo or read now without keeping them: for a walk
+    that holds no tensor (a consuming call's, usually the last walk of its graphs)."""
+    found = _KIDS.get(node)
+    return node.next_functions if found is None else found
+
+
+def name(node: Any) -> str:
+    """``node``'s name (``MultiplyGradNode``)."""
+    found = _NAMES.get(node)
+    if found is None:
+        if len(_NAMES) >= _LIMIT:
+            _NAMES.clear()
+        found = _NAMES[node] = str(node.name())
+    return found
+
+
+def forgetter(table: dict[Any, tuple[weakref.ref[Any], Any]], key: Any) -> Callable[[Any], None]:
+    """A weak reference's callback that deletes ``table[key]`` while the entry is still
+    that reference's (a later entry at the same key stays)."""
+
+    def forget(ref: Any) -> None:
+        entry = table.get(key)
+        if entry is not None and entry[0] is ref:
+            del table[key]
+
+    return forget
