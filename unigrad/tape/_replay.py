@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -95,7 +96,7 @@ def _consume(nodes: Sequence[Node]) -> None:
     for node in nodes:
         if node.consumed:
             continue
-        node.parents = tuple(_Ref(p) if isinstance(p, Tensor) else None for p in node.parents)
+        node.parents = tuple([_Ref(p) if isinstance(p, Tensor) else None for p in node.parents])
         node.fn = None
         node.consumed = True
 
@@ -322,13 +323,24 @@ def _forward(plan: Plan) -> Callable[..., tuple[tuple[Any, ...], tuple[Any, ...]
     return forward
 
 
+_COMPLEX: dict[Any, bool] = {}
+
+
 def _is_complex(v: Any) -> bool:
+    dtype = v.dtype
+    try:
+        return _COMPLEX[dtype]
+    except (KeyError, TypeError):  # (TypeError: an unhashable dtype, asked each time)
+        pass
     import numpy as np
 
     try:
-        return bool(np.issubdtype(v.dtype, np.complexfloating))
+        answer = bool(np.issubdtype(dtype, np.complexfloating))
     except TypeError:
-        return False
+        answer = False
+    with contextlib.suppress(TypeError):
+        _COMPLEX[dtype] = answer
+    return answer
 
 
 def make_run(
@@ -634,10 +646,7 @@ def grad(
     seed_none = tuple(s is None for s in seeds)
     run, key = compiled_run(engine, plan, seed_none, batched, values)
     consts = plan.consts
-    pending = [c for c in consts if isinstance(c, Tensor) and c._v is None]
-    pending += [s for s in seeds if isinstance(s, Tensor) and s._v is None]
-    pending += [x for i, x in enumerate(inputs) if x._v is None and i not in plan.deltas]
-    _lazy.materialize(cls, pending)
+    _lazy.materialize(cls, _pending_arguments(plan, inputs, seeds))
     if not create_graph:
         gs = run(
             tuple(_primal(engine, x) for x in inputs),
@@ -664,6 +673,20 @@ def grad(
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs)
     return result
+
+
+def _pending_arguments(plan: Plan, inputs: Sequence[Tensor], seeds: Sequence[Any]) -> list[Any]:
+    """The pending values the rebuilt function takes as arguments: constants, seeds, and
+    inputs that it does not compute itself."""
+    pending = [c for c in plan.consts if isinstance(c, Tensor) and c._v is None]
+    for s in seeds:
+        if isinstance(s, Tensor) and s._v is None:
+            pending.append(s)
+    deltas = plan.deltas
+    for i, x in enumerate(inputs):
+        if x._v is None and i not in deltas:
+            pending.append(x)
+    return pending
 
 
 def _primal(engine: Any, x: Tensor) -> Any:
