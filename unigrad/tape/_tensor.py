@@ -643,17 +643,18 @@ def _static_index(idx: tuple[Any, ...]) -> bool:
     return True
 
 
-#: Marks the key of an index tuple of ints, None, ``...`` and slices of those
-#: (`_record_static_index`), which no other recorded call's key holds.
-_STATIC_INDEX_KEY = ("static index",)
+class _StaticIndex:
+    """The tag of an index tuple's key in `_record_static_index` (never instantiated, so
+    no key `_skey` makes carries it)."""
 
 
 def _record_static_index(cls: type[Tensor], x: Tensor, idx: tuple[Any, ...]) -> Any:
-    """``x[idx]`` for an index that `_static_index` accepts: the index is the key.
+    """``x[idx]`` for an index that `_static_index` accepts, keyed by the index itself.
 
     Its elements are exactly ints (not bools), None, ``...`` and slices of those, so a
     slice written as its ``(start, stop, step)`` is told apart from every other element,
-    and equal keys are equal indices.
+    and equal keys are equal indices. The key is laid out as `_record_flat`'s (the
+    index is argument 1), under a tag of its own.
     """
     if x._index < 0:  # a constant: compute, record nothing
         return constants(cls, x._value[idx])
@@ -662,7 +663,7 @@ def _record_static_index(cls: type[Tensor], x: Tensor, idx: tuple[Any, ...]) -> 
     def fn(v: Any) -> Any:
         return v[idx]
 
-    return emit(cls, fn, (_getitem, _STATIC_INDEX_KEY, skey), (x,))
+    return emit(cls, fn, (_getitem, 2, ((1, (_StaticIndex, skey)),), ()), (x,))
 
 
 def _is_mask(v: Any) -> bool:
