@@ -6,6 +6,8 @@ runs its body at least twice: the first iteration is eager, the later ones defer
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -267,3 +269,60 @@ def test_the_snapshot_pool_keeps_a_bounded_number_of_bytes(monkeypatch):
     for y, w in zip(ys, ws, strict=True):
         (c,) = [c for a, c in y._node.saved if a is w]
         np.testing.assert_array_equal(c, w)
+
+
+def test_index_tuples_keyed_by_their_contents_never_share_a_recipe(mk, monkeypatch):
+    # x[idx] with ints, slices, None and ... is keyed by the index itself: indices that
+    # give the same output shape (x[:, 0] and x[:, 1], x[0, :] and x[:, 2]) must each get
+    # their own recorded function and compiled gradient, deferred or not.
+    from unigrad.tape import _replay
+
+    monkeypatch.setattr(_replay, "_RECOMPILES", _replay._Recompiles())
+    data = np.arange(9.0).reshape(3, 3)
+    indices = [
+        (slice(None), 0),
+        (slice(None), 1),
+        (0, slice(None)),
+        (slice(None), 2),
+        (slice(0, 2), 0),
+        (slice(None, None, 2), 1),
+        (None, 1),
+        (Ellipsis, 0),
+        (1, Ellipsis),
+        (-1, slice(None, None, -1)),
+    ]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        _index_every_way(mk, data, indices)
+    recompiles = [w for w in caught if issubclass(w.category, unigrad.tape.RecompileWarning)]
+    if mk(data).__class__.__module__.startswith("jax"):  # a new index compiles: it says which
+        assert len(recompiles) == 1
+        assert "argument 1 of _getitem" in str(recompiles[0].message)
+
+
+def _index_every_way(mk, data, indices):
+    for _ in range(3):  # eager, then deferred, then from every cache
+        for idx in indices:
+            x = unigrad.watch(mk(data))
+            y = x[idx]
+            np.testing.assert_array_equal(arr(y), data[idx])
+            weights = mk(np.arange(1.0, 1.0 + data[idx].size).reshape(data[idx].shape))
+            (g,) = unigrad.grad((y * weights).sum(), x)
+            expected = np.zeros_like(data)
+            np.add.at(expected, idx, np.asarray(weights))
+            np.testing.assert_allclose(arr(g), expected)
+
+
+def test_writing_equal_values_with_other_bytes_is_not_an_inplace_change():
+    # Small arrays' snapshots are compared by their bytes first; 0.0 and -0.0 differ in
+    # bytes but not in value: not a change, as NumPy's comparison says.
+    w = np.array([0.0, 2.0], dtype=np.float32)
+    x = unigrad.watch(np.array([1.0, 3.0], dtype=np.float32))
+    y = (x * w).sum()
+    w[0] = -0.0
+    (g,) = unigrad.grad(y, x)
+    np.testing.assert_array_equal(arr(g), [0.0, 2.0])
+    y = (x * w).sum()
+    w[1] = 2.5
+    with pytest.raises(unigrad.InplaceModifiedError):
+        unigrad.grad(y, x)

@@ -257,7 +257,8 @@ class _NumpyEngine(Engine):
                         dt = parent.dtype
                         if dt is not None:
                             gdt = getattr(ingrad, "dtype", dt)
-                            if gdt != dt and gdt.kind == dt.kind:
+                            # (NumPy's dtypes are mostly singletons: `is` decides first)
+                            if gdt is not dt and gdt != dt and gdt.kind == dt.kind:
                                 ingrad = ingrad.astype(dt)
                         outgrads[parent] = add_outgrads(outgrads.get(parent), ingrad)
             return tuple(
@@ -294,9 +295,35 @@ class _NumpyEngine(Engine):
         return self._np.array(data, dtype=dtype)
 
     def defers(self) -> bool:
-        # np.seterr(...="raise"/"call"): the op that overflows must be the one to raise
+        # np.seterr(...="raise"/"call"): the op that overflows must be the one to raise.
+        # Asked on every recorded op: the answer is kept with the error state it was read
+        # from (NumPy's context variable holds one immutable object per state, replaced by
+        # every seterr/errstate), so that an unchanged state costs one lookup.
+        state = self._errstate
+        if state is None:
+            return self._defers_now()
+        current = state.get(None)
+        cached = self._defers_cache
+        if cached is not None and cached[0] is current:
+            return bool(cached[1])
+        answer = self._defers_now()
+        self._defers_cache = (current, answer)  # holds the object: its id is not reused
+        return answer
+
+    def _defers_now(self) -> bool:
         err = self._np.geterr()
         return "raise" not in err.values() and "call" not in err.values()
+
+    _defers_cache: tuple[Any, bool] | None = None
+
+    @functools.cached_property
+    def _errstate(self) -> Any:
+        """NumPy's error-state context variable (NumPy 2), or None: ask ``geterr``."""
+        import contextvars
+
+        umath = getattr(getattr(self._np, "_core", None), "umath", None)
+        var = getattr(umath, "_extobj_contextvar", None)
+        return var if isinstance(var, contextvars.ContextVar) else None
 
     def cast(self, x: Any, dtype: Any) -> Any:
         from autograd.tracer import isbox

@@ -24,6 +24,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -95,21 +96,61 @@ def _consume(nodes: Sequence[Node]) -> None:
     for node in nodes:
         if node.consumed:
             continue
-        node.parents = tuple(_Ref(p) if isinstance(p, Tensor) else None for p in node.parents)
+        node.parents = tuple([_Ref(p) if isinstance(p, Tensor) else None for p in node.parents])
         node.fn = None
         node.consumed = True
 
 
 class Analysis:
-    """The cut subgraph: live nodes in order, where inputs are reached, the leaves."""
+    """The cut subgraph: live nodes in order, where inputs are reached, the leaves.
 
-    __slots__ = ("leaves", "live", "order", "reached")
+    The walk also lays out the rebuilt function's steps as it finds each live node (what
+    `build` completes): one pass over the graph per ``grad`` call instead of two.
+    """
+
+    __slots__ = (
+        "base",
+        "const_pos",
+        "consts",
+        "deltas",
+        "in_pos",
+        "keys",
+        "leaves",
+        "live",
+        "n_slots",
+        "order",
+        "reached",
+        "steps",
+    )
 
     def __init__(self) -> None:
         self.live: dict[Node, bool] = {}
         self.order: list[Node] = []
         self.reached: list[bool] = []
         self.leaves: dict[int, Tensor] = {}
+        #: id(input) -> its position.
+        self.in_pos: dict[int, int] = {}
+        #: Per live node, in order: its first slot, its step, its part of the cache key.
+        self.base: dict[Node, int] = {}
+        self.steps: list[Step] = []
+        self.keys: list[tuple[Any, ...]] = []
+        self.n_slots = 0
+        #: The constants the steps read (id -> position), and the inputs computed by a
+        #: live node (perturbed by their zero argument).
+        self.consts: list[Any] = []
+        self.const_pos: dict[int, int] = {}
+        self.deltas: set[int] = set()
+
+
+#: One step of a rebuilt function: (fn, sources of its arguments, first slot, outputs,
+#: (slot, input) perturbations). A source is (0, input), (1, constant) or (2, slot).
+Step = tuple[
+    Callable[..., Any],
+    tuple[tuple[int, int], ...],
+    int,
+    int,
+    tuple[tuple[int, int], ...],
+]
 
 
 def analyse(
@@ -119,12 +160,27 @@ def analyse(
     *,
     collect_leaves: bool = False,
 ) -> Analysis:
-    """Walk back from ``outputs``; raise `GraphFreedError` on a consumed live node."""
+    """Walk back from ``outputs``; raise `GraphFreedError` on a consumed live node.
+
+    Each live node is also laid out as a step of the rebuilt function when the walk
+    decides it (post-order: its live parents have their slots by then); see `build`.
+    """
     a = Analysis()
-    in_pos = {id(t): i for i, t in enumerate(inputs)}
+    in_pos = a.in_pos
+    for k, t in enumerate(inputs):
+        in_pos[id(t)] = k
     reached = a.reached = [False] * len(inputs)
     live = a.live
     leaves = a.leaves
+    base = a.base
+    consts, const_pos = a.consts, a.const_pos
+    steps, keys = a.steps, a.keys
+    # inputs computed by a node of the graph: (node -> [(output index, input position)])
+    delta_at: dict[Node, list[tuple[int, int]]] = {}
+    for k, x in enumerate(inputs):
+        if x._node is not None and id(x) not in cut:
+            delta_at.setdefault(x._node, []).append((x._index, k))
+    n_slots = 0
     seen: set[Node] = set()
     stack: list[tuple[Node, bool]] = []
     for y in outputs:
@@ -140,28 +196,64 @@ def analyse(
     while stack:
         node, expanded = pop()
         if expanded:
+            if node.consumed:
+                _decide_consumed(a, node, cut, collect_leaves)
+                continue
+            # Whether the node is live, and the sources of its arguments should it be:
+            # (2, slot) for a live parent's output, (0, position) for an input, else a
+            # constant, numbered below once the node is known to be live.
             is_live = False
-            for p in node.parents if not node.consumed else _parents(node):
+            srcs_l: list[Any] = []
+            const_at: list[int] | None = None  # where srcs_l holds a constant itself
+            for p in node.parents:
                 if isinstance(p, Tensor):
                     pid = id(p)
-                    if pid in cut:
-                        continue
-                    i = in_pos.get(pid)
-                    if i is not None:
-                        reached[i] = True
-                        is_live = True
-                    elif p._node is None:
-                        if collect_leaves:
-                            leaves[pid] = p
-                    elif live[p._node]:
-                        is_live = True
-                elif isinstance(p, _Ref) and p.node is not None and live[p.node]:
-                    is_live = True
+                    if pid not in cut:
+                        n = p._node
+                        i = in_pos.get(pid)
+                        if i is not None:
+                            reached[i] = True
+                            is_live = True
+                            if n is not None and live[n]:
+                                srcs_l.append((2, base[n] + p._index))
+                            else:
+                                srcs_l.append((0, i))
+                            continue
+                        if n is None:
+                            if collect_leaves:
+                                leaves[pid] = p
+                        elif live[n]:
+                            is_live = True
+                            srcs_l.append((2, base[n] + p._index))
+                            continue
+                if const_at is None:
+                    const_at = []
+                const_at.append(len(srcs_l))
+                srcs_l.append(p)  # a constant: (1, its position) below
             live[node] = is_live
-            if is_live:
-                if node.consumed:
-                    raise GraphFreedError(_FREED)
-                a.order.append(node)
+            if not is_live:
+                continue
+            if const_at is not None:
+                for k in const_at:
+                    c = srcs_l[k]
+                    j = const_pos.get(id(c))
+                    if j is None:
+                        j = const_pos[id(c)] = len(consts)
+                        consts.append(c)
+                    srcs_l[k] = (1, j)
+            srcs = tuple(srcs_l)
+            base[node] = n_slots
+            dl = delta_at.get(node) if delta_at else None
+            ds: tuple[tuple[int, int], ...] = ()
+            if dl:
+                ds = tuple((n_slots + k, i) for k, i in dl)
+                a.deltas.update(i for _, i in dl)
+            if node.fn is None:  # (consumed nodes are decided above; a real check)
+                raise GraphFreedError(_FREED)
+            steps.append((node.fn, srcs, n_slots, node.n_out, ds))
+            keys.append((node.key, srcs, ds))
+            n_slots += node.n_out
+            a.order.append(node)
             continue
         if node in seen:
             continue
@@ -180,7 +272,33 @@ def analyse(
                 continue
             if n not in seen:
                 push((n, False))
+    a.n_slots = n_slots
     return a
+
+
+def _decide_consumed(a: Analysis, node: Node, cut: set[int], collect_leaves: bool) -> None:
+    """`analyse`'s decision for a consumed node: not live, or `GraphFreedError`."""
+    live, in_pos, reached = a.live, a.in_pos, a.reached
+    is_live = False
+    for p in _parents(node):
+        if isinstance(p, Tensor):
+            pid = id(p)
+            if pid in cut:
+                continue
+            i = in_pos.get(pid)
+            if i is not None:
+                reached[i] = True
+                is_live = True
+            elif p._node is None:
+                if collect_leaves:
+                    a.leaves[pid] = p
+            elif live[p._node]:
+                is_live = True
+        elif isinstance(p, _Ref) and p.node is not None and live[p.node]:
+            is_live = True
+    live[node] = is_live
+    if is_live:
+        raise GraphFreedError(_FREED)
 
 
 def leaves_of(outputs: Sequence[Any]) -> list[Tensor]:
@@ -196,15 +314,7 @@ class Plan:
     __slots__ = ("consts", "deltas", "keep_srcs", "key", "n_slots", "out_srcs", "steps")
 
     def __init__(self) -> None:
-        self.steps: list[
-            tuple[
-                Callable[..., Any],
-                tuple[tuple[int, int], ...],
-                int,
-                int,
-                tuple[tuple[int, int], ...],
-            ]
-        ] = []
+        self.steps: list[Step] = []
         self.consts: list[Any] = []
         self.out_srcs: tuple[tuple[int, int], ...] = ()
         self.keep_srcs: tuple[tuple[int, int], ...] = ()
@@ -220,20 +330,16 @@ def build(
     cut: set[int],
     keep: Sequence[Tensor] = (),
 ) -> Plan:
-    """The live nodes as steps of one function; ``keep``: pending values it also returns."""
+    """The live nodes as steps of one function; ``keep``: pending values it also returns.
+
+    `analyse` has laid out the steps; this adds where the outputs and ``keep`` are read
+    and the cache key."""
     plan = Plan()
-    in_pos = {id(t): i for i, t in enumerate(inputs)}
+    in_pos = a.in_pos
     live = a.live
-    base: dict[Node, int] = {}
-    const_pos: dict[int, int] = {}
-    consts = plan.consts
-    delta_at: dict[Node, list[tuple[int, int]]] = {}
-    deltas: set[int] = set()
-    for i, x in enumerate(inputs):
-        n = x._node
-        if n is not None and live.get(n) and id(x) not in cut:
-            delta_at.setdefault(n, []).append((x._index, i))
-            deltas.add(i)
+    base = a.base
+    const_pos = a.const_pos
+    consts = plan.consts = a.consts
 
     def source(p: Any) -> tuple[int, int]:
         if isinstance(p, Tensor):
@@ -251,46 +357,13 @@ def build(
             consts.append(p)
         return (1, j)
 
-    keys = []
-    steps = plan.steps
-    n_slots = 0
-    for node in a.order:
-        # source(p) for each parent, written out (the hot loop of every grad call)
-        srcs_l = []
-        for p in node.parents:
-            if isinstance(p, Tensor):
-                pid = id(p)
-                if pid not in cut:
-                    n = p._node
-                    if n is not None and live.get(n):
-                        srcs_l.append((2, base[n] + p._index))
-                        continue
-                    pos = in_pos.get(pid)
-                    if pos is not None:
-                        srcs_l.append((0, pos))
-                        continue
-            else:
-                pid = id(p)
-            cpos = const_pos.get(pid)
-            if cpos is None:
-                cpos = const_pos[pid] = len(consts)
-                consts.append(p)
-            srcs_l.append((1, cpos))
-        srcs = tuple(srcs_l)
-        base[node] = n_slots
-        dl = delta_at.get(node) if delta_at else None
-        ds = tuple((n_slots + k, i) for k, i in dl) if dl else ()
-        if node.fn is None:  # analyse raises first; kept as a real check
-            raise GraphFreedError(_FREED)
-        steps.append((node.fn, srcs, n_slots, node.n_out, ds))
-        keys.append((node.key, srcs, ds))
-        n_slots += node.n_out
-    plan.n_slots = n_slots
+    plan.steps = a.steps
+    plan.n_slots = a.n_slots
     plan.out_srcs = tuple(source(y) for y in outputs)
     plan.keep_srcs = tuple(source(t) for t in keep)
-    plan.deltas = frozenset(deltas)
+    plan.deltas = frozenset(a.deltas)
     plan.key = (
-        tuple(keys),
+        tuple(a.keys),
         plan.out_srcs,
         plan.keep_srcs,
         len(inputs),
@@ -322,13 +395,24 @@ def _forward(plan: Plan) -> Callable[..., tuple[tuple[Any, ...], tuple[Any, ...]
     return forward
 
 
+_COMPLEX: dict[Any, bool] = {}
+
+
 def _is_complex(v: Any) -> bool:
+    dtype = v.dtype
+    try:
+        return _COMPLEX[dtype]
+    except (KeyError, TypeError):  # (TypeError: an unhashable dtype, asked each time)
+        pass
     import numpy as np
 
     try:
-        return bool(np.issubdtype(v.dtype, np.complexfloating))
+        answer = bool(np.issubdtype(dtype, np.complexfloating))
     except TypeError:
-        return False
+        answer = False
+    with contextlib.suppress(TypeError):
+        _COMPLEX[dtype] = answer
+    return answer
 
 
 def make_run(
@@ -392,15 +476,20 @@ class _Key:
         return isinstance(other, _Key) and self.hash == other.hash and self.value == other.value
 
 
-_KEYS: dict[_Key, _Key] = {}
+_KEYS: dict[Any, _Key] = {}
 
 
-def _canonical(key: _Key) -> _Key:
-    """One object per structure: a step's key then nests in the next ``grad``'s key (its
-    VJP node) as the same object, and equal keys compare by identity, not in depth."""
-    canonical = _KEYS.setdefault(key, key)
-    if len(_KEYS) > 4 * max(_CACHE_SIZE, 128):  # a bound; forgetting only costs a deep compare
-        _KEYS.clear()
+def _canonical(value: Any) -> _Key:
+    """One `_Key` per structure: a step's key then nests in the next ``grad``'s key (its
+    VJP node) as the same object, and equal keys compare by identity, not in depth.
+
+    Looked up by the contents themselves: a repeated structure is hashed and compared
+    once, and no `_Key` is made for it. Raises TypeError for unhashable contents."""
+    canonical = _KEYS.get(value)
+    if canonical is None:
+        canonical = _KEYS.setdefault(value, _Key(value))
+        if len(_KEYS) > 4 * max(_CACHE_SIZE, 128):  # a bound; forgetting costs a _Key
+            _KEYS.clear()
     return canonical
 
 
@@ -575,15 +664,14 @@ def compiled_run(
     """The (cached, on jax compiled) run function for this plan, and its cache key."""
     key: Any
     try:
-        key = _canonical(_Key((plan.key, seed_none, batched, values)))
+        key = _canonical((plan.key, seed_none, batched, values))
     except TypeError:  # an unhashable static argument: no cache
         key = None
     if engine.compiles and key is not None:
         fn = _CACHE.get(key)
         if fn is not None:
-            with _LOCK:
-                if key in _CACHE:
-                    _CACHE.move_to_end(key)
+            with _LOCK, contextlib.suppress(KeyError):  # (another thread evicted it)
+                _CACHE.move_to_end(key)
             return fn, key
     run = make_run(engine, plan, seed_none, values)
     if batched:
@@ -638,10 +726,7 @@ def grad(
     seed_none = tuple(s is None for s in seeds)
     run, key = compiled_run(engine, plan, seed_none, batched, values)
     consts = plan.consts
-    pending = [c for c in consts if isinstance(c, Tensor) and c._v is None]
-    pending += [s for s in seeds if isinstance(s, Tensor) and s._v is None]
-    pending += [x for i, x in enumerate(inputs) if x._v is None and i not in plan.deltas]
-    _lazy.materialize(cls, pending)
+    _lazy.materialize(cls, _pending_arguments(plan, inputs, seeds))
     if not create_graph:
         gs = run(
             tuple(_primal(engine, x) for x in inputs),
@@ -668,6 +753,20 @@ def grad(
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs)
     return result
+
+
+def _pending_arguments(plan: Plan, inputs: Sequence[Tensor], seeds: Sequence[Any]) -> list[Any]:
+    """The pending values the rebuilt function takes as arguments: constants, seeds, and
+    inputs that it does not compute itself."""
+    pending = [c for c in plan.consts if isinstance(c, Tensor) and c._v is None]
+    for s in seeds:
+        if isinstance(s, Tensor) and s._v is None:
+            pending.append(s)
+    deltas = plan.deltas
+    for i, x in enumerate(inputs):
+        if x._v is None and i not in deltas:
+            pending.append(x)
+    return pending
 
 
 def _primal(engine: Any, x: Tensor) -> Any:

@@ -195,8 +195,24 @@ _SCRATCH = threading.local()
 _SCRATCH_MAX = 1 << 22  # elements; larger arrays are compared with a fresh result
 
 
+#: Arrays up to this many bytes are compared by their bytes first (`_equal`).
+_BYTES_MAX = 1 << 16
+
+
 def _equal(arr: Any, copy: Any) -> bool:
     """Whether ``arr`` still holds what ``copy`` saved (NaNs equal)."""
+    # A small numeric array: equal bytes are equal values (a NaN equals itself here, as
+    # with equal_nan), twenty times faster than a NumPy comparison of a few elements.
+    # Bytes that differ may still be equal values (0.0 and -0.0, two NaN payloads): the
+    # comparisons below decide those.
+    if (
+        copy.nbytes <= _BYTES_MAX
+        and arr.shape == copy.shape
+        and arr.dtype == copy.dtype
+        and copy.dtype.kind in "biufc"
+        and arr.tobytes() == copy.tobytes()
+    ):
+        return True
     import numpy as np
 
     # plain equality first: ten times faster than equal_nan=True, which is only
@@ -223,23 +239,27 @@ def _plain_equal(np: Any, arr: Any, copy: Any) -> bool:
 _VERIFIED = threading.local()
 
 
-@contextlib.contextmanager
-def sharing_snapshots(nodes: Sequence[Node]) -> Iterator[None]:
+class sharing_snapshots:  # (a context manager, named as one)
     """Nodes recorded inside reuse the snapshots of ``nodes`` instead of copying again.
 
     For the nodes of a ``create_graph`` gradient, recorded by the same ``grad`` call that
     has just compared ``nodes``' snapshots with their arrays (`check_saved`): an array
     equal to its copy then is unchanged since, so the copy is a snapshot of now.
+    (A class rather than a generator: it is entered on every ``create_graph`` call.)
     """
-    pairs = {id(pair[0]): pair for node in nodes for pair in node.saved}
-    if not pairs:
-        yield
-        return
-    _VERIFIED.pairs = pairs
-    try:
-        yield
-    finally:
-        _VERIFIED.pairs = None
+
+    __slots__ = ("pairs",)
+
+    def __init__(self, nodes: Sequence[Node]) -> None:
+        self.pairs = {id(pair[0]): pair for node in nodes for pair in node.saved}
+
+    def __enter__(self) -> None:
+        if self.pairs:
+            _VERIFIED.pairs = self.pairs
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pairs:
+            _VERIFIED.pairs = None
 
 
 def check_saved(nodes: Sequence[Node]) -> None:
@@ -548,6 +568,10 @@ def _record_flat(
     parents, slots, statics, tracked = _classify(cls, cls._engine, args)
     if not tracked:
         return op(*args, **kwargs)
+    if not statics and not kwargs:  # arrays only: the op itself is the function
+        if tracked == 1:
+            return constants(cls, op(*parents))
+        return emit(cls, op, (op, len(args), (), ()), tuple(parents))
     template = list(args)
     for i in slots:
         template[i] = None
@@ -619,6 +643,29 @@ def _static_index(idx: tuple[Any, ...]) -> bool:
     return True
 
 
+class _StaticIndex:
+    """The tag of an index tuple's key in `_record_static_index` (never instantiated, so
+    no key `_skey` makes carries it)."""
+
+
+def _record_static_index(cls: type[Tensor], x: Tensor, idx: tuple[Any, ...]) -> Any:
+    """``x[idx]`` for an index that `_static_index` accepts, keyed by the index itself.
+
+    Its elements are exactly ints (not bools), None, ``...`` and slices of those, so a
+    slice written as its ``(start, stop, step)`` is told apart from every other element,
+    and equal keys are equal indices. The key is laid out as `_record_flat`'s (the
+    index is argument 1), under a tag of its own.
+    """
+    if x._index < 0:  # a constant: compute, record nothing
+        return constants(cls, x._value[idx])
+    skey = tuple((e.start, e.stop, e.step) if type(e) is slice else e for e in idx)
+
+    def fn(v: Any) -> Any:
+        return v[idx]
+
+    return emit(cls, fn, (_getitem, 2, ((1, (_StaticIndex, skey)),), ()), (x,))
+
+
 def _is_mask(v: Any) -> bool:
     dtype = getattr(v, "dtype", None)
     return dtype is not None and getattr(v, "ndim", 0) > 0 and str(dtype) == "bool"
@@ -684,10 +731,39 @@ def _reverse(op: Callable[..., Any]) -> Callable[..., Any]:
     return r
 
 
+#: (engine name, function name) -> the function an operator records (`_operator`).
+_OPERATORS: dict[tuple[str, str], Callable[..., Any]] = {}
+
+
+def _operator(cls: type[Tensor], name: str) -> Callable[..., Any]:
+    """The engine's function ``name`` as an operator records it.
+
+    Every recorded op's key is hashed a few times per step (the output spec cache, the
+    compiled-function cache). ``jax.numpy``'s ufuncs (``jnp.add``, ...) hash in Python,
+    ~0.8 us each: on jax an operator records a plain function calling the ufunc (same
+    name, same result), which hashes by identity. autograd's functions hash cheaply and
+    run on every pass, so numpy's are recorded as they are.
+    """
+    engine = cls._engine
+    op = _OPERATORS.get((engine.name, name))
+    if op is None:
+        fn = getattr(engine.np, name)
+        op = fn
+        hash_of: Any = type(fn).__hash__
+        if engine.compiles and hash_of is not object.__hash__:
+
+            def op(*args: Any) -> Any:
+                return fn(*args)
+
+            op.__name__ = op.__qualname__ = name
+        _OPERATORS[(engine.name, name)] = op
+    return op
+
+
 def _binop(name: str) -> Callable[[Tensor, Any], Any]:
     def method(self: Tensor, other: Any) -> Any:
         cls = type(self)
-        return record(cls, getattr(cls._engine.np, name), self, other)
+        return record(cls, _operator(cls, name), self, other)
 
     method.__name__ = f"__{name}__"
     return method
@@ -696,7 +772,7 @@ def _binop(name: str) -> Callable[[Tensor, Any], Any]:
 def _rbinop(name: str) -> Callable[[Tensor, Any], Any]:
     def method(self: Tensor, other: Any) -> Any:
         cls = type(self)
-        return record(cls, _reverse(getattr(cls._engine.np, name)), self, other)
+        return record(cls, _reverse(_operator(cls, name)), self, other)
 
     method.__name__ = f"__r{name}__"
     return method
@@ -705,7 +781,7 @@ def _rbinop(name: str) -> Callable[[Tensor, Any], Any]:
 def _unop(name: str) -> Callable[[Tensor], Any]:
     def method(self: Tensor) -> Any:
         cls = type(self)
-        return record(cls, getattr(cls._engine.np, name), self)
+        return record(cls, _operator(cls, name), self)
 
     method.__name__ = f"__{name}__"
     return method
@@ -909,7 +985,7 @@ class Tensor(ArrayObject):
     def __getitem__(self, idx: Any) -> Any:
         cls = type(self)
         if type(idx) is tuple and _static_index(idx):  # x[:, 0]: no pytree to walk
-            out = _record_flat(cls, _getitem, (self, idx), {})
+            out = _record_static_index(cls, self, idx)
         else:
             out = record_call(cls, _getitem, (self, _integer_masks(idx)), {})
         if (type(idx) is slice or type(idx) is tuple or idx is Ellipsis) and full_range(
