@@ -63,6 +63,27 @@ _LINEAR = frozenset(
         "IndexSelectGradNode",
         "GatherGradNode",
         "GatherNdGradNode",
+        # the double-grad nodes of those ops (in a create_graph result's graph, which a
+        # later call walks): the same linear map of the incoming gradient-of-gradient
+        "AddDoubleGradNode",
+        "AddTripleGradNode",
+        "SubtractDoubleGradNode",
+        "ReshapeDoubleGradNode",
+        "TransposeDoubleGradNode",
+        "UnsqueezeDoubleGradNode",
+        "SqueezeDoubleGradNode",
+        "ViewShapeDoubleGradNode",
+        "StackDoubleGradNode",
+        "ConcatDoubleGradNode",
+        "SliceDoubleGradNode",
+        "SumDoubleGradNode",
+        "MeanDoubleGradNode",
+        "MaskedSelectDoubleGradNode",
+        "WhereDoubleGradNode",
+        "ExpandDoubleGradNode",
+        "IndexSelectDoubleGradNode",
+        "GatherDoubleGradNode",
+        "GatherNdDoubleGradNode",
     }
 )
 
@@ -291,6 +312,7 @@ def structure(
     # where paddle's graph of a result enters the forward
     forward = set(walk.kids)
     forward.update(seed_nodes)
+    forward.update(cut_nodes)  # a cut's value is read like any other (not walked past)
     for i, g in enumerate(grads):
         if g is None:
             continue

@@ -812,6 +812,31 @@ def _refuse_aliases(inputs: Sequence[Any]) -> None:
             raise UnsupportedFeatureError(msg)
 
 
+_COMPLEX_HIGHER_MESSAGE = message(
+    "paddle's complex higher-order derivatives give wrong values",
+    expected="a second (or higher) derivative on real dtypes",
+    got="a pass through the gradient of a complex function taken with create_graph=True",
+    fix="Differentiate complex functions once on paddle (split them into real and "
+    "imaginary parts for higher orders), or use another backend.",
+)
+
+
+class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
+    """The identity on a complex ``create_graph`` result, whose backward refuses: any
+    pass through it (grad or backward, from any output) raises
+    `HigherOrderUnavailableError` instead of paddle's wrong numbers."""
+
+    @staticmethod
+    def forward(ctx: Any, g: Any) -> Any:
+        return g.clone()
+
+    @staticmethod
+    def backward(ctx: Any, dg: Any) -> Any:
+        # raised inside paddle's engine, which wraps it: the pass re-raises this one
+        _THREAD.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
+        raise err
+
+
 class PaddleBackend(Backend):
     """Adapter for `paddle` tensors (dynamic graph mode)."""
 
@@ -976,7 +1001,18 @@ class PaddleBackend(Backend):
         if request.create_graph:
             cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
             # (paddle's kernels with missing edges are wrong on complex dtypes only)
-            stop = _STOP_STRUCTURE if _any_complex(request.outputs, inputs) else frozenset()
+            complex_graph = _any_complex(request.outputs, inputs)
+            stop = _STOP_STRUCTURE if complex_graph else frozenset()
+            if complex_graph:
+                # paddle differentiates complex gradients wrongly (`_refuse_wrong_kernels`)
+                # and a later backward(), which does not know its leaves before the pass,
+                # may run through them from a real output: the results refuse in any pass
+                # (wrapped first: `structure` may give a result a node and record of its
+                # own, which live as long as the tensor returned)
+                with paddle.set_grad_enabled(True):  # (as create_graph records, always)
+                    for i, g in enumerate(grads):
+                        if g is not None and not g.stop_gradient:
+                            grads[i] = _NoHigherOrder.apply(g)
             structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             _record_call(request, grads)
         return grads
@@ -1154,6 +1190,9 @@ class PaddleBackend(Backend):
                     else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
                         x._copy_gradient_from(total)
         else:
+            # (its leaves are unknown before the pass: a complex output decides; see
+            # semantics row 17 for a real output over a complex gradient graph)
+            self._refuse_wrong_kernels(request.outputs, ())
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
             _PASS.plain = _plain(request.outputs)
@@ -1163,7 +1202,9 @@ class PaddleBackend(Backend):
                 paddle.autograd.backward(list(outputs), seeds, retain_graph=request.retain_graph)
             except Exception as err:
                 _set_has_grad(grad_mode)
-                new = _translate(err)
+                state = _THREAD.__dict__
+                nested, state["nested"] = state.get("nested"), None
+                new = nested or _translate(err)
                 if new is err:
                     raise
                 raise new from err
