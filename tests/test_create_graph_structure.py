@@ -125,6 +125,36 @@ def test_results_of_one_node_have_their_own_dependence(backend) -> None:
     backend.close(z, [0.0, 0.0])
 
 
+def test_a_cut_leaf_read_by_a_formula_is_a_dependence(backend) -> None:
+    # differential seed 11: d(x1 @ x2)/dx1 is ones @ x2.T; the cut stops the flow to x2,
+    # not the dependence of the result on x2's value (paddle returned a constant)
+    x1 = backend.leaf([[1.07, -0.98], [-0.84, -0.35], [-1.37, -0.74]], "float64")
+    x2 = backend.leaf([[-0.43, -0.4, 1.26], [1.2, 0.89, 1.34]], "float64")
+    (g,) = unigrad.grad(x1 @ x2, x1, create_graph=True, no_grad_vars=[x2])
+    assert backend.requires_grad(g)
+    (h,) = unigrad.grad(backend.xp.sum(g), x2)
+    backend.close(h, np.full((2, 3), 3.0))
+
+
+_LINEAR_AFTER_A_PRODUCT = (
+    "issue 10 open: paddle's graph of d(v(x*x))/dx through a linear view op v (expand_dims "
+    "for one) reaches paddle's copy of the constant seed through the view op's double-grad "
+    "node, and MultiplyDoubleGradNode's formula is not in the table: the second "
+    "derivative (a constant) reports requires_grad"
+)
+
+
+@pytest.mark.xfail_backend("paddle", reason=_LINEAR_AFTER_A_PRODUCT)
+def test_a_view_of_a_product_differentiates_twice_to_a_constant(backend) -> None:
+    # differential seed 10 (shrunk)
+    x = backend.leaf([[0.7, -1.01], [-0.48, 1.23]], "float64")
+    (g,) = unigrad.grad(backend.xp.expand_dims(x * x, axis=2), x, create_graph=True)
+    backend.close(g, 2 * np.array([[0.7, -1.01], [-0.48, 1.23]]))
+    (h,) = unigrad.grad(g, x, create_graph=True)
+    backend.close(h, np.full((2, 2), 2.0))
+    assert not backend.requires_grad(h)
+
+
 @pytest.mark.parametrize("backend", ["paddle"], indirect=True)
 def test_paddle_an_unknown_formula_reads_everything(backend, monkeypatch) -> None:
     # a node in no table keeps paddle's own answer (a spurious dependence, zeros), never

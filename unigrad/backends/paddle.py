@@ -1190,8 +1190,8 @@ class PaddleBackend(Backend):
                     else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
                         x._copy_gradient_from(total)
         else:
-            # (its leaves are unknown before the pass: a complex output decides; see
-            # semantics row 17 for a real output over a complex gradient graph)
+            # (its leaves are unknown before the pass: a complex output decides here; a
+            # real one over a complex create_graph result meets `_NoHigherOrder`)
             self._refuse_wrong_kernels(request.outputs, ())
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
