@@ -136,22 +136,20 @@ def test_a_cut_leaf_read_by_a_formula_is_a_dependence(backend) -> None:
     backend.close(h, np.full((2, 3), 3.0))
 
 
-_LINEAR_AFTER_A_PRODUCT = (
-    "issue 10 open: paddle's graph of d(v(x*x))/dx through a linear view op v (expand_dims "
-    "for one) reaches paddle's copy of the constant seed through the view op's double-grad "
-    "node, and MultiplyDoubleGradNode's formula is not in the table: the second "
-    "derivative (a constant) reports requires_grad"
-)
-
-
-@pytest.mark.xfail_backend("paddle", reason=_LINEAR_AFTER_A_PRODUCT)
-def test_a_view_of_a_product_differentiates_twice_to_a_constant(backend) -> None:
-    # differential seed 10 (shrunk)
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_view_of_a_product_differentiates_twice_to_a_constant(backend, batched) -> None:
+    # differential seed 10 (shrunk): paddle's graph of g reaches its copy of the constant
+    # seed through the view op's double-grad node; that copy is unigrad's, a constant
     x = backend.leaf([[0.7, -1.01], [-0.48, 1.23]], "float64")
     (g,) = unigrad.grad(backend.xp.expand_dims(x * x, axis=2), x, create_graph=True)
     backend.close(g, 2 * np.array([[0.7, -1.01], [-0.48, 1.23]]))
-    (h,) = unigrad.grad(g, x, create_graph=True)
-    backend.close(h, np.full((2, 2), 2.0))
+    if batched:
+        seed = backend.tensor(np.ones((3, 2, 2)), "float64")
+        (h,) = unigrad.grad(g, x, seed, create_graph=True, is_grads_batched=True)
+        backend.close(h, np.full((3, 2, 2), 2.0))
+    else:
+        (h,) = unigrad.grad(g, x, create_graph=True)
+        backend.close(h, np.full((2, 2), 2.0))
     assert not backend.requires_grad(h)
 
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from ._paddle_nodes import forgetter, hold, kids, name, peek
 
-__all__ = ["edges", "recorded", "structure"]
+__all__ = ["edges", "recorded", "seed_copies", "structure"]
 
 #: Forward grad nodes whose backward formulas read nothing but the incoming gradient
 #: (linear in it, with constant or non-differentiable coefficients: ``where``'s
@@ -127,6 +127,35 @@ def edges(node: Any, keep: bool = True) -> list[Any]:
     return kids(node) if keep else peek(node)
 
 
+#: ``node -> a weak reference to a result of its call``: the leaf nodes of the constant
+#: seeds unigrad makes for a ``create_graph`` call (paddle.grad makes every seed require
+#: grad). The call's results' graphs reach them, and so do later calls' forward graphs
+#: built on the results: there they are constants, as is any node that leads to them
+#: alone (`_Walk.const`). An entry lives as long as that result (then paddle's own answer
+#: holds: a spurious dependence, never a missing one). The node is held, so paddle gives
+#: back the same wrapper for it (`unigrad.backends._paddle_nodes`).
+_SEED_COPIES: dict[Any, weakref.ref[Any]] = {}
+
+
+def seed_copies(nodes: Sequence[Any], results: Sequence[Any]) -> None:
+    """Register ``nodes`` (see `_SEED_COPIES`) for as long as the first differentiable
+    one of ``results``."""
+    anchor = next((g for g in results if g is not None and not g.stop_gradient), None)
+    if anchor is None:
+        return
+    for node in nodes:
+        if node is not None:
+            _SEED_COPIES[node] = weakref.ref(anchor, _forget_seed(node))
+
+
+def _forget_seed(node: Any) -> Callable[[Any], None]:
+    def forget(ref: Any) -> None:
+        if _SEED_COPIES.get(node) is ref:
+            del _SEED_COPIES[node]
+
+    return forget
+
+
 class _Walk:
     """One walk of the forward graph from the outputs, cuts excluded: each node's
     children (`edges`), the inputs it leads to (a bit mask), and what the formulas of
@@ -145,7 +174,10 @@ class _Walk:
         #: a node's inputs (mask) -> the nodes its edges' formulas read, for the nodes
         #: with an edge that leads to fewer inputs than the node
         self.every: dict[int, dict[Any, None]] = {}
+        #: nodes that lead to unigrad's constant seeds alone (`_SEED_COPIES`)
+        self.const: set[Any] = set()
         kid_map, mask = self.kids, self.mask
+        const, copies = self.const, _SEED_COPIES
         read = edges if _ROOTS else kids  # (no record alive: paddle's edges)
         stack = [(r, False) for r in roots]
         pop, push = stack.pop, stack.append
@@ -159,6 +191,12 @@ class _Walk:
                 mask[node] = m
                 if m:
                     self._reads(node, m, kms)
+                elif copies:  # (a node that leads to an input is no constant)
+                    ks = kid_map[node]
+                    if node in copies or (
+                        any(c is not None for c in ks) and all(c is None or c in const for c in ks)
+                    ):
+                        const.add(node)
                 continue
             if node in kid_map or node in cuts:
                 continue
@@ -311,6 +349,7 @@ def structure(
     deps, extra = walk.dependences(len(inputs), seed_nodes)
     # where paddle's graph of a result enters the forward
     forward = set(walk.kids)
+    forward -= walk.const  # constants: a graph that enters them alone is a constant
     forward.update(seed_nodes)
     forward.update(cut_nodes)  # a cut's value is read like any other (not walked past)
     for i, g in enumerate(grads):

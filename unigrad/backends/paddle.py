@@ -49,7 +49,7 @@ from .._errors import (
 from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
-from ._paddle_deps import edges, recorded, structure
+from ._paddle_deps import edges, recorded, seed_copies, structure
 from ._paddle_nodes import forgetter, hold, peek
 from ._slices import refuse_full_slice
 
@@ -812,6 +812,26 @@ def _refuse_aliases(inputs: Sequence[Any]) -> None:
             raise UnsupportedFeatureError(msg)
 
 
+def _own_seeds(
+    outputs: tuple[Any, ...], seeds: tuple[Any, ...]
+) -> tuple[tuple[Any, ...], list[Any]]:
+    """The seeds of a ``create_graph`` call as paddle.grad gets them, and the nodes of
+    those unigrad made: a differentiable seed as it is; ones for None and a detached copy
+    of a constant seed (the user's tensor keeps its flag), made to require grad as
+    paddle would make them, so that their leaf nodes are known."""
+    own: list[Any] = []
+    out = []
+    for y, s in zip(outputs, seeds, strict=True):
+        if s is not None and not s.stop_gradient:
+            out.append(s)
+            continue
+        s = paddle.ones_like(y) if s is None else s.detach()
+        s.stop_gradient = False
+        own.append(_grad_fn(s))
+        out.append(s)
+    return tuple(out), own
+
+
 _COMPLEX_HIGHER_MESSAGE = message(
     "paddle's complex higher-order derivatives give wrong values",
     expected="a second (or higher) derivative on real dtypes",
@@ -977,17 +997,13 @@ class PaddleBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         if request.create_graph:
-            # paddle.grad marks each seed as requiring grad (the user's tensor): read
-            # which ones did before, and give the others their flag back
-            seeds = [t for t in request.seeds if t is not None]
-            live = [t for t in seeds if not t.stop_gradient]
-            constant = [t for t in seeds if t.stop_gradient]
-            try:
-                with ENGINE_LOCK:
-                    grads = self._grad(request)
-            finally:
-                for t in constant:
-                    t.stop_gradient = True
+            # paddle.grad makes its seeds require grad (a result's graph reaches them):
+            # a differentiable seed goes as it is, a constant one (or None) as a seed of
+            # unigrad's own, whose node is known to be a constant (`seed_copies`)
+            live = [t for t in request.seeds if t is not None and not t.stop_gradient]
+            seeds, own = _own_seeds(request.outputs, request.seeds)
+            with ENGINE_LOCK:
+                grads = self._grad(request._replace(seeds=seeds))
         else:
             with ENGINE_LOCK:
                 grads = self._grad(request)
@@ -1014,6 +1030,7 @@ class PaddleBackend(Backend):
                         if g is not None and not g.stop_gradient:
                             grads[i] = _NoHigherOrder.apply(g)
             structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
+            seed_copies(own, grads)
             _record_call(request, grads)
         return grads
 

@@ -56,17 +56,7 @@ class Known:
 
 #: Divergences known and owned elsewhere or still open, shown as xfail rows with their
 #: reason. Keep it tiny and delete entries as the work lands.
-KNOWN: list[Known] = [
-    Known(
-        "paddle",
-        "issue 10 open: paddle's graph of a create_graph gradient through a linear view op "
-        "(expand_dims) reaches its copy of the constant seed through the view op's "
-        "double-grad node, and MultiplyDoubleGradNode's formula is not in the table: a "
-        "constant second derivative reports requires_grad (values are right)",
-        text=("expected requires_grad=False, got True",),
-        higher_order=True,
-    ),
-]
+KNOWN: list[Known] = []
 
 
 @dataclass(frozen=True)
