@@ -799,3 +799,38 @@ def test_a_real_loss_over_a_complex_gradient_graph(backend) -> None:
         # real L is dL/dRe + i dL/dIm, here sum(-sin(s u) s) at u = conj(x1), twice
         want = 2 * np.sum(-np.sin(s * np.conj(a)) * s)
         backend.close(backend.grad_of(x1), want, rtol=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("name", "slope"),
+    [
+        ("exp", 1.0),
+        ("expm1", 1.0),
+        ("log1p", 1.0),
+        ("sinh", 1.0),
+        ("cosh", 0.0),
+        ("tanh", 1.0),
+        ("asinh", 1.0),
+        ("atanh", 1.0),
+        ("acos", -1.0),
+    ],
+)
+def test_a_complex_function_at_an_exact_zero_has_its_derivative(backend, name, slope) -> None:
+    # differential seed 25 (shrunk): the namespaces pin the standard's value at 0j (the
+    # sign of its zeros), and the pinning gave the gradient 0 there: a wrong number
+    z = np.array([-0.48 + 0.71j, 1.15 + 0.2j])
+    x = backend.leaf(z, "complex128")
+    v = x - x  # exactly 0j
+    s = np.array([1.0 + 1.0j, 0.5 - 2.0j])
+    y = getattr(backend.xp, name)(v)
+    backend.close(
+        y,
+        getattr(np, {"asinh": "arcsinh", "atanh": "arctanh", "acos": "arccos"}.get(name, name))(
+            np.zeros(2, complex)
+        ),
+        rtol=0,
+        atol=1e-15,
+    )
+    gv, gx = unigrad.grad([y], [v, x], [backend.tensor(s, "complex128")])
+    backend.close(gv, s * slope, rtol=1e-12, atol=1e-15)  # seed * conj(f'(0))
+    backend.close(gx, np.zeros(2), atol=1e-15)

@@ -194,7 +194,7 @@ def _complex_special(anp: Any, name: str) -> Any:
             return out
         value = np.empty(v.shape, v.dtype)
         value.real, value.imag = re, im
-        return anp.where(mask, value, out)
+        return _c99.pin(anp, mask, value, out, getval)
 
     f.__name__ = f.__qualname__ = name
     return f

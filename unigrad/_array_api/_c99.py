@@ -23,7 +23,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["FUNCTIONS", "special"]
+__all__ = ["FUNCTIONS", "pin", "special"]
 
 _PI = math.pi
 _INF = math.inf
@@ -250,3 +250,16 @@ def special(vp: Any, name: str, a: Any, b: Any) -> tuple[Any, Any, Any]:
     if sym == "odd":
         re = vp.where(sa, vp.multiply(re, mone), re)
     return mask, re, im
+
+
+def pin(vp: Any, mask: Any, value: Any, out: Any, const: Callable[[Any], Any]) -> Any:
+    """``where(mask, value, out)`` (``value`` from `special`, ``out`` the kernel's result),
+    differentiable as ``out`` wherever ``out`` is finite: at a special case with a finite
+    input (an exact zero: ``exp(0j)``, the value of ``x - x``) the function is analytic
+    and its derivative is the kernel's, where a plain ``where`` gave 0 (a wrong number).
+    ``value - (const(out) - out)`` is ``value`` exactly (``out - out`` is ``+0``, and
+    ``v - +0`` keeps the sign of a zero) with ``out``'s derivative; ``const`` is the
+    framework's stop-gradient. Where ``out`` is not finite, ``value`` as it is."""
+    fin = vp.isfinite(vp.real(out)) & vp.isfinite(vp.imag(out))
+    carried = value - (const(out) - out)
+    return vp.where(mask & fin, carried, vp.where(mask, value, out))

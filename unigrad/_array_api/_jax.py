@@ -47,7 +47,7 @@ def build() -> Any:
                 out = c.acosh_branch_gradient(jnp, jax.lax.stop_gradient, x, out)
             v = jax.lax.stop_gradient(x)
             mask, re, im = _c99.special(jnp, name, jnp.real(v), jnp.imag(v))
-            return jnp.where(mask, jax.lax.complex(re, im), out)
+            return _c99.pin(jnp, mask, jax.lax.complex(re, im), out, jax.lax.stop_gradient)
 
         f.__name__ = f.__qualname__ = name
         return f

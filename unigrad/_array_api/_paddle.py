@@ -240,7 +240,7 @@ def _complex_special(op: Callable[..., Any], name: str) -> Callable[..., Any]:
             out = c.acosh_branch_gradient(paddle, _detach, x, out)
         v = x.detach()
         mask, re, im = _c99.special(paddle, name, paddle.real(v), paddle.imag(v))
-        return paddle.where(mask, paddle.complex(re, im), out)
+        return _c99.pin(paddle, mask, paddle.complex(re, im), out, _detach)
 
     f.__name__ = f.__qualname__ = name
     return f

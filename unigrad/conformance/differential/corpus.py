@@ -848,4 +848,82 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a no_grad_vars leaf read by matmul's formula (d(x1 @ x2)/dx1 cut at x2) "
+        "gave a constant result (seed 11)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1", data=[[1.07, -0.98], [-0.84, -0.35]], dtype="float64", watched=True
+                ),
+                Leaf(name="x2", data=[[-0.43, -0.4], [1.2, 0.89]], dtype="float64", watched=True),
+                Op(name="v3", op="matmul", args=("x1", "x2"), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    create_graph=True,
+                    no_grad_vars=("x2",),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: a constant second derivative through a view op of a product reported "
+        "requires_grad (seed 10)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.7, -1.01], [-0.48, 1.23]], dtype="float64", watched=True),
+                Op(name="v2", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v3", op="expand_dims", args=("v2",), params=(("axis", 2),)),
+                Grad(name="g4", outputs=("v3",), inputs=("x1",), create_graph=True),
+                Grad(name="g5", outputs=("g4[0]",), inputs=("x1",), create_graph=True),
+            )
+        ),
+    ),
+    (
+        "paddle: backward() through a complex create_graph result gave a wrong number "
+        "(seed 15; now HigherOrderUnavailableError there)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.53 + 1.03j, dtype="complex128", watched=True),
+                Leaf(name="x2", data=[-0.69 - 0.72j, 1.3 - 0.4j], dtype="complex128", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x2"), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x2",),
+                    seeds=(Seed(data=[0.5 - 0.3j, 1.0 + 1.0j], dtype="complex128"),),
+                    create_graph=True,
+                ),
+                Op(name="v5", op="cos", args=("g4[0]",), params=()),
+                Backward(
+                    outputs=("v5",),
+                    seeds=(Seed(data=[1.0 + 0.0j, 0.5 - 1.0j], dtype="complex128"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    inputs=None,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy, jax, paddle: the gradient of complex exp at an exact zero (x - x) was 0: "
+        "the standard's pinned value killed it (seed 25)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1", data=[-0.48 + 0.71j, 1.15 + 0.2j], dtype="complex128", watched=True
+                ),
+                Op(name="v2", op="sub", args=("x1", "x1"), params=()),
+                Op(name="v3", op="exp", args=("v2",), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1", "v2"),
+                    seeds=(Seed(data=[1.0 + 1.0j, 0.5 - 2.0j], dtype="complex128"),),
+                ),
+            )
+        ),
+    ),
 ]
