@@ -134,7 +134,7 @@ def edges(node: Any, keep: bool = True) -> list[Any]:
 #: alone (`_Walk.const`). An entry lives as long as that result (then paddle's own answer
 #: holds: a spurious dependence, never a missing one). The node is held, so paddle gives
 #: back the same wrapper for it (`unigrad.backends._paddle_nodes`).
-_SEED_COPIES: dict[Any, weakref.ref[Any]] = {}
+_SEED_COPIES: dict[Any, tuple[weakref.ref[Any], None]] = {}
 
 
 def seed_copies(nodes: Sequence[Any], results: Sequence[Any]) -> None:
@@ -145,15 +145,7 @@ def seed_copies(nodes: Sequence[Any], results: Sequence[Any]) -> None:
         return
     for node in nodes:
         if node is not None:
-            _SEED_COPIES[node] = weakref.ref(anchor, _forget_seed(node))
-
-
-def _forget_seed(node: Any) -> Callable[[Any], None]:
-    def forget(ref: Any) -> None:
-        if _SEED_COPIES.get(node) is ref:
-            del _SEED_COPIES[node]
-
-    return forget
+            _SEED_COPIES[node] = (weakref.ref(anchor, forgetter(_SEED_COPIES, node)), None)
 
 
 class _Walk:

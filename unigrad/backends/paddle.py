@@ -561,6 +561,13 @@ def _mark_executed(
 
 
 def _translate(err: BaseException) -> BaseException:
+    """The contract's error for what paddle's engine raised: the one a hook or PyLayer
+    of unigrad raised inside the pass (kept in ``_THREAD``, as paddle wraps it), else
+    the class its message names, else ``err`` itself."""
+    state = _THREAD.__dict__
+    nested, state["nested"] = state.get("nested"), None
+    if nested is not None:
+        return nested  # type: ignore[no-any-return]
     text = str(err)
     if _SENTINEL in text or "TensorWrappers" in text or "backward twice" in text:
         return GraphFreedError(_FREED_MESSAGE)
@@ -983,8 +990,7 @@ class PaddleBackend(Backend):
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
-            nested, state["nested"] = state.get("nested"), None
-            new = nested or _translate(err)
+            new = _translate(err)
             if new is err:
                 raise
             raise new from err
@@ -1219,9 +1225,7 @@ class PaddleBackend(Backend):
                 paddle.autograd.backward(list(outputs), seeds, retain_graph=request.retain_graph)
             except Exception as err:
                 _set_has_grad(grad_mode)
-                state = _THREAD.__dict__
-                nested, state["nested"] = state.get("nested"), None
-                new = nested or _translate(err)
+                new = _translate(err)
                 if new is err:
                     raise
                 raise new from err
