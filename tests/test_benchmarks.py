@@ -62,3 +62,15 @@ def test_bench_scaling_quick_prints_per_op_costs() -> None:
         row = rf"^{backend}\s+8 \|\s+[\d.]+ us \|\s+[\d.]+ us \|\s+\d+\.\d+x \|\s+-?[\d.]+$"
         assert re.search(row, out, re.MULTILINE), out
         assert re.search(rf"^verdict {backend} scaling: (PASS|FAIL) ", out, re.MULTILINE), out
+
+
+@pytest.mark.skipif(not NATIVE, reason="neither torch nor paddle is installed")
+def test_bench_long_quick_prints_blocks_and_verdicts() -> None:
+    out = _run("bench_long.py", "--calls", "40", "--blocks", "4")
+    for backend in NATIVE:
+        assert re.search(rf"^{backend}: 4 blocks x 10 calls per version", out, re.MULTILINE), out
+        row = r"^\s+4 \|\s+40 \|(\s+[\d.]+ us \|){2}\s+[+-][\d.]+ us \|\s+[\d.]+ MB \|\s+\d+$"
+        assert re.search(row, out, re.MULTILINE), out
+        for what in ("time", "memory", "objects"):
+            verdict = rf"^verdict {backend} long {what}: (PASS|FAIL) "
+            assert re.search(verdict, out, re.MULTILINE), out
