@@ -67,6 +67,10 @@ _GRAD_GRAPH = "unigrad.grad_graph"
 _run_backward: Any = getattr(torch.autograd.graph, "_engine_run_backward", None)
 _has_torch_function: Any = torch._C._has_torch_function
 _ACCUMULATE = torch._C._functions.AccumulateGrad
+#: The node types of full-range slices (see `_kept`).
+_VIEW_NODES = frozenset(
+    getattr(torch._C._functions, name, None) for name in ("SliceBackward0", "AliasBackward0")
+) - {None}
 _NO_CUTS: frozenset[tuple[Any, int]] = frozenset()
 _PRESERVE = torch.preserve_format
 _ones_like = torch.ones_like
@@ -239,7 +243,25 @@ def _consume(runs: list[Any] | None) -> None:
         return
     token = _Consumed()
     for node in runs:
+        if type(node) in _VIEW_NODES and _kept(node):
+            continue
         node.metadata[_CONSUMED] = token
+
+
+def _kept(node: Any) -> bool:
+    """Whether ``node`` is a full-range slice's, which no pass consumes (rule 17):
+    paddle gives such a slice no node of its own, and torch's saves nothing."""
+    if type(node).__name__ == "AliasBackward0":
+        return True
+    return bool(node._saved_step == 1 and _covers(node))  # a SliceBackward0
+
+
+def _covers(node: Any) -> bool:
+    n = int(node._saved_self_sym_sizes[node._saved_dim])
+    start, end = (
+        v - (1 << 64) if v >= 1 << 63 else v for v in (node._saved_start, node._saved_end)
+    )
+    return slice(start, end).indices(n)[:2] == (0, n)
 
 
 def _forward_nodes(outputs: tuple[Any, ...]) -> set[Any]:
@@ -342,13 +364,7 @@ def _is_full_slice(x: Any) -> bool:
     if name == "AliasBackward0":
         # (``as_subclass`` aliases too: a tensor subclass's own plumbing, no slice)
         return type(x) is torch.Tensor
-    if name != "SliceBackward0" or node._saved_step != 1:
-        return False
-    n = int(node._saved_self_sym_sizes[node._saved_dim])
-    start, end = (
-        v - (1 << 64) if v >= 1 << 63 else v for v in (node._saved_start, node._saved_end)
-    )
-    return slice(start, end).indices(n)[:2] == (0, n)
+    return name == "SliceBackward0" and node._saved_step == 1 and _covers(node)
 
 
 def _translate(err: RuntimeError) -> BaseException:

@@ -38,6 +38,7 @@ from typing import Any
 from .._errors import GraphFreedError, message
 from . import _lazy
 from ._tensor import (
+    KEPT_NODES,
     Node,
     Tensor,
     _spec_of,
@@ -93,8 +94,9 @@ def _parents(node: Node) -> tuple[Any, ...]:
 
 
 def _consume(nodes: Sequence[Node]) -> None:
+    kept = KEPT_NODES or ()  # (a WeakSet's truth is its length: one call per pass)
     for node in nodes:
-        if node.consumed:
+        if node.consumed or node in kept:
             continue
         node.parents = tuple([_Ref(p) if isinstance(p, Tensor) else None for p in node.parents])
         node.fn = None

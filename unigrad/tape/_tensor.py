@@ -92,6 +92,12 @@ def any_full_slices() -> bool:
     return bool(_FULL_SLICES)
 
 
+#: The nodes of full-range slices: no pass consumes them. paddle gives such a slice no
+#: node of its own (it is its source to paddle's autograd), so nothing there can be
+#: consumed, and torch's node for it saves nothing (semantics, rule 17).
+KEPT_NODES: weakref.WeakSet[Node] = weakref.WeakSet()
+
+
 def _snapshots(parents: tuple[Any, ...]) -> tuple[tuple[Any, Any], ...]:
     """(array, copy) for every writeable NumPy array among the parents' values.
 
@@ -992,6 +998,8 @@ class Tensor(ArrayObject):
             idx, self.shape
         ):
             _mark_full_slice(out)
+            if out._node is not None:
+                KEPT_NODES.add(out._node)
         return out
 
     @property

@@ -46,7 +46,7 @@ _ids = itertools.count()
 
 
 class Node:
-    __slots__ = ("apply", "consumed", "parents", "vjp")
+    __slots__ = ("apply", "consumed", "kept", "parents", "vjp")
 
     def __init__(
         self,
@@ -58,6 +58,8 @@ class Node:
         self.apply = apply
         self.vjp = vjp
         self.consumed = False
+        #: Never consumed: a full-range slice's node (see `getitem`).
+        self.kept = False
 
 
 class RV:
@@ -368,6 +370,10 @@ def getitem(a: RV, idx: Any) -> RV:
 
     out = _mk(np.asarray(a.v[idx]).copy(), a.dtype, (a,), apply, vjp)
     out.full_slice = full_range(idx, a.shape)
+    if out.full_slice and out.node is not None:
+        # paddle gives such a slice no node of its own (it is its source to paddle's
+        # autograd) and torch's node for it saves nothing: no pass consumes it (rule 17)
+        out.node.kept = True
     return out
 
 

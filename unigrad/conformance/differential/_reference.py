@@ -261,7 +261,7 @@ def grad(
                     grads[i] = _zero_if_none(got[i], distinct_in[i])
     if not retain:
         for n in order:
-            n.consumed = True
+            n.consumed = not n.kept
     out: list[RV | None] = []
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
@@ -334,4 +334,4 @@ def backward(
             _record(outputs, targets, seeds, results)
     if not retain:
         for n in order:
-            n.consumed = True
+            n.consumed = not n.kept

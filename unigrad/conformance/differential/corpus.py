@@ -926,4 +926,28 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch, numpy, jax: a second grad through a full-range slice (x[0:n]) that an "
+        "earlier retain_graph=False pass ran raised GraphFreedError; paddle, where the "
+        "slice is x, answered. No pass consumes a full slice now (seed 28, program 1002)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[[-0.35, -0.35, -0.83], [0.84, -1.31, -0.55]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v3", op="index", args=("x2",), params=(("index", ("slice", 0, 2)),)),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x2",),
+                    retain_graph=False,
+                    allow_unused=True,
+                ),
+                Grad(name="g5", outputs=("v3", "v3"), inputs=("x2",), allow_unused=False),
+            )
+        ),
+    ),
 ]
