@@ -260,6 +260,7 @@ def pin(vp: Any, mask: Any, value: Any, out: Any, const: Callable[[Any], Any]) -
     ``value - (const(out) - out)`` is ``value`` exactly (``out - out`` is ``+0``, and
     ``v - +0`` keeps the sign of a zero) with ``out``'s derivative; ``const`` is the
     framework's stop-gradient. Where ``out`` is not finite, ``value`` as it is."""
-    fin = vp.isfinite(vp.real(out)) & vp.isfinite(vp.imag(out))
-    carried = value - (const(out) - out)
+    o = const(out)  # (the mask has no history: autograd's boxes have no ``&``)
+    fin = vp.isfinite(vp.real(o)) & vp.isfinite(vp.imag(o))
+    carried = value - (o - out)
     return vp.where(mask & fin, carried, vp.where(mask, value, out))

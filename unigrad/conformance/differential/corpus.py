@@ -950,4 +950,28 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "numpy: a complex exp at an exact zero differentiated with create_graph raised a raw "
+        "TypeError (the pin's finiteness mask taken on autograd's boxes; seed 34)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(0.42 - 0.25j)], [(1.3 - 0.9j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v2", op="sub", args=("x1", "x1"), params=()),
+                Op(name="v3", op="mul", args=("v2", "v2"), params=()),
+                Op(name="v4", op="exp", args=("v3",), params=()),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[[(-1.1 - 0.42j)], [(1.11 - 0.67j)]], dtype="complex64"),),
+                    create_graph=True,
+                ),
+            )
+        ),
+    ),
 ]
