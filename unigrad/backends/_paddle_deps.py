@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ._paddle_nodes import forgetter, hold, kids, name, peek
+from ._paddle_nodes import forgetter, hold, kids, memo, name, peek, remember
 
 __all__ = ["edges", "recorded", "seed_copies", "structure"]
 
@@ -193,6 +193,13 @@ class _Walk:
             if node in kid_map or node in cuts:
                 continue
             kid_map[node] = ks = read(node)
+            if ks == _NO_EDGE:
+                # a leaf's node (one edge to nothing): done at once, as the branch above
+                # would do it (its formula, if any, reads through no edge)
+                mask[node] = targets.get(node, 0)
+                if copies and node in copies and not mask[node]:
+                    const.add(node)
+                continue
             push((node, True))
             for c in ks:
                 if c is not None and c not in kid_map:
@@ -201,22 +208,13 @@ class _Walk:
     def _reads(self, node: Any, m: int, kms: list[int]) -> None:
         """Note what the formula of each edge of ``node`` (leading to the inputs ``m``;
         its edges to ``kms``) reads besides the incoming gradient."""
-        op = name(node)
-        if op in _LINEAR:
+        per_edge = _edge_reads(node, self.kids[node])
+        if per_edge is None:
             return
-        formula = _READS.get(op)
-        ks = self.kids[node]
         used, every = self.used, self.every
-        for j, km in enumerate(kms):
-            if ks[j] is None:
+        for reads, km in zip(per_edge, kms, strict=True):
+            if not reads:
                 continue
-            if formula is None or j >= len(formula):
-                reads: tuple[Any, ...] = (node,)  # unknown: all the node reaches
-            else:
-                picks = formula[j]
-                reads = tuple(node if k < 0 else ks[k] for k in picks if k < 0 or ks[k] is not None)
-                if not reads:
-                    continue
             if km:
                 bucket = used.get(km)
                 if bucket is None:
@@ -276,6 +274,36 @@ class _Walk:
             ks = kid_map.get(node) or edges(node)
             stack.extend(c for c in ks if c is not None)
         return not left
+
+
+#: A node's edges when it has none but one to nothing (a leaf's accumulation node).
+_NO_EDGE = [None]
+
+
+def _edge_reads(node: Any, ks: list[Any]) -> tuple[tuple[Any, ...], ...] | None:
+    """For each edge of ``node`` (its walk's children ``ks``), the nodes its formula
+    reads besides the incoming gradient (none for an edge to nothing), or None for a
+    linear op. Read once per node and children (`memo`): a PINN step's calls walk the
+    same nodes again."""
+    found = memo(node)
+    if found is not None and found[0] is ks:  # (a record's roots are other children)
+        return found[1]  # type: ignore[no-any-return]
+    op = name(node)
+    per_edge: tuple[tuple[Any, ...], ...] | None = None
+    if op not in _LINEAR:
+        formula = _READS.get(op)
+        out: list[tuple[Any, ...]] = []
+        for j, c in enumerate(ks):
+            if c is None:
+                out.append(())
+            elif formula is None or j >= len(formula):
+                out.append((node,))  # unknown: all the node reaches
+            else:
+                picks = [k for k in formula[j] if k < 0 or ks[k] is not None]
+                out.append(tuple(node if k < 0 else ks[k] for k in picks))
+        per_edge = tuple(out)
+    remember(node, (ks, per_edge))
+    return per_edge
 
 
 def _paddle_reach(

@@ -28,13 +28,15 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["forgetter", "hold", "kids", "name", "peek"]
+__all__ = ["forgetter", "hold", "kids", "memo", "name", "peek", "remember"]
 
 #: ``node -> its children in edge order`` (None for an edge to nothing), and ``node ->
 #: its name`` (read when first asked for: most walks need none). See the module
 #: docstring.
 _KIDS: dict[Any, list[Any]] = {}
 _NAMES: dict[Any, str] = {}
+#: ``node -> what a walk derived from the node alone`` (`remember`), under the same rules.
+_DERIVED: dict[Any, Any] = {}
 
 #: ``id(tensor) -> a weak reference to it``, for each tensor whose graph the memo may
 #: hold; the first one freed empties the memo.
@@ -50,6 +52,7 @@ def _empty(_: weakref.ref[Any] | None = None) -> None:
     _HELD.clear()
     _KIDS.clear()
     _NAMES.clear()
+    _DERIVED.clear()
 
 
 def hold(tensors: Iterable[Any]) -> None:
@@ -87,6 +90,19 @@ def name(node: Any) -> str:
             _NAMES.clear()
         found = _NAMES[node] = str(node.name())
     return found
+
+
+def memo(node: Any) -> Any:
+    """What `remember` kept for ``node``, or None."""
+    return _DERIVED.get(node)
+
+
+def remember(node: Any, value: Any) -> None:
+    """Keep ``value``, derived from ``node`` (and nodes it leads to) alone, for as long as
+    the memo holds ``node``'s graph."""
+    if len(_DERIVED) >= _LIMIT:
+        _DERIVED.clear()
+    _DERIVED[node] = value
 
 
 def forgetter(table: dict[Any, tuple[weakref.ref[Any], Any]], key: Any) -> Callable[[Any], None]:
