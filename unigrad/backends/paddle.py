@@ -718,13 +718,15 @@ def _node_ptr(node: Any) -> int:
     return int(node.node_ptr())
 
 
-def _record_call(request: GradRequest, grads: Sequence[Any]) -> None:
-    """Attach the call's `Record` to each differentiable result's node."""
-    nodes = [_grad_fn(x) for x in request.inputs]
+def _record_call(
+    request: GradRequest, grads: Sequence[Any], nodes: list[Any], outs: list[Any]
+) -> None:
+    """Attach the call's `Record` to each differentiable result's node (``nodes``: the
+    inputs', ``outs``: the outputs' that have one, as `structure` read them)."""
     results = [None if g is None or g.stop_gradient else _grad_fn(g) for g in grads]
     rec = Record(
         frozenset(n.node_ptr() for n in nodes if n is not None),
-        tuple(n for n in (_grad_fn(y) for y in request.outputs) if n is not None),
+        tuple(outs),
         tuple(n for n in (_grad_fn(s) for s in request.seeds if s is not None) if n is not None),
         # (a leaf's node has nothing upstream: only its identity is kept)
         tuple(
@@ -1035,9 +1037,9 @@ class PaddleBackend(Backend):
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:
                             grads[i] = _NoHigherOrder.apply(g)
-            structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
+            nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
-            _record_call(request, grads)
+            _record_call(request, grads, nodes, outs)
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
