@@ -339,6 +339,58 @@ def test_r6_an_input_behind_another_input_consumes_the_path_between(backend):
         unigrad.grad(h, x)
 
 
+def _consumed_intermediate(backend, x):
+    """``x * x * 3`` consumed, with nothing holding its intermediates but the graph."""
+    h = x * x
+    y = h * 3
+    later = h * 5  # a graph built on the intermediate before the consuming pass
+    unigrad.grad(y.sum(), x)
+    return later
+
+
+def test_r6_an_intermediate_another_graph_reaches_is_consumed(backend):
+    # the intermediate's tensor is gone: only the other graph's node leads to it (paddle
+    # leaves a node unhooked where nothing but the consumed graph owns it)
+    x = backend.leaf([1.0, 2.0])
+    later = _consumed_intermediate(backend, x)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(later.sum(), x)
+
+
+def test_r6_a_chain_consumed_below_a_held_tensor_raises_from_it(backend):
+    # x -> a -> b -> c, only b and c held: b's graph (a's node below it) is consumed
+    x = backend.leaf([1.0, 2.0])
+    b = (x * 3) * (x * 3)
+    c = (b * b).sum()
+    unigrad.grad(c, x)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(b.sum(), x)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(c, b)
+
+
+_OPEN_R6 = (
+    "open (semantics row 6): the tapes rebuild a create_graph result's graph from the "
+    "inputs, so a later pass that consumes the forward nodes it was computed from does not "
+    "end its differentiability; torch's and paddle's graphs of it run through those nodes"
+)
+
+
+@pytest.mark.xfail_backend("jax", reason=_OPEN_R6)
+@pytest.mark.xfail_backend("numpy", reason=_OPEN_R6)
+def test_r6_a_gradient_graph_built_before_the_consuming_pass_is_consumed(backend):
+    # the gradient's graph refers to the forward graph's nodes (a saved product), which a
+    # later pass over another output consumes (found by a test of issue 14's paddle work)
+    x = backend.leaf([1.0, 2.0])
+    h = x * x
+    (g,) = unigrad.grad((h * h).sum(), x, create_graph=True)
+    y = (h * 2).sum()
+    del h
+    unigrad.grad(y, x)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(g.sum(), x)
+
+
 def test_r6_one_pass_over_several_outputs_consumes_each(backend):
     x = backend.leaf([1.0, 2.0])
     a, b = x + 1, x * 2
