@@ -974,4 +974,28 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "open (semantics row 6, KNOWN on torch and paddle): a create_graph result made "
+        "before a later pass consumed its forward nodes: torch and paddle raise "
+        "GraphFreedError, the tapes and the reference answer",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.0, 2.0], dtype="float64", watched=True),
+                Op(name="v2", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v3", op="mul", args=("v2", "v2"), params=()),
+                Op(name="v4", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",), create_graph=True),
+                Op(name="v6", op="scale", args=("v2",), params=(("c", 2.0),)),
+                Op(name="v7", op="sum", args=("v6",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g8", outputs=("v7",), inputs=("x1",)),
+                Op(
+                    name="v9",
+                    op="sum",
+                    args=("g5[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g10", outputs=("v9",), inputs=("x1",)),
+            )
+        ),
+    ),
 ]
