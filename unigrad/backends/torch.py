@@ -14,7 +14,6 @@ torch already follows most of the contract. This adapter adds:
 from __future__ import annotations
 
 import warnings
-import weakref
 from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
@@ -115,15 +114,13 @@ def _plan(
     between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
     and dies with the node: no id() bookkeeping, nothing to fool after garbage
     collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
-    a cut runs. The walk answers ``_graph.executed``'s question for torch's node types
-    in two iterative passes (long chains do not hit the recursion limit): one walk down
-    reads each node's edges once and records its parents, then a walk up from the
-    targets met collects their ancestors, the nodes that run. It runs on most calls,
-    and the generic version's callbacks (or a post-order's second visit of every node)
-    cost more than the walk itself.
+    a cut runs. The walk answers ``_graph.executed``'s question for torch's node types.
+    It runs on every consuming call (a training step's last), so it is written for
+    speed: `_runs_recursive` reads each node's edges once and decides it on the way
+    back; a graph deeper than Python's recursion limit is decided by
+    `_runs_iterative` instead (same nodes).
     """
     every_leaf = inputs is None
-    check = bool(_LIVE)  # no flagged node alive: nothing to check (reads no metadata)
     leaves: set[int] = set()
     targets: set[Any] = set()
     for x in inputs or ():
@@ -137,7 +134,73 @@ def _plan(
         fn = y.grad_fn
         if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
             roots.append(fn)
-    # down: each node's parents (the nodes with an edge into it), and the targets met
+    try:
+        runs = _runs_recursive(roots, every_leaf, leaves, targets, cuts)
+    except RecursionError:
+        runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+    if _LIVE:  # some flagged node is alive: look for one among the nodes that run
+        for node in runs:
+            if _CONSUMED in node.metadata:
+                _check_consumed(roots, runs, partial(_kids, cuts))
+                break
+    return runs
+
+
+def _runs_recursive(
+    roots: list[Any],
+    every_leaf: bool,
+    leaves: set[int],
+    targets: set[Any],
+    cuts: frozenset[tuple[Any, int]],
+) -> list[Any]:
+    """`_plan`'s nodes, depth first: a node runs iff one of its children (through an
+    edge that is not cut) is a target or runs. ``useful`` holds, per node met, whether
+    the edge into it is worth following (it is a target or runs); a node is decided
+    once, after its children (autograd graphs have no cycles)."""
+    useful: dict[Any, bool] = {}
+    known = useful.get
+    runs: list[Any] = []
+    ran = runs.append
+
+    def decide(node: Any) -> bool:
+        hit = False
+        for c, nr in node.next_functions:
+            if c is None or (cuts and (c, nr) in cuts):
+                continue
+            u = known(c)
+            if u is None:
+                if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
+                    u = every_leaf or id(c.variable) in leaves
+                else:
+                    u = decide(c) or c in targets
+                useful[c] = u
+            if u:
+                hit = True
+        if hit:
+            ran(node)
+        return hit
+
+    try:
+        for r in roots:
+            if r not in useful:
+                useful[r] = decide(r) or r in targets
+    finally:
+        # `decide` holds itself through its closure: a cycle that would keep every node
+        # met (and so the whole graph) alive until the garbage collector runs
+        decide = None  # type: ignore[assignment]
+    return runs
+
+
+def _runs_iterative(
+    roots: list[Any],
+    every_leaf: bool,
+    leaves: set[int],
+    targets: set[Any],
+    cuts: frozenset[tuple[Any, int]],
+) -> list[Any]:
+    """`_runs_recursive`'s answer without recursion, for graphs deeper than the
+    recursion limit: one walk down reads each node's edges once and records its
+    parents, then a walk up from the targets met collects their ancestors."""
     parents: dict[Any, list[Any]] = {}
     met: list[Any] = []
     for r in roots:
@@ -157,14 +220,13 @@ def _plan(
                 ps.append(node)
                 continue
             parents[c] = [node]
-            if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
+            if type(c) is _ACCUMULATE:
                 if every_leaf or id(c.variable) in leaves:
                     met.append(c)
             else:
                 if c in targets:
                     met.append(c)
                 push(c)
-    # up: a node runs when it leads to a target, i.e. it is a target's ancestor
     ran: set[Any] = set()
     add = ran.add
     while met:
@@ -172,13 +234,7 @@ def _plan(
             if p not in ran:
                 add(p)
                 met.append(p)
-    runs = list(ran)
-    if check:
-        for node in runs:
-            if _CONSUMED in node.metadata:
-                _check_consumed(roots, runs, partial(_kids, cuts))
-                break
-    return runs
+    return list(ran)
 
 
 def _kids(cuts: frozenset[tuple[Any, int]], node: Any) -> list[Any]:
@@ -289,36 +345,70 @@ def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
 
 # ---- derivatives through a create_graph gradient (see `_ambiguous`) ----------------------
 _RECORD = "unigrad.create_graph_call"
-#: The records alive (held by a node's metadata, which dies with the node): while there
-#: are none, no call walks (a WGAN-GP step's intermediate input finds the last step's
-#: gradient graph gone).
-_RECORDS_ALIVE: weakref.WeakSet[Record] = weakref.WeakSet()
+#: ids of the live `_CallRecord`s (the scheme of `_Consumed`): a record lives as long as
+#: the last result node whose ``metadata`` holds it. While this is empty no call walks
+#: (a WGAN-GP step's intermediate input finds the last step's gradient graph gone).
+_RECORDS_LIVE: set[int] = set()
+
+
+class _CallRecord(Record):
+    """The `Record` of one ``create_graph`` call, held by its results' nodes as
+    ``(record, position)`` pairs: one object per call and a tuple per result (views,
+    `Record.at`, are made only when a walk reads them, which few calls do), and no
+    weak reference to register per result."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        inputs: frozenset[Any],
+        outputs: tuple[Any, ...],
+        seeds: tuple[Any, ...],
+        results: tuple[tuple[Any, Any], ...],
+    ) -> None:
+        super().__init__(inputs, outputs, seeds, results)
+        _RECORDS_LIVE.add(id(self))
+
+    def __del__(self, _discard: Any = _RECORDS_LIVE.discard) -> None:
+        _discard(id(self))
 
 
 def _ident(node: Any) -> Any:
     return id(node.variable) if type(node) is _ACCUMULATE else node
 
 
-def _records(node: Any) -> Any:
-    return node.metadata.get(_RECORD, ())
+def _records(node: Any) -> list[Record]:
+    pairs = node.metadata.get(_RECORD)
+    return [rec.at(i) for rec, i in pairs] if pairs else []
 
 
-def _record_call(request: GradRequest | BackwardRequest, result: Any, inputs: Any = None) -> None:
-    """Attach the call's `Record` to each differentiable result's node (the results of
-    ``inputs``, the request's own by default)."""
-    inputs = request.inputs if inputs is None else inputs
-    keys = [id(x) if x.grad_fn is None else x.grad_fn for x in inputs]
-    rec = Record(
-        frozenset(keys),
-        tuple(y.grad_fn for y in request.outputs if y.grad_fn is not None),
-        tuple(s.grad_fn for s in request.seeds if s is not None and s.grad_fn is not None),
-        tuple((k, x.grad_fn) for k, x in zip(keys, inputs, strict=True)),
-    )
+def _new_record(request: GradRequest | BackwardRequest, inputs: Any = None) -> _CallRecord:
+    """The `Record` of a ``create_graph`` call over ``inputs`` (the request's own by
+    default). Made before the engine runs (the engine's pass leaves the caches cold, so
+    the less Python after it the better), attached to the results' nodes after it by
+    `_attach`."""
+    if inputs is None:
+        inputs = request.inputs
+    nodes = [x.grad_fn for x in inputs]
+    keys = [id(x) if fn is None else fn for x, fn in zip(inputs, nodes, strict=True)]
+    outs = [fn for fn in (y.grad_fn for y in request.outputs) if fn is not None]
+    seeds = [fn for fn in (s.grad_fn for s in request.seeds if s is not None) if fn is not None]
+    results = tuple(zip(keys, nodes, strict=True))
+    return _CallRecord(frozenset(keys), tuple(outs), tuple(seeds), results)
+
+
+def _attach(rec: _CallRecord, result: Any) -> None:
+    """Attach ``rec`` to each differentiable result's node, with the result's position."""
     for i, g in enumerate(result):
-        if g is not None and g.grad_fn is not None:
-            view = rec.at(i)
-            g.grad_fn.metadata.setdefault(_RECORD, []).append(view)
-            _RECORDS_ALIVE.add(view)
+        fn = None if g is None else g.grad_fn
+        if fn is None:
+            continue
+        md = fn.metadata
+        pairs = md.get(_RECORD)
+        if pairs is None:
+            md[_RECORD] = [(rec, i)]
+        else:
+            pairs.append((rec, i))
 
 
 def _refuse_ambiguous(request: GradRequest) -> None:
@@ -504,13 +594,16 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        for x in request.inputs:  # (a loop: leaves, the common inputs, cost one read)
+        intermediate = False  # a non-leaf input (leaves, the common inputs, cost one read)
+        for x in request.inputs:
             if x.grad_fn is not None:
+                intermediate = True
                 refuse_full_slice(request.inputs, "inputs", _is_full_slice)
                 break
         if request.no_grad_vars:
             refuse_full_slice(request.no_grad_vars, "no_grad_vars", _is_full_slice)
-        if _RECORDS_ALIVE:
+        if _RECORDS_LIVE and (intermediate or request.no_grad_vars):
+            # (leaf inputs and no cuts: no candidate, nothing to walk for)
             _refuse_ambiguous(request)
         outputs, inputs = request.outputs, request.inputs
         seeds = request.seeds
@@ -543,6 +636,7 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
+        rec = _new_record(request) if request.create_graph else None
         handles = []
         unreached: list[int] = []
         # create_graph results must stay differentiable after retain_graph=False: torch
@@ -604,8 +698,8 @@ class TorchBackend(Backend):
         if unreached:
             got = iter(result)
             out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
-        if request.create_graph:
-            _record_call(request, out)
+        if rec is not None:
+            _attach(rec, out)
         return out
 
     def backward(self, request: BackwardRequest) -> None:
@@ -643,6 +737,10 @@ class TorchBackend(Backend):
                 self._check_devices(outputs, seeds)
                 break
         seeds = self._seeds(outputs, seeds)
+        leaves, rec = [], None
+        if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
+            leaves = _leaves_of(outputs, runs)
+            rec = _new_record(request, leaves)
         try:
             torch.autograd.backward(
                 outputs,
@@ -654,9 +752,8 @@ class TorchBackend(Backend):
             raise _translate(err) from err
         if not request.retain_graph:
             _consume(runs)
-        if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
-            leaves = _leaves_of(outputs, runs)
-            _record_call(request, [x.grad for x in leaves], leaves)
+        if rec is not None:
+            _attach(rec, [x.grad for x in leaves])
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, torch.Tensor):
