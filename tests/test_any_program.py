@@ -879,3 +879,26 @@ def test_a_complex_function_at_an_exact_zero_has_its_derivative(backend, name, s
         return
     (gw,) = unigrad.grad([y], [w], [seed], create_graph=True)
     backend.close(gw, np.zeros(2), atol=1e-15)  # seed * conj(f'(0) * 2w), w = 0
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="open (semantics row 15): a batched create_graph result of a retain_graph=False "
+    "call raises a raw TypeError from paddle's engine (StackGradNode) when differentiated",
+)
+def test_a_batched_create_graph_result_of_a_consuming_call_is_differentiable(backend) -> None:
+    # differential seed 45, program 803 (shrunk): rule 15 keeps create_graph results
+    # differentiable after retain_graph=False; batched seeds make one result per row
+    x = backend.leaf([[-0.26, 1.08], [1.12, -1.27]], "float32")
+    s = np.array([[[-1.28, -0.33], [0.22, 0.35]], [[-0.59, 0.43], [0.97, -0.9]]])
+    (g,) = unigrad.grad(
+        [x * x],
+        [x],
+        grad_outputs=[backend.tensor(s, "float32")],
+        retain_graph=False,
+        create_graph=True,
+        is_grads_batched=True,
+    )
+    backend.close(g, 2.0 * backend.np(x) * s)
+    (gg,) = unigrad.grad([backend.xp.sum(g)], [x])
+    backend.close(gg, 2.0 * s.sum(axis=0))
