@@ -117,6 +117,16 @@ OPS = {
     "qr": lambda xp, x, y: _qr_signfree(xp, _tall(xp, x, y)),
     "qr_square": lambda xp, x, y: _qr_signfree(xp, _square(xp, x, y)),
     "qr_wide": lambda xp, x, y: _qr_signfree(xp, x * y.T),
+    # one result of a multi-result op: paddle's own nodes for meshgrid and qr crashed
+    # the process (SIGSEGV) when a pass reached only some of their results
+    "qr_q_only": lambda xp, x, y: xp.linalg.qr(_tall(xp, x, y))[0] ** 2 * xp.asarray([1.0, 2.0]),
+    "qr_r_only": lambda xp, x, y: xp.linalg.qr(_square(xp, x, y))[1] ** 2 * y[:, 0],
+    "meshgrid_first": lambda xp, x, y: xp.meshgrid(x[0, :], y[:, 1])[0] * x[1, 0],
+    "meshgrid_second_ij": lambda xp, x, y: (
+        xp.meshgrid(x[1, :2], y[:, 0], x[0, :], indexing="ij")[1]
+        * xp.arange(3.0, dtype=x.dtype)
+        * x[0, 0]
+    ),
     "eigh_values": lambda xp, x, y: xp.linalg.eigh(_spd(xp, x, y))[0],
     "eigh_vectors": lambda xp, x, y: _eigh_signfree(xp, _spd(xp, x, y)),
     "eigvalsh": lambda xp, x, y: xp.linalg.eigvalsh(_spd(xp, x, y)),

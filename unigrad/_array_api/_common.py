@@ -208,7 +208,26 @@ def broadcast_arrays(xp: Any, *arrays: Any) -> list[Any]:
 
 
 def meshgrid(xp: Any, *arrays: Any, indexing: str = "xy") -> list[Any]:
-    return list(xp.meshgrid(*arrays, indexing=indexing))
+    """Each grid its own array reshaped and broadcast: one node per grid. autograd's
+    ``meshgrid`` has no derivative rule, and paddle's node for it needs a gradient
+    for every grid (a pass reaching only some crashes the process: SIGSEGV in
+    ``meshgrid_grad``, paddle 3.3)."""
+    if indexing not in ("xy", "ij"):
+        msg = f"indexing must be 'xy' or 'ij', got {indexing!r}"
+        raise ValueError(msg)
+    axes = list(range(len(arrays)))
+    if indexing == "xy" and len(arrays) >= 2:  # "xy": the first two axes swapped
+        axes[0], axes[1] = 1, 0
+    sizes = [math.prod(a.shape) for a in arrays]
+    shape = [0] * len(arrays)
+    for axis, n in zip(axes, sizes, strict=True):
+        shape[axis] = n
+    grids = []
+    for axis, n, a in zip(axes, sizes, arrays, strict=True):
+        at = [1] * len(arrays)
+        at[axis] = n
+        grids.append(xp.broadcast_to(xp.reshape(a, tuple(at)), tuple(shape)))
+    return grids
 
 
 def take(xp: Any, x: Any, indices: Any, /, *, axis: int | None = None) -> Any:

@@ -98,8 +98,25 @@ def matrix_rank(x: Any, /, *, rtol: float | None = None) -> Any:
     return paddle.sum((s > tol).astype(paddle.int64), axis=-1)
 
 
+class _BothGradients(paddle.autograd.PyLayer):  # type: ignore[misc]
+    """``(q, r)`` unchanged, with a zero gradient for the one a pass does not reach:
+    paddle's ``qr`` node needs both, and a pass through one of them alone crashes the
+    process (SIGSEGV in ``qr_grad``, paddle 3.3); a ``PyLayer`` receives zeros there."""
+
+    @staticmethod
+    def forward(ctx: Any, q: Any, r: Any) -> tuple[Any, Any]:
+        return q.clone(), r.clone()
+
+    @staticmethod
+    def backward(ctx: Any, dq: Any, dr: Any) -> tuple[Any, Any]:
+        return dq, dr
+
+
 def qr(x: Any, /, *, mode: str = "reduced") -> c.QRResult:
-    return c.QRResult(*paddle.linalg.qr(x, mode=mode))
+    q, r = paddle.linalg.qr(x, mode=mode)
+    if not (q.stop_gradient and r.stop_gradient):
+        q, r = _BothGradients.apply(q, r)
+    return c.QRResult(q, r)
 
 
 def slogdet(x: Any, /) -> c.SlogdetResult:

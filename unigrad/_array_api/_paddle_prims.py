@@ -141,16 +141,6 @@ class _Prims:
         return paddle.argsort(x, axis=axis, stable=kind == "stable")
 
     @staticmethod
-    def meshgrid(*arrays: Any, indexing: str = "xy") -> Any:
-        if indexing not in ("xy", "ij"):
-            msg = f"indexing must be 'xy' or 'ij', got {indexing!r}"
-            raise ValueError(msg)
-        out = paddle.meshgrid(*arrays)  # "ij"
-        if indexing == "xy" and len(arrays) >= 2:  # "xy": the first two axes swapped
-            return [paddle.transpose(o, [1, 0, *range(2, o.ndim)]) for o in out]
-        return out
-
-    @staticmethod
     def result_type(*xs: Any) -> Any:
         from ._paddle import result_type
 

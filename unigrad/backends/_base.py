@@ -45,6 +45,12 @@ class Capabilities:
         functional: `unigrad.functional` (vjp, jvp, jacobian, hessian, hvp, vhp)
             has an implementation for this backend's tensors. Off by default: a
             third-party backend offers ``grad`` and the tape-style ``unigrad.jacobian``.
+        list_ops_after_consuming: a pass the contract lets through nodes an earlier
+            ``retain_graph=False`` pass consumed (a ``create_graph`` result's own
+            graph, a branch that leads to no input) also crosses the nodes of ops that
+            take a list of tensors (``stack``, ``concat``, ``add_n``, ``einsum``);
+            paddle: ``UnsupportedFeatureError`` (its hooks cannot hand their gradients
+            on), never a wrong number.
     """
 
     max_order: int | None = None
@@ -53,6 +59,7 @@ class Capabilities:
     leaf_hooks_in_grad: bool = False
     float16_cpu: bool = True
     functional: bool = False
+    list_ops_after_consuming: bool = True
 
 
 class GradRequest(NamedTuple):

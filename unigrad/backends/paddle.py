@@ -290,8 +290,48 @@ def _give_back(returned: list[Any]) -> None:
 _GRAD_GRAPH: dict[int, Callable[..., Any]] = {}
 
 
+#: paddle's nodes whose forward op takes a list of tensors in one argument: their
+#: gradient slot holds several tensors, which a post-hook cannot hand back (paddle 3.3
+#: converts a hook's result to one tensor per slot: a raw ``TypeError``, or a crash
+#: when the list is flattened). No gradient-graph marker goes on them (`_mark_grad_graph`),
+#: and a consumed one refuses to pass gradients on (`_pass_on`).
+_MULTI_SLOT = frozenset(
+    {
+        "AddNGradNodeFinal",
+        "BroadcastTensorsGradNode",
+        "ConcatGradNode",
+        "EinsumGradNode",
+        "MeshgridGradNode",
+        "MultiDotGradNode",
+        "StackGradNode",
+    }
+)
+
+_MULTI_SLOT_MESSAGE = message(
+    "paddle cannot pass gradients on through this consumed node",
+    expected="a pass that runs through a node consumed by an earlier retain_graph=False "
+    "pass only where the contract allows it (a create_graph result's own graph, or a "
+    "branch that leads to no input), through nodes whose gradients paddle lets a hook "
+    "hand on",
+    got="a node of an op that takes a list of tensors (stack, concat, add_n, einsum, "
+    "multi_dot), whose gradients a hook cannot hand on in paddle 3.3",
+    fix="Pass retain_graph=True to the earlier call that consumed the graph.",
+)
+
+
+def _pass_on(grads: Any) -> Any:
+    """What a post-hook returns to let the node's gradients pass unchanged, or a clean
+    refusal where paddle cannot take them back (a slot of several tensors: a list where
+    a slot of one is the tensor itself)."""
+    for slot in grads:
+        if type(slot) is list:
+            _THREAD.__dict__["nested"] = err = UnsupportedFeatureError(_MULTI_SLOT_MESSAGE)
+            raise err
+    return _handed(grads)
+
+
 def _pass_through(*args: Any) -> Any:
-    return _handed(args[0])
+    return _pass_on(args[0])
 
 
 def _in_grad_graph(ptr: int) -> bool:
@@ -307,7 +347,7 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
     plain = _PASS.plain
     if (plain is None or ptr in plain) and not _leads_nowhere(ptr):
         raise RuntimeError(_SENTINEL)
-    return _handed(args[0])
+    return _pass_on(args[0])
 
 
 def _leads_nowhere(ptr: int) -> bool:
@@ -422,8 +462,9 @@ def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
         ptr = node.node_ptr()
         if ptr in old or _in_grad_graph(ptr) or _is_leaf_node(node):
             continue  # a leaf (paddle's copy of a seed) never runs, and takes no hook
-        marker = _GRAD_GRAPH[ptr] = functools.partial(_pass_through)
-        node._register_post_hook(marker)
+        if node.name() not in _MULTI_SLOT:  # (the batched results' stack): see there
+            marker = _GRAD_GRAPH[ptr] = functools.partial(_pass_through)
+            node._register_post_hook(marker)
         stack.extend(node.next_functions)
 
 
@@ -878,6 +919,7 @@ class PaddleBackend(Backend):
         leaf_hooks_in_grad=False,
         float16_cpu=False,
         functional=True,
+        list_ops_after_consuming=False,
     )
 
     def owns(self, cls: type) -> bool:

@@ -998,4 +998,42 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a batched create_graph result of a retain_graph=False call raised a raw "
+        "TypeError from paddle's engine when differentiated (the rows' stack node took the "
+        "hook that marks a gradient graph, and a hook cannot hand on a stack's gradients; "
+        "seed 45, program 803)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.26, 1.08], [1.12, -1.27]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(name="v2", op="mul", args=("x1", "x1"), params=()),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(
+                            data=[[[-1.28, -0.33], [0.22, 0.35]], [[-0.59, 0.43], [0.97, -0.9]]],
+                            dtype="float32",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    batched=True,
+                ),
+                Op(
+                    name="v4",
+                    op="sum",
+                    args=("g3[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",)),
+            )
+        ),
+    ),
 ]
