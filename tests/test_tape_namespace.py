@@ -281,3 +281,62 @@ def test_complex_elementwise_gradients(backend, name):
             d = (float(loss(np, hi)) - float(loss(np, lo))) / (2 * eps)
             expected[idx] += d if step == eps else 1j * d
     backend.close(g, expected, rtol=1e-5, atol=1e-6)
+
+
+# second and third derivatives: paddle has no double-grad kernel for these, and its
+# namespace differentiates them through formulas of its own (`_paddle_higher`)
+_U = np.array([0.3, -0.45, 0.6])
+_HIGHER = {  # name: (points, f'', f''')
+    "asin": (_U, lambda x: x / (1 - x * x) ** 1.5, lambda x: (1 + 2 * x * x) / (1 - x * x) ** 2.5),
+    "acosh": (
+        _U + 1.9,
+        lambda x: -x / (x * x - 1) ** 1.5,
+        lambda x: (2 * x * x + 1) / (x * x - 1) ** 2.5,
+    ),
+    "asinh": (
+        _U,
+        lambda x: -x / (x * x + 1) ** 1.5,
+        lambda x: (2 * x * x - 1) / (x * x + 1) ** 2.5,
+    ),
+    "atan": (_U, lambda x: -2 * x / (1 + x * x) ** 2, lambda x: (6 * x * x - 2) / (1 + x * x) ** 3),
+    "atanh": (_U, lambda x: 2 * x / (1 - x * x) ** 2, lambda x: (6 * x * x + 2) / (1 - x * x) ** 3),
+    "sinh": (_U, np.sinh, np.cosh),
+    "cosh": (_U, np.cosh, np.sinh),
+    "expm1": (_U, np.exp, np.exp),
+    "log1p": (_U, lambda x: -1 / (1 + x) ** 2, lambda x: 2 / (1 + x) ** 3),
+    "log2": (_U + 1, lambda x: -1 / (x * x * np.log(2)), lambda x: 2 / (x**3 * np.log(2))),
+    "log10": (_U + 1, lambda x: -1 / (x * x * np.log(10)), lambda x: 2 / (x**3 * np.log(10))),
+}
+_B = np.array([1.3, 0.7, -1.1])
+_HIGHER_BINARY = {  # name: (f(xp, a) at b = _B, f'' in a, f''' in a)
+    "atan2": (
+        lambda xp, a: xp.atan2(a, xp.asarray(_B, dtype=a.dtype)),
+        lambda a: -2 * a * _B / (a * a + _B * _B) ** 2,
+        lambda a: 2 * _B * (3 * a * a - _B * _B) / (a * a + _B * _B) ** 3,
+    ),
+    "pow": (
+        lambda xp, a: xp.pow(a, xp.asarray(_B, dtype=a.dtype)),
+        lambda a: _B * (_B - 1) * a ** (_B - 2),
+        lambda a: _B * (_B - 1) * (_B - 2) * a ** (_B - 3),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_HIGHER) + sorted(_HIGHER_BINARY))
+def test_second_and_third_derivatives(backend, name):
+    if name in _HIGHER:
+        points, second, third = _HIGHER[name]
+
+        def f(xp, v):
+            return getattr(xp, name)(v)
+
+    else:
+        f, second, third = _HIGHER_BINARY[name]
+        points = _U + 1.5  # a positive base for pow
+    x = backend.leaf(points, "float64")
+    xp = unigrad.namespace(x)
+    (g1,) = unigrad.grad(xp.sum(f(xp, x)), x, create_graph=True)
+    (g2,) = unigrad.grad(xp.sum(g1), x, create_graph=True)
+    backend.close(g2, second(points), rtol=1e-10, atol=1e-12)
+    (g3,) = unigrad.grad(xp.sum(g2), x)
+    backend.close(g3, third(points), rtol=1e-10, atol=1e-12)
