@@ -21,7 +21,6 @@ import paddle
 
 from . import _c99
 from . import _common as c
-from . import _paddle_higher as _higher
 from ._paddle_dtypes import (
     _COMPLEX,
     _NARROW,
@@ -260,29 +259,29 @@ def _binary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 abs = _unary(paddle.abs, "abs")
 acos = _complex_special(paddle.acos, "acos")
-acosh = _complex_special(_higher.unary(paddle.acosh, "acosh"), "acosh")
-asin = _unary(_higher.unary(paddle.asin, "asin"), "asin")
-asinh = _complex_special(_higher.unary(paddle.asinh, "asinh"), "asinh")
-atan = _unary(_higher.unary(paddle.atan, "atan"), "atan")
-atanh = _complex_special(_higher.unary(paddle.atanh, "atanh"), "atanh")
+acosh = _complex_special(paddle.acosh, "acosh")
+asin = _unary(paddle.asin, "asin")
+asinh = _complex_special(paddle.asinh, "asinh")
+atan = _unary(paddle.atan, "atan")
+atanh = _complex_special(paddle.atanh, "atanh")
 bitwise_invert = _unary(paddle.bitwise_not, "bitwise_invert")
 conj = _unary(paddle.conj, "conj")
 cos = _unary(paddle.cos, "cos")
-cosh = _complex_special(_higher.unary(paddle.cosh, "cosh"), "cosh")
+cosh = _complex_special(paddle.cosh, "cosh")
 exp = _complex_special(_exp, "exp")
-expm1 = _complex_special(_higher.unary(paddle.expm1, "expm1"), "expm1")
+expm1 = _complex_special(paddle.expm1, "expm1")
 imag = _unary(paddle.imag, "imag")
 isfinite = _unary(paddle.isfinite, "isfinite")
 isinf = _unary(paddle.isinf, "isinf")
 isnan = _unary(paddle.isnan, "isnan")
 log = _complex_special(paddle.log, "log")
-log1p = _complex_special(_higher.unary(paddle.log1p, "log1p"), "log1p")
-log2 = _unary(_higher.unary(paddle.log2, "log2"), "log2")
-log10 = _unary(_higher.unary(paddle.log10, "log10"), "log10")
+log1p = _complex_special(paddle.log1p, "log1p")
+log2 = _unary(paddle.log2, "log2")
+log10 = _unary(paddle.log10, "log10")
 logical_not = _unary(paddle.logical_not, "logical_not")
 real = _unary(paddle.real, "real")
 sin = _unary(paddle.sin, "sin")
-sinh = _complex_special(_higher.unary(paddle.sinh, "sinh"), "sinh")
+sinh = _complex_special(paddle.sinh, "sinh")
 sqrt = _complex_special(paddle.sqrt, "sqrt")
 tan = _unary(paddle.tan, "tan")
 tanh = _complex_special(paddle.tanh, "tanh")
@@ -325,7 +324,7 @@ def sign(x: Any, /) -> Any:
 
 
 add = _binary(paddle.add, "add")
-atan2 = _binary(_higher.binary(paddle.atan2, "atan2"), "atan2")
+atan2 = _binary(paddle.atan2, "atan2")
 bitwise_and = _binary(paddle.bitwise_and, "bitwise_and")
 bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
 bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
@@ -364,7 +363,7 @@ maximum = _binary(paddle.maximum, "maximum")
 minimum = _binary(paddle.minimum, "minimum")
 multiply = _binary(paddle.multiply, "multiply")
 not_equal = _binary(_exact_not_equal, "not_equal")
-pow = _binary(_higher.binary(paddle.pow, "pow"), "pow")
+pow = _binary(paddle.pow, "pow")
 remainder = _binary(paddle.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
 

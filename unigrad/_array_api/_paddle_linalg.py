@@ -98,24 +98,17 @@ def matrix_rank(x: Any, /, *, rtol: float | None = None) -> Any:
     return paddle.sum((s > tol).astype(paddle.int64), axis=-1)
 
 
-class _BothGradients(paddle.autograd.PyLayer):  # type: ignore[misc]
-    """``(q, r)`` unchanged, with a zero gradient for the one a pass does not reach:
-    paddle's ``qr`` node needs both, and a pass through one of them alone crashes the
-    process (SIGSEGV in ``qr_grad``, paddle 3.3); a ``PyLayer`` receives zeros there."""
-
-    @staticmethod
-    def forward(ctx: Any, q: Any, r: Any) -> tuple[Any, Any]:
-        return q.clone(), r.clone()
-
-    @staticmethod
-    def backward(ctx: Any, dq: Any, dr: Any) -> tuple[Any, Any]:
-        return dq, dr
-
-
 def qr(x: Any, /, *, mode: str = "reduced") -> c.QRResult:
+    """paddle's ``qr``, each result tied to the other by a zero term while it requires
+    grad: paddle's node for ``qr`` needs a gradient for both results, and a pass that
+    reaches one alone crashed the process (SIGSEGV in ``qr_grad``, paddle 3.3). The
+    ties are native ops (a ``PyLayer`` would do it too, but paddle's ``backward()``
+    releases a ``PyLayer`` node's context after one run, and any later pass through
+    it crashes). ``0 * r[..., :1, :1]`` is an exact zero for the finite results of a
+    finite input."""
     q, r = paddle.linalg.qr(x, mode=mode)
     if not (q.stop_gradient and r.stop_gradient):
-        q, r = _BothGradients.apply(q, r)
+        q, r = q + 0.0 * r[..., :1, :1], r + 0.0 * q[..., :1, :1]
     return c.QRResult(q, r)
 
 

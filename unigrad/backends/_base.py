@@ -45,6 +45,9 @@ class Capabilities:
         functional: `unigrad.functional` (vjp, jvp, jacobian, hessian, hvp, vhp)
             has an implementation for this backend's tensors. Off by default: a
             third-party backend offers ``grad`` and the tape-style ``unigrad.jacobian``.
+        no_second_order: namespace functions (``unigrad.namespace(x).<name>``) whose
+            derivative the framework cannot differentiate again: a ``create_graph=True``
+            pass through one raises `unigrad.HigherOrderUnavailableError` naming it.
         list_ops_after_consuming: a pass the contract lets through nodes an earlier
             ``retain_graph=False`` pass consumed (a ``create_graph`` result's own
             graph, a branch that leads to no input) also crosses the nodes of ops that
@@ -59,6 +62,7 @@ class Capabilities:
     leaf_hooks_in_grad: bool = False
     float16_cpu: bool = True
     functional: bool = False
+    no_second_order: frozenset[str] = frozenset()
     list_ops_after_consuming: bool = True
 
 

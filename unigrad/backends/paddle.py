@@ -842,6 +842,24 @@ def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str 
     return None
 
 
+def _refuse_pylayer_cuts(cuts: Sequence[Any]) -> None:
+    """Refuse a ``no_grad_vars`` cut made by a ``PyLayer``: unigrad cuts with a tensor
+    hook, and paddle runs none on a ``PyLayer``'s output, so the cut would be silently
+    ignored (a wrong number)."""
+    for i, v in enumerate(cuts):
+        node = None if v.stop_gradient else _grad_fn(v)
+        if node is not None and node.name().startswith("GradNodePyLayer"):
+            msg = message(
+                "paddle cannot cut a gradient at a PyLayer's output",
+                expected="no_grad_vars made by paddle's own ops",
+                got=f"no_grad_vars[{i}], the output of a PyLayer, on which paddle runs no "
+                "tensor hook (the cut would be ignored)",
+                fix="Use a copy made by a native op downstream and cut that (u = v * 1.0), "
+                "or detach it where it is used.",
+            )
+            raise UnsupportedFeatureError(msg)
+
+
 def _refuse_aliases(inputs: Sequence[Any]) -> None:
     """Raise if paddle treats two distinct inputs as one tensor.
 
@@ -919,6 +937,14 @@ class PaddleBackend(Backend):
         leaf_hooks_in_grad=False,
         float16_cpu=False,
         functional=True,
+        # (a PyLayer of the namespace could give them any order, but paddle's backward()
+        # releases a PyLayer node's context after one run: any later pass crashes)
+        no_second_order=frozenset(
+            {
+                *("acosh", "asin", "asinh", "atan", "atanh", "atan2", "cosh", "sinh"),
+                *("expm1", "log1p", "log2", "log10", "pow"),
+            }
+        ),
         list_ops_after_consuming=False,
     )
 
@@ -1090,6 +1116,7 @@ class PaddleBackend(Backend):
             _refuse_aliases(request.inputs)
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
+            _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         if request.no_grad_vars:
             return self._grad_cut(request)

@@ -206,6 +206,42 @@ def tanh(a: RV) -> RV:
     return _mk(np.tanh(a.v), a.dtype, (a,), tanh, vjp)
 
 
+def sinh(a: RV) -> RV:
+    return _mk(np.sinh(a.v), a.dtype, (a,), sinh, lambda ct, a: (mul(ct, cosh(a)),))
+
+
+def cosh(a: RV) -> RV:
+    return _mk(np.cosh(a.v), a.dtype, (a,), cosh, lambda ct, a: (mul(ct, sinh(a)),))
+
+
+def expm1(a: RV) -> RV:
+    return _mk(np.expm1(a.v), a.dtype, (a,), expm1, lambda ct, a: (mul(ct, exp(a)),))
+
+
+def atan(a: RV) -> RV:
+    def vjp(ct: RV, a: RV) -> tuple[RV | None, ...]:
+        return (mul(ct, recip(add(mul(a, a), const(1.0, a.dtype)))),)
+
+    return _mk(np.arctan(a.v), a.dtype, (a,), atan, vjp)
+
+
+def asinh(a: RV) -> RV:
+    def vjp(ct: RV, a: RV) -> tuple[RV | None, ...]:
+        return (mul(ct, recip(sqrt(add(mul(a, a), const(1.0, a.dtype))))),)
+
+    return _mk(np.arcsinh(a.v), a.dtype, (a,), asinh, vjp)
+
+
+def log1p(a: RV) -> RV:
+    if np.any(a.v.real <= -1.0 + KINK):
+        raise Degenerate("log1p at -1")
+
+    def vjp(ct: RV, a: RV) -> tuple[RV | None, ...]:
+        return (mul(ct, recip(add(a, const(1.0, a.dtype)))),)
+
+    return _mk(np.log1p(a.v), a.dtype, (a,), log1p, vjp)
+
+
 def sqrt(a: RV) -> RV:
     if np.any(a.v.real < KINK):
         raise Degenerate("sqrt at 0")
@@ -455,9 +491,16 @@ def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
         "imag": imag,
         "conj": conj,
         "neg": neg,
+        "sinh": sinh,
+        "cosh": cosh,
+        "expm1": expm1,
+        "atan": atan,
+        "asinh": asinh,
     }
     if name in unary:
         return unary[name](a)
+    if name == "log1p_sq":
+        return log1p(mul(a, a))
     if name == "add":
         return add(a, args[1])
     if name == "sub":

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from ._program import Backward, Grad, Leaf, Op, Program, Seed, Step
+from ._program import _REAL_SMOOTH, Backward, Grad, Leaf, Op, Program, Seed, Step
 
 __all__ = ["programs"]
 
@@ -121,7 +121,7 @@ class _Builder:
         kind = d(st.sampled_from(choices))
         c = a.complex
         if kind == "unary":
-            ops = _SMOOTH_UNARY + (("conj",) if c else ())
+            ops = _SMOOTH_UNARY + (("conj",) if c else (*_REAL_SMOOTH, "log1p_sq"))
             if c and self.smooth:  # paddle refuses complex tanh's double grad (wrong kernel)
                 ops = tuple(o for o in ops if o != "tanh")
             self.emit(d(st.sampled_from(ops)), (a,), a.shape, c)

@@ -153,6 +153,12 @@ class Program:
         return [s for s in self.steps if isinstance(s, (Grad, Backward))]
 
 
+#: Smooth unary ops drawn for real tensors only (their complex kernels are not the
+#: point here); paddle has no second-order kernel for them (capability
+#: ``no_second_order``). ``log1p_sq`` is ``log1p(a * a)`` (in its domain).
+_REAL_SMOOTH = ("sinh", "cosh", "expm1", "atan", "asinh")
+
+
 def _axis(v: Any) -> str:
     return repr(v)
 
@@ -161,8 +167,10 @@ def render_op(op: str, args: tuple[str, ...], p: dict[str, Any]) -> str:
     """The namespace code of ``op`` (one table: the reference reads the same names)."""
     a = args[0]
     b = args[1] if len(args) > 1 else ""
-    if op in ("exp", "sin", "cos", "tanh", "abs", "real", "imag", "conj"):
+    if op in (*("exp", "sin", "cos", "tanh", "abs", "real", "imag", "conj"), *_REAL_SMOOTH):
         return f"xp.{op}({a})"
+    if op == "log1p_sq":
+        return f"xp.log1p({a} * {a})"
     simple = {
         "neg": f"-{a}",
         "add": f"{a} + {b}",

@@ -1036,4 +1036,63 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a gradient recorded by the structure pass was read as linear in its roots: "
+        "d(x*v*x)/dv (v = -x) differentiated again came back detached (seed 54, program "
+        "1120, shrunk)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=1.47, dtype="float32", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Op(name="v3", op="mul", args=("x1", "v2"), params=()),
+                Op(name="v4", op="mul", args=("v3", "x1"), params=()),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("v3", "v4", "v2"),
+                    retain_graph=False,
+                    create_graph=True,
+                ),
+                Op(name="v6", op="neg", args=("g5[2]",), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1", "x1"),
+                    seeds=(Seed(data=[1.24, 1.03], dtype="float32"),),
+                    create_graph=True,
+                    batched=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: a no_grad_vars cut at expm1's result was ignored while the namespace "
+        "computed expm1 through a PyLayer (paddle runs no tensor hook on a PyLayer's "
+        "output): a wrong number (seed 57, program 395)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=[0.34, 1.32, 0.93], dtype="float64", watched=True),
+                Op(name="v3", op="expm1", args=("x2",), params=()),
+                Op(
+                    name="v4",
+                    op="vector_norm",
+                    args=("v3",),
+                    params=(("axis", (0,)), ("keepdims", False), ("ord", 2)),
+                ),
+                Op(name="v5", op="add", args=("x2", "v4"), params=()),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("v5", "x2", "x2"),
+                    seeds=(
+                        Seed(data=[[-0.69, 0.73, -0.59], [-0.62, -0.73, 0.59]], dtype="float64"),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    no_grad_vars=("v3",),
+                    batched=True,
+                ),
+            )
+        ),
+    ),
 ]
