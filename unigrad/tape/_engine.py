@@ -71,6 +71,10 @@ class Engine:
         """``(shape, dtype, weak_type)`` of an array."""
         return (tuple(v.shape), v.dtype, False)
 
+    def dtype_of(self, v: Any) -> Any:
+        """``v.dtype`` of an array or a value being traced, None for a Python scalar."""
+        return getattr(v, "dtype", None)
+
     def aval(self, v: Any) -> Any:
         """`describe` for a float/complex array, else None: an integer or boolean
         array (an index, a mask) may decide a result's shape by its values."""
@@ -221,32 +225,36 @@ class _NumpyEngine(Engine):
         # accumulate, in float64 (twice the memory traffic) only to be cast back at the
         # end. Each node of this trace records its value's dtype (`_typed_node`) and the
         # pullback casts a cotangent of the same kind (float, complex) to it.
-        from autograd.builtins import tuple as atuple
-        from autograd.core import add_outgrads, vspace
-        from autograd.tracer import getval, isbox, new_box, trace_stack
-        from autograd.util import toposort
-
+        (atuple, add_outgrads, vspace, getval, isbox, new_box, trace_stack, toposort) = self._ag
+        ndarray, dtype_of, array_box = self._np.ndarray, self.dtype_of, self._array_box
         node_type = self._node_type
         roots = []
         for x in primals:
             r = node_type.new_root()
-            r.dtype = getattr(x, "dtype", None)
+            r.dtype = dtype_of(x)
             roots.append(r)
         with trace_stack.new_trace() as t:
             boxes = [new_box(x, t, r) for x, r in zip(primals, roots, strict=True)]
             outs, extra = fn(*boxes)
-            end = atuple(outs)
+            # One output is the trace's end itself; several are tied by autograd's tuple
+            # primitive (traced, and differentiated again by every enclosing pass).
+            single = len(outs) == 1
+            end = outs[0] if single else atuple(outs)
             aux = tuple(getval(v) for v in extra)  # values only: not differentiated
         if isbox(end) and end._trace == t:
             out, end_node = end._value, end._node
         else:  # no output depends on a primal: every gradient is zeros
             out, end_node = end, None
+        if single:
+            out = (out,)
         where = {r: i for i, r in enumerate(roots)}
 
         def pullback(cts: Sequence[Any]) -> Any:
             result: list[Any] = [None] * len(primals)
             if end_node is not None:
-                outgrads: dict[Any, Any] = {end_node: (atuple(cts), False)}
+                # (one output: the seed in the end's dtype, as the tuple's VJP gave it)
+                seed = _in_dtype(cts[0], end_node.dtype, dtype_of) if single else atuple(cts)
+                outgrads: dict[Any, Any] = {end_node: (seed, False)}
                 for node in toposort(end_node):
                     g = outgrads.pop(node)[0]
                     i = where.get(node)
@@ -256,9 +264,25 @@ class _NumpyEngine(Engine):
                     for parent, ingrad in zip(node.parents, node.vjp(g), strict=False):
                         dt = parent.dtype
                         if dt is not None:
-                            gdt = getattr(ingrad, "dtype", dt)
+                            # `dtype_of`, inlined: this loop runs once per edge of
+                            # every pass, and in a nested pass most cotangents are boxes
+                            kind = type(ingrad)
+                            if kind is ndarray:
+                                gdt = ingrad.dtype
+                            elif kind is array_box:
+                                v = ingrad._value
+                                while type(v) is array_box:
+                                    v = v._value
+                                gdt = v.dtype if type(v) is ndarray else dtype_of(v)
+                            else:
+                                gdt = getattr(ingrad, "dtype", None)
                             # (NumPy's dtypes are mostly singletons: `is` decides first)
-                            if gdt is not dt and gdt != dt and gdt.kind == dt.kind:
+                            if (
+                                gdt is not None
+                                and gdt is not dt
+                                and gdt != dt
+                                and gdt.kind == dt.kind
+                            ):
                                 ingrad = ingrad.astype(dt)
                         outgrads[parent] = add_outgrads(outgrads.get(parent), ingrad)
             return tuple(
@@ -269,7 +293,23 @@ class _NumpyEngine(Engine):
 
     @functools.cached_property
     def _node_type(self) -> Any:
-        return _typed_node()
+        return _typed_node(self.dtype_of)
+
+    @functools.cached_property
+    def _ag(self) -> tuple[Any, ...]:
+        """The autograd internals `vjp` uses (imported once, not on every pass)."""
+        from autograd.builtins import tuple as atuple
+        from autograd.core import add_outgrads, vspace
+        from autograd.tracer import getval, isbox, new_box, trace_stack
+        from autograd.util import toposort
+
+        return (atuple, add_outgrads, vspace, getval, isbox, new_box, trace_stack, toposort)
+
+    @functools.cached_property
+    def _array_box(self) -> Any:
+        from autograd.numpy.numpy_boxes import ArrayBox
+
+        return ArrayBox
 
     def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         anp = self.np
@@ -280,6 +320,21 @@ class _NumpyEngine(Engine):
             return tuple(anp.stack([r[i] for r in rows]) for i in range(len(rows[0])))
 
         return loop
+
+    def dtype_of(self, v: Any) -> Any:
+        # An ArrayBox's dtype is a property making three Python calls (autograd's
+        # result_type primitive on the value inside); the rebuilt passes ask it of every
+        # seed and gradient of every nested pass. The same answer, read from the value.
+        kind = type(v)
+        if kind is self._np.ndarray:
+            return v.dtype
+        array_box = self._array_box
+        if kind is not array_box:
+            return getattr(v, "dtype", None)
+        v = v._value
+        while type(v) is array_box:
+            v = v._value
+        return v.dtype if type(v) is self._np.ndarray else self._np.result_type(v)
 
     def differentiates(self, dtype: Any) -> bool:
         # HIPS autograd registers the NumPy float and complex types, not ml_dtypes'
@@ -333,23 +388,53 @@ class _NumpyEngine(Engine):
         return self._np.asarray(x).astype(dtype)
 
 
-def _typed_node() -> Any:
+def _in_dtype(g: Any, dt: Any, dtype_of: Callable[[Any], Any]) -> Any:
+    """Cotangent ``g`` cast to ``dt`` where it has another dtype of the same kind (the
+    pullback's rule for every edge, here for the seed of a one-output pass)."""
+    gdt = None if dt is None else dtype_of(g)
+    if gdt is not None and gdt is not dt and gdt != dt and gdt.kind == dt.kind:
+        return g.astype(dt)
+    return g
+
+
+def _typed_node(dtype_of: Callable[[Any], Any]) -> Any:
     """autograd's reverse-mode node, also holding its value's dtype (not the value).
 
     autograd builds each node of a trace with the node type of its boxed arguments, so
     roots of this type make every node of the trace one; the primitives autograd does not
     trace for its own node type are not traced for this one either."""
-    from autograd.core import VJPNode
+    import numpy as np
+    from autograd.core import VJPNode, primitive_vjps
     from autograd.tracer import notrace_primitives
+
+    ndarray = np.ndarray
 
     init = VJPNode.__init__
 
     class TypedVJPNode(VJPNode):  # type: ignore[misc]
         __slots__ = ("dtype",)
 
-        def __init__(self, value: Any, *args: Any) -> None:
-            init(self, value, *args)
-            self.dtype = getattr(value, "dtype", None)
+        def __init__(
+            self,
+            value: Any,
+            fun: Any,
+            args: Any,
+            kwargs: Any,
+            parent_argnums: Any,
+            parents: Any,
+        ) -> None:
+            # VJPNode.__init__'s two lines, inlined: one node per primitive of every
+            # pass, and a delegating call was a Python frame (and an argument tuple) more
+            # per node. A primitive without a VJP goes through autograd's own __init__,
+            # which raises its own error. (VJPNode's slots: mypy does not see them.)
+            self.parents = parents  # type: ignore[misc]
+            vjpmaker = primitive_vjps.get(fun)
+            if vjpmaker is None:
+                init(self, value, fun, args, kwargs, parent_argnums, parents)
+            else:
+                self.vjp = vjpmaker(parent_argnums, value, args, kwargs)  # type: ignore[misc]
+            # (in a nested pass, value is a box of the enclosing pass)
+            self.dtype = value.dtype if type(value) is ndarray else dtype_of(value)
 
         def initialize_root(self) -> None:
             super().initialize_root()

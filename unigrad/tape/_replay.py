@@ -400,8 +400,7 @@ def _forward(plan: Plan) -> Callable[..., tuple[tuple[Any, ...], tuple[Any, ...]
 _COMPLEX: dict[Any, bool] = {}
 
 
-def _is_complex(v: Any) -> bool:
-    dtype = v.dtype
+def _is_complex(dtype: Any) -> bool:
     try:
         return _COMPLEX[dtype]
     except (KeyError, TypeError):  # (TypeError: an unhashable dtype, asked each time)
@@ -427,6 +426,7 @@ def make_run(
     forward = _forward(plan)
     deltas = plan.deltas
     xnp = engine.np
+    dtype_of = engine.dtype_of
 
     def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> Any:
         # zeros(shape)/ones(shape) rather than *_like(x): autograd records zeros_like
@@ -440,18 +440,23 @@ def make_run(
 
         outs, pull, kept = engine.vjp(f, primals)
         cts = tuple(
-            xnp.ones(o.shape, o.dtype) if none else (xnp.conj(s) if _is_complex(s) else s)
+            xnp.ones(o.shape, dtype_of(o))
+            if none
+            else (xnp.conj(s) if _is_complex(dtype_of(s)) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
         )
         gs = pull(cts)
         result = []
         for x, g in zip(primals, gs, strict=True):
-            if not hasattr(g, "dtype"):  # autograd: a Python scalar for some 0-d gradients
+            dt = dtype_of(g)
+            if dt is None:  # autograd: a Python scalar for some 0-d gradients
                 g = xnp.asarray(g)
-            if _is_complex(g):
+                dt = dtype_of(g)
+            if _is_complex(dt):
                 g = xnp.conj(g)
-            if g.dtype != x.dtype:
-                g = engine.cast(g, x.dtype)
+            x_dt = dtype_of(x)
+            if dt != x_dt:
+                g = engine.cast(g, x_dt)
             result.append(g)
         if values:
             return tuple(result), outs, kept
