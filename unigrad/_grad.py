@@ -43,7 +43,7 @@ def _as_tuple(value: Any, name: str, *, allow_set: bool = False) -> tuple[Any, .
         items = value
     elif isinstance(value, list):
         items = tuple(value)
-    elif owner(value) is not None:
+    elif type(value) in _TYPE_CACHE or owner(value) is not None:  # (the cache: one call less)
         return (value,)
     elif isinstance(value, (str, bytes, dict)) or (
         isinstance(value, (set, frozenset)) and not allow_set
@@ -135,7 +135,9 @@ def _seeds(grad_outputs: Any, n_outputs: int) -> tuple[Any, ...]:
     return seeds
 
 
-def _check_outputs(be: Backend, outs: tuple[Any, ...]) -> None:
+def _check_outputs(be: Backend, outs: tuple[Any, ...]) -> bool:
+    """Raise unless every output is differentiable; whether one of them is complex."""
+    complex_ = False
     for i, y in enumerate(outs):
         kind = be.kind(y)
         if kind not in "fc":
@@ -158,6 +160,9 @@ def _check_outputs(be: Backend, outs: tuple[Any, ...]) -> None:
                 ),
             )
             raise NotDifferentiableError(msg)
+        if kind == "c":
+            complex_ = True
+    return complex_
 
 
 def _all_none(values: tuple[Any, ...]) -> bool:
@@ -349,6 +354,54 @@ def _all_given(results: list[Any]) -> bool:
     return True
 
 
+def _flags(
+    create_graph: Any,
+    retain_graph: Any,
+    only_inputs: Any,
+    allow_unused: Any,
+    materialize_grads: Any,
+    is_grads_batched: Any,
+) -> tuple[bool, bool, bool | None, bool, bool]:
+    """`grad`'s flags checked in the contract's order: ``(create, retain, allow_unused,
+    materialize, batched)``; warns for ``only_inputs=False``."""
+    if (
+        type(create_graph) is bool  # (True or False: bool has no subclasses)
+        and (retain_graph is None or type(retain_graph) is bool)
+        and only_inputs is True
+        and (allow_unused is None or type(allow_unused) is bool)
+        and materialize_grads is False
+        and is_grads_batched is False
+    ):  # plain flags, the defaults where they matter (the common call): nothing to
+        # check, warn about or convert
+        return (
+            create_graph,
+            create_graph if retain_graph is None else retain_graph,
+            allow_unused,
+            False,
+            False,
+        )
+    create = bool(_flag(create_graph, "create_graph"))
+    retain = create if retain_graph is None else bool(_flag(retain_graph, "retain_graph"))
+    if not _flag(only_inputs, "only_inputs"):
+        warnings.warn(
+            "only_inputs argument is deprecated and is ignored now (defaults to True). "
+            "To accumulate gradient for other parts of the graph, use unigrad.backward.",
+            FutureWarning,
+            stacklevel=3,  # grad's caller
+        )
+    unused_ok = _flag(allow_unused, "allow_unused", optional=True)
+    materialize = bool(_flag(materialize_grads, "materialize_grads"))
+    if materialize and unused_ok is False:
+        msg = message(
+            "materialize_grads=True conflicts with allow_unused=False",
+            expected="allow_unused=True or None with materialize_grads=True",
+            got="allow_unused=False",
+            fix="Drop allow_unused, or set materialize_grads=False.",
+        )
+        raise GradArgumentError(msg)
+    return create, retain, unused_ok, materialize, bool(_flag(is_grads_batched, "is_grads_batched"))
+
+
 def _batch_size(be: Backend, seeds: tuple[Any, ...]) -> int:
     return be.shape(next(s for s in seeds if s is not None))[0]
 
@@ -422,7 +475,7 @@ def grad(
     """
     outs = _as_tuple(outputs, "outputs")
     ins = _as_tuple(inputs, "inputs")
-    seeds = _seeds(grad_outputs, len(outs))
+    seeds = (None,) * len(outs) if grad_outputs is None else _seeds(grad_outputs, len(outs))
     ngv = () if no_grad_vars is None else _as_tuple(no_grad_vars, "no_grad_vars", allow_set=True)
     be = _one_type(outs, ins, seeds, ngv)
     if be is None:  # not all of one known type: the general search, and its errors
@@ -431,30 +484,14 @@ def grad(
             groups += (("grad_outputs", seeds), ("no_grad_vars", ngv))
         be = backend_for(groups)
 
-    create = _flag(create_graph, "create_graph")
-    retain = create if retain_graph is None else _flag(retain_graph, "retain_graph")
-    if not _flag(only_inputs, "only_inputs"):
-        warnings.warn(
-            "only_inputs argument is deprecated and is ignored now (defaults to True). "
-            "To accumulate gradient for other parts of the graph, use unigrad.backward.",
-            FutureWarning,
-            stacklevel=2,
-        )
-    unused_ok = _flag(allow_unused, "allow_unused", optional=True)
-    materialize = _flag(materialize_grads, "materialize_grads")
-    if materialize and unused_ok is False:
-        msg = message(
-            "materialize_grads=True conflicts with allow_unused=False",
-            expected="allow_unused=True or None with materialize_grads=True",
-            got="allow_unused=False",
-            fix="Drop allow_unused, or set materialize_grads=False.",
-        )
-        raise GradArgumentError(msg)
-    batched = bool(_flag(is_grads_batched, "is_grads_batched"))
-
-    _check_outputs(be, outs)
-    seeds = _check_seeds(be, outs, seeds, batched)
-    outs, seeds = _merge_outputs(be, outs, seeds)
+    create, retain, unused_ok, materialize, batched = _flags(
+        create_graph, retain_graph, only_inputs, allow_unused, materialize_grads, is_grads_batched
+    )
+    complex_out = _check_outputs(be, outs)
+    if grad_outputs is not None or batched or complex_out:  # (None seeds for real
+        seeds = _check_seeds(be, outs, seeds, batched)  # outputs: nothing to check)
+    if len(outs) > 1:
+        outs, seeds = _merge_outputs(be, outs, seeds)
     used, where, reasons = _inputs(be, ins)
 
     results: list[Any] = []

@@ -14,6 +14,7 @@ torch already follows most of the contract. This adapter adds:
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Set as AbstractSet
 from functools import partial
 from typing import Any
@@ -33,12 +34,13 @@ from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "TorchBackend"]
 
-_KINDS: dict[Any, Kind] = {}
 
+class _Kinds(dict[Any, Kind]):
+    """Each dtype's kind, computed on its first lookup: `TorchBackend.kind` is one
+    subscript (the front asks for each output's and input's kind on every call)."""
 
-def _kind_of(dtype: Any) -> Kind:
-    kind = _KINDS.get(dtype)
-    if kind is None:
+    def __missing__(self, dtype: Any) -> Kind:
+        kind: Kind
         if dtype.is_complex:
             kind = "c"
         elif dtype.is_floating_point:
@@ -47,8 +49,11 @@ def _kind_of(dtype: Any) -> Kind:
             kind = "b"
         else:
             kind = "i"
-        _KINDS[dtype] = kind
-    return kind
+        self[dtype] = kind
+        return kind
+
+
+_KINDS = _Kinds()
 
 
 _FREED_MESSAGE = message(
@@ -73,10 +78,11 @@ _VIEW_NODES = frozenset(
 _NO_CUTS: frozenset[tuple[Any, int]] = frozenset()
 _PRESERVE = torch.preserve_format
 _ones_like = torch.ones_like
+_ref = weakref.ref
 
-#: ids of the live `_Consumed` tokens. Empty: no node anywhere carries the consumed
-#: flag, so a pass cannot reach one and the check is skipped (see `_plan`).
-_LIVE: set[int] = set()
+#: A weak reference to each live `_Consumed` token. Empty: no node anywhere carries the
+#: consumed flag, so a pass cannot reach one and the check is skipped (see `_plan`).
+_LIVE: set[weakref.ref[Any]] = set()
 
 
 class _Consumed:
@@ -86,15 +92,14 @@ class _Consumed:
     hold it): while `_LIVE` is empty, no live node is flagged. A token outlived by a
     node cannot happen (the node's dict holds it); a token outliving its nodes (held
     elsewhere) only keeps the check on.
+
+    `_LIVE` holds a weak reference to it whose callback, ``_LIVE.discard``, removes the
+    reference itself when the token dies (its hash is the token's, computed while the
+    token lives, and kept): no Python code runs, no ``__init__`` or ``__del__`` per
+    consuming pass.
     """
 
-    __slots__ = ()
-
-    def __init__(self) -> None:
-        _LIVE.add(id(self))
-
-    def __del__(self, _discard: Any = _LIVE.discard) -> None:
-        _discard(id(self))
+    __slots__ = ("__weakref__",)
 
 
 def _children(node: Any) -> list[Any]:
@@ -117,8 +122,9 @@ def _plan(
     a cut runs. The walk answers ``_graph.executed``'s question for torch's node types.
     It runs on every consuming call (a training step's last), so it is written for
     speed: `_runs_recursive` reads each node's edges once and decides it on the way
-    back; a graph deeper than Python's recursion limit is decided by
-    `_runs_iterative` instead (same nodes).
+    back; a graph deeper than Python's recursion limit, or one with cuts, is decided by
+    `_runs_iterative` instead (same nodes; the recursive walk has no cut test per edge,
+    about 4 % of its time).
     """
     every_leaf = inputs is None
     leaves: set[int] = set()
@@ -134,10 +140,13 @@ def _plan(
         fn = y.grad_fn
         if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
             roots.append(fn)
-    try:
-        runs = _runs_recursive(roots, every_leaf, leaves, targets, cuts)
-    except RecursionError:
+    if cuts:  # (rare: no_grad_vars) the walk that reads cuts, not on the common call's
         runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+    else:
+        try:
+            runs = _runs_recursive(roots, every_leaf, leaves, targets)
+        except RecursionError:
+            runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
     if _LIVE:  # some flagged node is alive: look for one among the nodes that run
         for node in runs:
             if _CONSUMED in node.metadata:
@@ -147,16 +156,12 @@ def _plan(
 
 
 def _runs_recursive(
-    roots: list[Any],
-    every_leaf: bool,
-    leaves: set[int],
-    targets: set[Any],
-    cuts: frozenset[tuple[Any, int]],
+    roots: list[Any], every_leaf: bool, leaves: set[int], targets: set[Any]
 ) -> list[Any]:
-    """`_plan`'s nodes, depth first: a node runs iff one of its children (through an
-    edge that is not cut) is a target or runs. ``useful`` holds, per node met, whether
-    the edge into it is worth following (it is a target or runs); a node is decided
-    once, after its children (autograd graphs have no cycles)."""
+    """`_plan`'s nodes without cuts, depth first: a node runs iff one of its children is
+    a target or runs. ``useful`` holds, per node met, whether the edge into it is worth
+    following (it is a target or runs); a node is decided once, after its children
+    (autograd graphs have no cycles)."""
     useful: dict[Any, bool] = {}
     known = useful.get
     runs: list[Any] = []
@@ -164,16 +169,15 @@ def _runs_recursive(
 
     def decide(node: Any) -> bool:
         hit = False
-        for c, nr in node.next_functions:
-            if c is None or (cuts and (c, nr) in cuts):
+        for c, _ in node.next_functions:
+            if c is None:
                 continue
             u = known(c)
             if u is None:
                 if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
-                    u = every_leaf or id(c.variable) in leaves
+                    u = useful[c] = every_leaf or id(c.variable) in leaves
                 else:
-                    u = decide(c) or c in targets
-                useful[c] = u
+                    u = useful[c] = decide(c) or c in targets
             if u:
                 hit = True
         if hit:
@@ -199,7 +203,8 @@ def _runs_iterative(
     cuts: frozenset[tuple[Any, int]],
 ) -> list[Any]:
     """`_runs_recursive`'s answer without recursion, for graphs deeper than the
-    recursion limit: one walk down reads each node's edges once and records its
+    recursion limit, and with cuts (edges into ``no_grad_vars`` are not followed):
+    one walk down reads each node's edges once and records its
     parents, then a walk up from the targets met collects their ancestors."""
     parents: dict[Any, list[Any]] = {}
     met: list[Any] = []
@@ -298,6 +303,7 @@ def _consume(runs: list[Any] | None) -> None:
     if not runs:
         return
     token = _Consumed()
+    _LIVE.add(_ref(token, _LIVE.discard))
     for node in runs:
         if type(node) in _VIEW_NODES and _kept(node):
             continue
@@ -345,32 +351,21 @@ def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
 
 # ---- derivatives through a create_graph gradient (see `_ambiguous`) ----------------------
 _RECORD = "unigrad.create_graph_call"
-#: ids of the live `_CallRecord`s (the scheme of `_Consumed`): a record lives as long as
-#: the last result node whose ``metadata`` holds it. While this is empty no call walks
-#: (a WGAN-GP step's intermediate input finds the last step's gradient graph gone).
-_RECORDS_LIVE: set[int] = set()
+#: A weak reference to each live `_CallRecord` (the scheme of `_Consumed`): a record
+#: lives as long as the last result node whose ``metadata`` holds it. While this is
+#: empty no call walks (a WGAN-GP step's intermediate input finds the last step's
+#: gradient graph gone).
+_RECORDS_LIVE: set[weakref.ref[Any]] = set()
 
 
 class _CallRecord(Record):
     """The `Record` of one ``create_graph`` call, held by its results' nodes as
     ``(record, position)`` pairs: one object per call and a tuple per result (views,
     `Record.at`, are made only when a walk reads them, which few calls do), and no
-    weak reference to register per result."""
+    weak reference to register per result. `_new_record` enters it in `_RECORDS_LIVE`
+    as `_Consumed` tokens enter `_LIVE`."""
 
     __slots__ = ()
-
-    def __init__(
-        self,
-        inputs: frozenset[Any],
-        outputs: tuple[Any, ...],
-        seeds: tuple[Any, ...],
-        results: tuple[tuple[Any, Any], ...],
-    ) -> None:
-        super().__init__(inputs, outputs, seeds, results)
-        _RECORDS_LIVE.add(id(self))
-
-    def __del__(self, _discard: Any = _RECORDS_LIVE.discard) -> None:
-        _discard(id(self))
 
 
 def _ident(node: Any) -> Any:
@@ -394,7 +389,9 @@ def _new_record(request: GradRequest | BackwardRequest, inputs: Any = None) -> _
     outs = [fn for fn in (y.grad_fn for y in request.outputs) if fn is not None]
     seeds = [fn for fn in (s.grad_fn for s in request.seeds if s is not None) if fn is not None]
     results = tuple(zip(keys, nodes, strict=True))
-    return _CallRecord(frozenset(keys), tuple(outs), tuple(seeds), results)
+    rec = _CallRecord(frozenset(keys), tuple(outs), tuple(seeds), results)
+    _RECORDS_LIVE.add(_ref(rec, _RECORDS_LIVE.discard))
+    return rec
 
 
 def _attach(rec: _CallRecord, result: Any) -> None:
@@ -541,7 +538,7 @@ class TorchBackend(Backend):
         return {"torch": str(torch.__version__)}
 
     def kind(self, x: Any) -> Kind:
-        return _kind_of(x.dtype)
+        return _KINDS[x.dtype]
 
     def shape(self, x: Any) -> tuple[int, ...]:
         return tuple(x.shape)
@@ -594,32 +591,31 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
+        outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars = request
         intermediate = False  # a non-leaf input (leaves, the common inputs, cost one read)
-        for x in request.inputs:
+        for x in inputs:
             if x.grad_fn is not None:
                 intermediate = True
-                refuse_full_slice(request.inputs, "inputs", _is_full_slice)
+                refuse_full_slice(inputs, "inputs", _is_full_slice)
                 break
-        if request.no_grad_vars:
-            refuse_full_slice(request.no_grad_vars, "no_grad_vars", _is_full_slice)
-        if _RECORDS_LIVE and (intermediate or request.no_grad_vars):
+        if no_grad_vars:
+            refuse_full_slice(no_grad_vars, "no_grad_vars", _is_full_slice)
+        if _RECORDS_LIVE and (intermediate or no_grad_vars):
             # (leaf inputs and no cuts: no candidate, nothing to walk for)
             _refuse_ambiguous(request)
-        outputs, inputs = request.outputs, request.inputs
-        seeds = request.seeds
         cuts = _NO_CUTS
-        if request.no_grad_vars:  # a cut input is unused: the pass never runs toward it
+        if no_grad_vars:  # a cut input is unused: the pass never runs toward it
             cuts = frozenset(
-                (v.grad_fn, v.output_nr) for v in request.no_grad_vars if v.grad_fn is not None
+                (v.grad_fn, v.output_nr) for v in no_grad_vars if v.grad_fn is not None
             )
-            cut_ids = {id(v) for v in request.no_grad_vars}
+            cut_ids = {id(v) for v in no_grad_vars}
             kept = tuple(x for x in inputs if id(x) not in cut_ids)
             if _LIVE:
                 # no_grad_vars never excuse a consumed graph (rule 15): torch's engine
                 # runs a cut's node (its gradients dropped), so the uncut pass's check
                 _plan(outputs, kept)
             runs = _plan(outputs, kept, cuts)
-        elif request.retain_graph and not _LIVE:
+        elif retain_graph and not _LIVE:
             # No flagged node is alive (nothing to find), the pass consumes nothing
             # (nothing to flag) and cuts nothing: the walk cannot matter. torch's engine
             # runs only the nodes that lead to the inputs (an output that leads to none
@@ -636,17 +632,17 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
-        rec = _new_record(request) if request.create_graph else None
+        rec = _new_record(request) if create_graph else None
         handles = []
         unreached: list[int] = []
         # create_graph results must stay differentiable after retain_graph=False: torch
         # keeps the buffers, unigrad marks the pass's nodes consumed (see _check_consumed)
-        consume_only = request.create_graph and not request.retain_graph
+        consume_only = create_graph and not retain_graph
         # torch frees what it ran; the contract consumes only what the pass needed:
         # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
-        retain = request.retain_graph or request.create_graph or bool(request.no_grad_vars)
-        old = _forward_nodes(outputs) if consume_only else set()
-        if request.no_grad_vars:
+        retain = retain_graph or create_graph or bool(no_grad_vars)
+        old = _forward_nodes(outputs) if consume_only else None
+        if no_grad_vars:
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
                 i
@@ -659,28 +655,28 @@ class TorchBackend(Backend):
                 # torch would still run toward them (their gradients are then dropped),
                 # through nodes an earlier pass may have consumed: leave them out
                 if len(unreached) == len(inputs):
-                    if not request.retain_graph:
+                    if not retain_graph:
                         _consume(runs)
                     return [None] * len(inputs)
                 inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
-            handles = _cut_hooks(request.no_grad_vars)
+            handles = _cut_hooks(no_grad_vars)
         try:
-            if _run_backward is None or request.batched or _has_torch_function(outputs + inputs):
+            if _run_backward is None or batched or _has_torch_function(outputs + inputs):
                 result = torch.autograd.grad(
                     outputs,
                     inputs,
                     self._seeds(outputs, seeds),
                     retain_graph=retain,
-                    create_graph=request.create_graph,
+                    create_graph=create_graph,
                     allow_unused=True,
-                    is_grads_batched=request.batched,
+                    is_grads_batched=batched,
                 )
             else:
                 result = _run_backward(
                     outputs,
                     _filled(outputs, seeds),
                     retain,
-                    request.create_graph,
+                    create_graph,
                     inputs,
                     True,
                     accumulate_grad=False,
@@ -690,9 +686,9 @@ class TorchBackend(Backend):
         finally:
             for h in handles:
                 h.remove()
-        if not request.retain_graph:
+        if not retain_graph:
             _consume(runs)
-        if consume_only:
+        if old is not None:  # (consume_only)
             _mark_grad_graph(result, old)
         out = list(result)
         if unreached:
@@ -764,7 +760,7 @@ class TorchBackend(Backend):
                 fix="Convert the value with torch.as_tensor first.",
             )
             raise NotDifferentiableError(msg)
-        if _kind_of(x.dtype) not in "fc":
+        if _KINDS[x.dtype] not in "fc":
             msg = message(
                 "only floating-point and complex tensors can require grad",
                 expected="a float or complex tensor",
