@@ -64,6 +64,8 @@ def main(out_dir: Path) -> None:
         {"penalty": penalty.detach(), "loss": loss.detach(), "grads": grads},
         out_dir / f"rank{rank}.pt",
     )
+    del loss, penalty, critic  # the graph and DDP's reducer go while gloo is alive
+    dist.barrier()  # every rank done with its collectives before any tears down
     dist.destroy_process_group()
 
 
