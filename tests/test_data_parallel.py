@@ -41,8 +41,8 @@ def _recipe(name: str) -> ModuleType:
 
 
 #: What a gloo process prints when a worker thread is torn down still joinable at exit
-#: (torch's own teardown race, pytorch/pytorch#179291): seen once in ~30 launches of the
-#: torch recipe on a loaded 2-core machine, after the ranks had saved their results.
+#: (torch's own teardown race, pytorch/pytorch#179291): seen once in CI's torch cell,
+#: after the ranks had saved their results, and in none of 15 reruns on a 2-core machine.
 _TEARDOWN_ABORT = "terminate called without an active exception"
 
 
