@@ -991,3 +991,15 @@ def test_paddle_refuses_a_cut_at_a_pylayer_output() -> None:
     u = v * 1.0  # the way out: a copy by a native op, used downstream and cut
     (g,) = unigrad.grad((x + u).sum(), x, no_grad_vars=[u])
     np.testing.assert_allclose(g.numpy(), [1.0, 1.0])
+
+
+def test_backward_leaves_alone_an_input_a_gradient_does_not_depend_on(backend) -> None:
+    # differential seed 71 (shrunk): g = d(x3 / (x2*x2 + 1))/dx3 depends on x2 alone;
+    # paddle's graph of g reaches x3 too, and backward(inputs=[x2, x3]) gave x3 a zero
+    # .grad where the others leave it None (as grad leaves x3 unused)
+    x2, x3 = backend.leaf([1.39, 0.99]), backend.leaf([-1.42, 1.26])
+    (g,) = unigrad.grad(backend.xp.sum(x3 / (x2 * x2 + 1.0)), x3, create_graph=True)
+    unigrad.backward(backend.xp.sum(g * 2.0), inputs=[x2, x3])
+    assert x3.grad is None
+    x = np.array([1.39, 0.99])
+    backend.close(x2.grad, -4.0 * x / (x * x + 1.0) ** 2)

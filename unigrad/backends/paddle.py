@@ -1266,15 +1266,26 @@ class PaddleBackend(Backend):
         if request.inputs is not None:
             _refuse_full_slices(request.inputs, "inputs")
             _refuse_ambiguous(request.outputs, request.inputs)
+            inputs = request.inputs
+            if recorded():
+                # a create_graph result's spurious edges may reach an input that it does
+                # not depend on (paddle would give it zeros): its .grad stays as it is,
+                # as grad leaves it unused (differential seed 71)
+                reached = _reachable(request.outputs, set())
+                inputs = tuple(x for x in inputs if _grad_fn(x) in reached)
             with paddle.set_grad_enabled(_has_grad()):
-                grads = self._call(
-                    _copies_of_inputs(request.outputs, request.inputs),
-                    request.inputs,
-                    seeds,
-                    request.retain_graph,
-                    request.create_graph,
+                grads = (
+                    self._call(
+                        _copies_of_inputs(request.outputs, inputs),
+                        inputs,
+                        seeds,
+                        request.retain_graph,
+                        request.create_graph,
+                    )
+                    if inputs
+                    else []
                 )
-                for x, g in zip(request.inputs, grads, strict=True):
+                for x, g in zip(inputs, grads, strict=True):
                     if g is None:
                         continue
                     total = g if x.grad is None else x.grad + g

@@ -1095,4 +1095,24 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: backward(inputs=...) gave a zero .grad to an input that a create_graph "
+        "result does not depend on (paddle's graph of it reaches the input; grad left it "
+        "unused) (seed 71, program 1066, shrunk)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=[1.39, 0.99, 1.15], dtype="float64", watched=True),
+                Leaf(name="x3", data=[-1.42, 1.26, 0.2], dtype="float64", watched=True),
+                Op(name="v4", op="div", args=("x3", "x2"), params=()),
+                Grad(name="g5", outputs=("v4",), inputs=("x3",), create_graph=True),
+                Op(name="v6", op="scale", args=("g5[0]",), params=(("c", 2.0),)),
+                Backward(
+                    outputs=("v6",),
+                    seeds=(Seed(data=[-0.9, -0.59, -0.75], dtype="float64"),),
+                    retain_graph=False,
+                    inputs=("x2", "x3", "x3"),
+                ),
+            )
+        ),
+    ),
 ]
