@@ -163,6 +163,9 @@ def cases(engine: str, points: int) -> dict[str, dict[str, Callable[[], Any]]]:
         wgan_ref, pinn_ref = _jax_refs()
         xp = unigrad.namespace(unigrad.watch(real))
         lifted = unigrad.lift(lambda q, x: critic(jnp, q, x))
+        # the same steps as one compiled function: unigrad.jit (the user's jax.jit)
+        wgan_jit = unigrad.jit(lambda w, r, f, e: unigrad_wgan(xp, w, r, f, e))
+        pinn_jit = unigrad.jit(lambda p, z: unigrad_pinn(xp, p, z))
 
         def done(out: Any) -> Any:
             return jax.block_until_ready([unigrad.to_numpy(g) for g in out])
@@ -172,10 +175,12 @@ def cases(engine: str, points: int) -> dict[str, dict[str, Callable[[], Any]]]:
                 "jit(grad)": lambda: done(wgan_ref(wp, real, fake, eps)),
                 "unigrad": lambda: done(unigrad_wgan(xp, wp, real, fake, eps)),
                 "unigrad lift": lambda: done(unigrad_wgan(xp, wp, real, fake, eps, lifted)),
+                "unigrad.jit": lambda: done(wgan_jit(wp, real, fake, eps)),
             },
             "pinn": {
                 "jit(grad)": lambda: done(pinn_ref(pp, xy)),
                 "unigrad": lambda: done(unigrad_pinn(xp, pp, xy)),
+                "unigrad.jit": lambda: done(pinn_jit(pp, xy)),
             },
         }
     else:

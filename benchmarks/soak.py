@@ -45,7 +45,7 @@ from unigrad.conformance import Kit
 
 __all__ = ["MODES", "Growth", "make_step", "measure", "measure_step", "measure_threads", "rss_mb"]
 
-MODES = ("grad", "retain", "create", "create-consume", "backward")
+MODES = ("grad", "retain", "create", "create-consume", "backward", "jit")
 BACKENDS = ("torch", "paddle", "jax", "numpy")
 
 
@@ -98,8 +98,19 @@ def make_step(k: Kit, mode: str, *, native: bool = False) -> Callable[[], None]:
     def loss() -> Any:
         return (xp.tanh(x @ params[0]) @ params[1]).sum()
 
+    @unigrad.jit
+    def compiled(ps: list[Any]) -> Any:  # mode "jit": one compiled function on jax
+        ps = [unigrad.watch(p) for p in ps]
+        g1, _ = unigrad.grad((xp.tanh(x @ ps[0]) @ ps[1]).sum(), ps, create_graph=True)
+        return unigrad.grad((g1 * g1).sum(), ps[1])
+
     def step() -> None:
-        if mode == "grad":
+        if mode == "jit":
+            if native:  # the step as written
+                compiled.__wrapped__(params)
+            else:
+                compiled(params)
+        elif mode == "grad":
             grad(loss(), params)
         elif mode == "retain":
             grad(loss(), params, retain_graph=True)

@@ -17,6 +17,7 @@ import unigrad
 from unigrad.conformance import Kit
 from unigrad.conformance._runner import load_backend
 from unigrad.conformance.differential import (
+    Backward,
     Degenerate,
     Grad,
     Leaf,
@@ -25,10 +26,12 @@ from unigrad.conformance.differential import (
     compare,
     known_reason,
     on_backend,
+    on_backend_compiled,
     on_reference,
     programs,
 )
 from unigrad.conformance.differential import _reference as R
+from unigrad.conformance.differential._execute import expected_on
 from unigrad.conformance.differential.corpus import CORPUS
 
 #: The CI run: this many programs, this seed (``UNIGRAD_DIFFERENTIAL=N`` runs more).
@@ -191,7 +194,7 @@ def test_a_divergence_prints_a_runnable_repro() -> None:
 # ---- the corpus: every program a divergence was once found in -------------------------------
 @pytest.mark.parametrize(("why", "program"), CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
 def test_corpus_program_agrees(backend, why: str, program) -> None:
-    found = check_program(program, [backend])
+    found = check_program(program, [backend], compiled=True)  # and as one unigrad.jit step
     assert found is not None, "a corpus program must not be degenerate"
     real = [(b, d) for b, d in found if not known_reason(program, b, d)]
     assert not real, f"{why}\n{real[0][1]}\n{program.source(backend.name)}"
@@ -205,6 +208,38 @@ def test_random_programs_agree_on_every_backend() -> None:
     real = [d for d in summary.divergences if not d.known]
     msg = "\n\n".join(d.repro() for d in real[:3])
     assert not real, f"{len(real)} divergences in {CI_PROGRAMS} programs; the first:\n{msg}"
+
+
+def test_random_programs_agree_as_one_compiled_step() -> None:
+    if "jax" not in unigrad.backends():
+        pytest.skip("jax is not installed")
+    n = max(CI_PROGRAMS // 5, 1)
+    summary = certify(n, CI_SEED + 1, ["jax"], compiled=True)
+    real = [d for d in summary.divergences if not d.known]
+    msg = "\n\n".join(d.repro() for d in real[:3])
+    assert not real, f"{len(real)} divergences in {n} programs; the first:\n{msg}"
+
+
+def test_a_wrong_number_under_unigrad_jit_is_a_divergence() -> None:
+    if "jax" not in unigrad.backends():
+        pytest.skip("jax is not installed")
+    kit = _kit("jax")
+    p = next(p for _, p in CORPUS if not any(isinstance(s, Backward) for s in p.steps))
+    want = expected_on(on_reference(p), p, kit)
+    got = on_backend_compiled(p, kit)
+    assert got is not None
+    assert compare(got, want, p) is None
+    bad = [
+        dataclasses.replace(
+            o,
+            entries=tuple(
+                e if e.value is None else dataclasses.replace(e, value=np.asarray(e.value) + 0.5)
+                for e in o.entries
+            ),
+        )
+        for o in got
+    ]
+    assert "values differ" in (compare(bad, want, p) or "")
 
 
 def test_a_seed_names_the_same_programs_whatever_is_imported(tmp_path) -> None:

@@ -19,6 +19,7 @@ NATIVE = {
     unigrad.UnsupportedFeatureError: (NotImplementedError, RuntimeError),
     unigrad.BackendError: (TypeError,),
     unigrad.TapeError: (TypeError,),
+    unigrad.CompiledStepError: (TypeError,),
 }
 
 

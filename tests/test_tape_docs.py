@@ -63,3 +63,27 @@ def test_wgan_gp_example_on_every_backend(backend):
     backend.close(loss, ref_loss, rtol=1e-8, atol=1e-10)
     for g, r in zip(grads, ref_grads, strict=True):
         backend.close(g, r, rtol=1e-7, atol=1e-9)
+
+
+def _jit_example() -> dict:
+    """The `unigrad.jit` example's step (the block up to its data), compiled."""
+    text = DOC.read_text()
+    code = re.search(r"<!-- test: jit -->\s*```python\n(.*?)```", text, re.S).group(1)
+    scope: dict = {}
+    exec(compile(code.split("\nrng = ")[0], str(DOC), "exec"), scope)
+    return scope
+
+
+def test_jit_example_on_every_backend(backend):
+    step = _jit_example()["pinn_step"]
+    rng = np.random.default_rng(1)
+    params = [backend.tensor(rng.normal(size=s) * 0.5) for s in [(2, 16), (16,), (16, 1)]]
+    xy = backend.tensor(rng.uniform(size=(64, 2)))
+    loss, grads = step.__wrapped__(params, xy)  # the step as written
+    for _ in range(2):
+        got_loss, got_grads = step(params, xy)
+        backend.close(got_loss, backend.np(loss), rtol=1e-5, atol=1e-6)
+        assert len(got_grads) == 3
+        for g, r in zip(got_grads, grads, strict=True):
+            assert not backend.requires_grad(g)
+            backend.close(g, backend.np(r), rtol=1e-4, atol=1e-5)

@@ -14,9 +14,11 @@ from __future__ import annotations
 from .backends._base import Backend, Capabilities  # isort: skip
 from . import functional
 from ._api import lift, namespace, to_numpy, watch
+from ._compile import jit
 from ._dispatch import backend_of, backends, get_backend, register_backend
 from ._errors import (
     BackendError,
+    CompiledStepError,
     GradArgumentError,
     GradOutputsError,
     GraphFreedError,
@@ -39,6 +41,7 @@ __all__ = [
     "Backend",
     "BackendError",
     "Capabilities",
+    "CompiledStepError",
     "GradArgumentError",
     "GradOutputsError",
     "GraphFreedError",
@@ -60,6 +63,7 @@ __all__ = [
     "gradient_penalty",
     "hessian",
     "jacobian",
+    "jit",
     "lift",
     "namespace",
     "register_backend",

@@ -18,6 +18,7 @@ UnsupportedDtypeError         NotImplementedError (a RuntimeError), TypeError
 UnsupportedFeatureError       NotImplementedError (a RuntimeError)
 BackendError                  TypeError
 TapeError                     TypeError
+CompiledStepError             TypeError
 ============================  ===================================================
 
 Messages follow one shape: what was expected, what was given, what to do.
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 __all__ = [
     "BackendError",
+    "CompiledStepError",
     "GradArgumentError",
     "GradOutputsError",
     "GraphFreedError",
@@ -93,6 +95,11 @@ class TapeError(UnigradError, TypeError):
     """A tape tensor was used where its history would be silently dropped."""
 
 
+class CompiledStepError(UnigradError, TypeError):
+    """A `unigrad.jit` step was given, did or returned what a compiled step cannot
+    replay (jax raises ``TypeError`` for a value read while it traces)."""
+
+
 def message(problem: str, *, expected: str, got: str, fix: str) -> str:
     """Compose the standard three-part message: expected / got / what to do."""
     return f"{problem}: expected {expected}, got {got}. {fix}"
@@ -111,6 +118,7 @@ for _cls in (
     UnsupportedFeatureError,
     BackendError,
     TapeError,
+    CompiledStepError,
 ):
     _cls.__module__ = "unigrad"
 del _cls

@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ._compile import refuse_backward_in_step
 from ._dispatch import _TYPE_CACHE, backend_for, owner
 from ._errors import (
     GradArgumentError,
@@ -561,6 +562,7 @@ def backward(
         >>> x.grad
         tensor([2., 4.])
     """
+    refuse_backward_in_step()
     outs = _as_tuple(tensors, "tensors")
     seeds = _seeds(grad_tensors, len(outs))
     leaves = None if inputs is None else _as_tuple(inputs, "inputs")

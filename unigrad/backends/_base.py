@@ -54,6 +54,10 @@ class Capabilities:
             take a list of tensors (``stack``, ``concat``, ``add_n``, ``einsum``);
             paddle: ``UnsupportedFeatureError`` (its hooks cannot hand their gradients
             on), never a wrong number.
+        compiles_steps: `unigrad.jit` compiles a step into one function (jax): its
+            Python runs once per argument signature, and reading a value inside
+            raises `unigrad.CompiledStepError`. Off: the step runs as written, every
+            call.
     """
 
     max_order: int | None = None
@@ -64,6 +68,7 @@ class Capabilities:
     functional: bool = False
     no_second_order: frozenset[str] = frozenset()
     list_ops_after_consuming: bool = True
+    compiles_steps: bool = False
 
 
 class GradRequest(NamedTuple):
@@ -181,6 +186,22 @@ class Backend(abc.ABC):
     def lift(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """``fn`` as one differentiable step; the identity for frameworks with a tape."""
         return fn
+
+    def has_history(self, x: Any) -> bool:
+        """Whether ``x`` was computed by recorded operations (requires grad and is not
+        a leaf). `unigrad.jit` refuses such arguments; the default, False, lets every
+        tensor through (a backend that runs steps as written loses nothing)."""
+        return False
+
+    def compile(
+        self,
+        fn: Callable[..., Any],
+        static_argnums: tuple[int, ...],
+        static_argnames: tuple[str, ...],
+    ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any] | None:
+        """``run(args, kwargs)`` running `unigrad.jit`'s step ``fn`` compiled, or None:
+        the step runs as written (the default)."""
+        return None
 
     def __repr__(self) -> str:
         return f"<unigrad backend {self.name!r}>"

@@ -68,6 +68,7 @@ class JaxBackend(TapeBackend):
         leaf_hooks_in_grad=False,
         float16_cpu=True,
         functional=True,
+        compiles_steps=True,
     )
 
     def _array_types(self) -> tuple[type, ...]:

@@ -971,6 +971,9 @@ class PaddleBackend(Backend):
     def requires_grad(self, x: Any) -> bool:
         return not x.stop_gradient
 
+    def has_history(self, x: Any) -> bool:
+        return not x.stop_gradient and not x.is_leaf
+
     def cast(self, x: Any, like: Any) -> Any:
         return x.astype(like.dtype)
 

@@ -552,6 +552,9 @@ class TorchBackend(Backend):
     def requires_grad(self, x: Any) -> bool:
         return bool(x.requires_grad)
 
+    def has_history(self, x: Any) -> bool:
+        return x.grad_fn is not None
+
     def cast(self, x: Any, like: Any) -> Any:
         return x.to(like.dtype)
 

@@ -89,6 +89,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--seed", type=int, default=0, metavar="S", help="Hypothesis seed of --differential"
     )
+    p.add_argument(
+        "--jit",
+        action="store_true",
+        help="with --differential: a backend that compiles steps (jax) also runs each "
+        "program as one unigrad.jit step",
+    )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     p.add_argument("--version", action="version", version=_version())

@@ -158,6 +158,21 @@ class TapeBackend(Backend):
     def requires_grad(self, x: Any) -> bool:
         return isinstance(x, Tensor) and x.requires_grad  # constants do not
 
+    def has_history(self, x: Any) -> bool:
+        return isinstance(x, Tensor) and x._node is not None and x.requires_grad
+
+    def compile(
+        self,
+        fn: Callable[..., Any],
+        static_argnums: tuple[int, ...],
+        static_argnames: tuple[str, ...],
+    ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any] | None:
+        if not self.engine.compiles:  # autograd runs a step as it is written
+            return None
+        from ._compiled import CompiledStep
+
+        return CompiledStep(self.tensor_cls, fn, static_argnums, static_argnames)
+
     def cast(self, x: Any, like: Any) -> Any:
         if isinstance(x, Tensor):
             return record(self.tensor_cls, _cast_op, x, like.dtype)

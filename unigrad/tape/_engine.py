@@ -7,11 +7,14 @@ engine's ``vjp``. Frameworks are imported lazily, when the engine is first used.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["Engine", "jax_engine", "numpy_engine"]
+
+_NO_CONTEXT = contextlib.nullcontext()
 
 
 class Engine:
@@ -66,6 +69,12 @@ class Engine:
     def defers(self) -> bool:
         """Whether ops may be recorded now and computed later (see ``_lazy``)."""
         return True
+
+    def evaluating(self, values: Sequence[Any]) -> Any:
+        """A context to compute pending values from ``values`` in: on jax, inside a
+        trace (``jax.jit``, `unigrad.jit`) with no traced value among them, eagerly, so
+        that a tensor recorded outside the trace never receives a tracer."""
+        return _NO_CONTEXT
 
     def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
         """``(shape, dtype, weak_type)`` of an array."""
@@ -163,6 +172,20 @@ class _JaxEngine(Engine):
 
     def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
         return (tuple(v.shape), v.dtype, bool(getattr(v, "weak_type", False)))
+
+    @functools.cached_property
+    def _tracing(self) -> tuple[type, Callable[[], bool]]:
+        try:
+            from jax._src.core import trace_state_clean
+        except ImportError:  # pragma: no cover - a jax without it: assume a trace
+            return (self._jax.core.Tracer, lambda: False)
+        return (self._jax.core.Tracer, trace_state_clean)
+
+    def evaluating(self, values: Sequence[Any]) -> Any:
+        tracer, clean = self._tracing
+        if clean() or any(isinstance(v, tracer) for v in values):
+            return _NO_CONTEXT
+        return self._jax.ensure_compile_time_eval()
 
     @functools.cached_property
     def _zeros(self) -> tuple[Callable[..., Any], Callable[..., Any]]:

@@ -159,7 +159,8 @@ def materialize(cls: type[Tensor], tensors: Sequence[Tensor]) -> None:
         n_slots += node.n_out
     outs = tuple((1, base[t._node] + t._index) for t in targets)
     fn = _forward(engine, (tuple(keys), outs, len(args)), tuple(steps), outs, n_slots)
-    values = fn(tuple(args))
+    with engine.evaluating(args):  # (a recording from outside a trace stays concrete)
+        values = fn(tuple(args))
     for t, v in zip(targets, values, strict=True):
         t._store(v)
 

@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from types import FrameType
 from typing import Any
 
-from .._errors import GraphFreedError, message
+from .._errors import CompiledStepError, GraphFreedError, message
 from . import _lazy
 from ._tensor import (
     KEPT_NODES,
@@ -46,6 +46,7 @@ from ._tensor import (
     check_saved,
     emit,
     fresh_token,
+    recorded_before_step,
     set_lift_cache_size,
     sharing_snapshots,
 )
@@ -66,6 +67,16 @@ _FREED = message(
     got="a differentiation through tape nodes already consumed (their values were released)",
     fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
     "or recompute the forward pass.",
+)
+
+_OUTSIDE = message(
+    "a unigrad.jit step consumes a graph recorded outside it",
+    expected="retain_graph=True for a pass, inside a compiled step, through tensors the "
+    "step closes over (or a step that records its whole graph itself)",
+    got="a retain_graph=False pass through nodes recorded before the step: a compiled "
+    "step would release them once, while jax traces it, and never again",
+    fix="Pass retain_graph=True, or pass the leaves as arguments and compute from them "
+    "inside the step.",
 )
 
 
@@ -719,6 +730,8 @@ def grad(
         # toward the inputs that are not themselves cut raises where it would
         analyse(outputs, [x for x in inputs if id(x) not in cut], set())
     a = analyse(outputs, inputs, cut)
+    if not retain_graph and recorded_before_step(a.order):
+        raise CompiledStepError(_OUTSIDE)
     result: list[Any | None] = [None] * len(inputs)
     if not any(a.reached):
         if not retain_graph:
@@ -735,11 +748,14 @@ def grad(
     consts = plan.consts
     _lazy.materialize(cls, _pending_arguments(plan, inputs, seeds))
     if not create_graph:
-        gs = run(
+        args = (
             tuple(_primal(engine, x) for x in inputs),
             tuple(c._v if isinstance(c, Tensor) else c for c in consts),
             tuple(s._v if isinstance(s, Tensor) else s for s in seeds),
         )
+        # (inside a trace, a graph recorded outside it stays concrete: see `evaluating`)
+        with engine.evaluating((*args[0], *args[1], *args[2])):
+            gs = run(*args)
         if values:
             gs, outs, kept = gs
             for y, v in zip(outputs, outs, strict=True):

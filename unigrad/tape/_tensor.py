@@ -41,7 +41,17 @@ class Node:
     gradient recomputes the step (torch's "modified by an inplace operation").
     """
 
-    __slots__ = ("__weakref__", "consumed", "fn", "key", "n_out", "outs", "parents", "saved")
+    __slots__ = (
+        "__weakref__",
+        "consumed",
+        "fn",
+        "key",
+        "n_out",
+        "outs",
+        "parents",
+        "saved",
+        "serial",
+    )
 
     def __init__(
         self, fn: Callable[..., Any], key: Any, parents: tuple[Any, ...], n_out: int
@@ -55,12 +65,45 @@ class Node:
         #: consumed graph must compute the ones still held (``_lazy``).
         self.outs: tuple[weakref.ref[Any], ...] = ()
         self.saved = _snapshots(parents)
+        #: When the node was recorded (`recorded_before_step`).
+        self.serial = _next_serial()
 
     def __repr__(self) -> str:
         op = self.key[0] if isinstance(self.key, tuple) and self.key else self.key
         name = getattr(op, "__name__", op)
         state = ", consumed" if self.consumed else ""
         return f"<unigrad tape node {name}{state}>"
+
+
+_next_serial = itertools.count().__next__
+
+#: Per thread: the serial at which the `unigrad.jit` step being traced began (a stack).
+_STEP_STARTS = threading.local()
+
+
+class tracing_step:  # (a context manager, named as one)
+    """Marks the nodes recorded from now on as the traced step's own."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        starts = getattr(_STEP_STARTS, "stack", None)
+        if starts is None:
+            starts = _STEP_STARTS.stack = []
+        starts.append(_next_serial())
+
+    def __exit__(self, *exc: object) -> None:
+        _STEP_STARTS.stack.pop()
+
+
+def recorded_before_step(nodes: Sequence[Node]) -> bool:
+    """Whether a `unigrad.jit` step is being traced and one of ``nodes`` was recorded
+    before it began (outside the step: its graph outlives the trace)."""
+    starts = getattr(_STEP_STARTS, "stack", None)
+    if not starts:
+        return False
+    start = starts[-1]
+    return any(n.serial < start for n in nodes)
 
 
 _ndarray: Any = None  # numpy.ndarray, once a node exists

@@ -25,7 +25,15 @@ from ._certify import (
     generate,
     known_reason,
 )
-from ._execute import TOLERANCE, CallOutcome, Entry, compare, on_backend, on_reference
+from ._execute import (
+    TOLERANCE,
+    CallOutcome,
+    Entry,
+    compare,
+    on_backend,
+    on_backend_compiled,
+    on_reference,
+)
 from ._program import Backward, Grad, Leaf, Op, Program, Seed
 from ._reference import Degenerate
 
@@ -50,6 +58,7 @@ __all__ = [
     "generate",
     "known_reason",
     "on_backend",
+    "on_backend_compiled",
     "on_reference",
     "programs",
 ]

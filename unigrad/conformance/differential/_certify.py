@@ -12,7 +12,7 @@ from .._case import Case
 from .._kit import Kit
 from .._runner import BackendInfo, Report, Result, Status, load_backend
 from . import _reference
-from ._execute import compare, expected_on, on_backend, on_reference
+from ._execute import compare, expected_on, on_backend, on_backend_compiled, on_reference
 from ._program import Backward, Grad, Op, Program
 
 __all__ = [
@@ -168,8 +168,14 @@ def generate(n: int, seed: int) -> list[Program]:
     return out[:n]
 
 
-def check_program(program: Program, kits: Sequence[Kit]) -> list[tuple[str, str]] | None:
-    """``[(backend, difference), ...]`` for ``program``; None if it is degenerate."""
+def check_program(
+    program: Program, kits: Sequence[Kit], *, compiled: bool = False
+) -> list[tuple[str, str]] | None:
+    """``[(backend, difference), ...]`` for ``program``; None if it is degenerate.
+
+    With ``compiled``, a backend that compiles steps (``compiles_steps``) also runs the
+    program as one `unigrad.jit` step; its differences read "under unigrad.jit: ...".
+    """
     try:
         want = on_reference(program)
     except _reference.Degenerate:
@@ -178,9 +184,15 @@ def check_program(program: Program, kits: Sequence[Kit]) -> list[tuple[str, str]
         return [("reference", f"the reference failed: {type(err).__name__}: {err}")]
     out = []
     for kit in kits:
-        diff = compare(on_backend(program, kit), expected_on(want, program, kit), program)
+        expected = expected_on(want, program, kit)
+        diff = compare(on_backend(program, kit), expected, program)
         if diff is not None:
             out.append((kit.name, diff))
+        if compiled and kit.caps.compiles_steps:
+            got = on_backend_compiled(program, kit)
+            diff = None if got is None else compare(got, expected, program)
+            if diff is not None:
+                out.append((kit.name, f"under unigrad.jit: {diff}"))
     return out
 
 
@@ -195,10 +207,11 @@ def certify(
     backends: Iterable[str] | None = None,
     *,
     progress: Callable[[int, int], None] | None = None,
+    compiled: bool = False,
 ) -> Summary:
     """Run ``n`` random programs (Hypothesis seed ``seed``) on ``backends`` and the
     float64 reference; the `Summary` holds a suite `Report` with one row
-    per diverging program plus one summary row."""
+    per diverging program plus one summary row. ``compiled``: see `check_program`."""
     from ..._dispatch import backends as installed
 
     names = list(installed() if backends is None else backends)
@@ -213,7 +226,7 @@ def certify(
     summary = Summary(seed)
     programs = generate(n, seed)
     for i, p in enumerate(programs):
-        found = check_program(p, kits)
+        found = check_program(p, kits, compiled=compiled)
         summary.programs += 1
         if found is None:
             summary.degenerate += 1

@@ -42,7 +42,11 @@ def main(args: argparse.Namespace) -> int:
     with quiet_frameworks(), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         summary = certify(
-            args.differential, args.seed, names, progress=None if args.quiet else progress
+            args.differential,
+            args.seed,
+            names,
+            progress=None if args.quiet else progress,
+            compiled=args.jit,
         )
     report = summary.report
     if report is None:  # certify always sets it

@@ -15,7 +15,14 @@ from .._kit import Kit
 from . import _reference as R
 from ._program import Backward, Grad, Leaf, Op, Program, Seed
 
-__all__ = ["CallOutcome", "Entry", "compare", "on_backend", "on_reference"]
+__all__ = [
+    "CallOutcome",
+    "Entry",
+    "compare",
+    "on_backend",
+    "on_backend_compiled",
+    "on_reference",
+]
 
 
 @dataclass(frozen=True)
@@ -115,6 +122,72 @@ def _on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
                 CallOutcome(i, None, tuple(_entry(kit, kit.grad_of(env[n])) for n in watched))
             )
     return out
+
+
+def on_backend_compiled(program: Program, kit: Kit) -> list[CallOutcome] | None:
+    """Run ``program`` as one `unigrad.jit` step (its leaves are the arguments), the way
+    `on_backend` runs it line by line; None where it cannot be one step (a ``backward``
+    call, refused inside a step). On jax the whole program is traced and compiled."""
+    if any(isinstance(s, Backward) for s in program.steps):
+        return None
+    # float and complex leaves are the step's arguments; masks and index arrays are
+    # closed over (concrete), as a compiled step needs them to know its shapes
+    made = {s.name: kit.tensor(s.data, s.dtype) for s in program.steps if isinstance(s, Leaf)}
+    traced = [s.name for s in program.steps if isinstance(s, Leaf) and s.dtype[0] in "fc"]
+    args = [made[n] for n in traced]
+
+    def step(*values: Any) -> list[Any]:
+        env: dict[str, Any] = {"k": kit, "xp": kit.xp, "unigrad": unigrad}
+        given = dict(zip(traced, values, strict=True))
+        out: list[Any] = []
+        for i, s in enumerate(program.steps):
+            try:
+                if isinstance(s, Leaf):
+                    v = given.get(s.name, made[s.name])
+                    env[s.name] = unigrad.watch(v) if s.watched else v
+                else:
+                    exec(_compile(s.line()), env)
+            except Exception as err:
+                where = "" if isinstance(s, Grad) else "in an op: "
+                out.append((i, where + _error_name(err), []))
+                return out
+            if isinstance(s, Grad):
+                try:
+                    entries = [_traced_entry(kit, g) for g in env[s.name]]
+                except Exception as err:
+                    out.append((i, f"reading the result: {_error_name(err)}", []))
+                    return out
+                out.append((i, None, entries))
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            got = unigrad.jit(step)(*args)
+        except Exception as err:  # the compiled step itself failed: no call to name
+            return [CallOutcome(0, f"unigrad.jit: {_error_name(err)}")]
+    return [
+        CallOutcome(
+            i,
+            error,
+            tuple(
+                Entry(None)
+                if e is None
+                else Entry(np.asarray(kit.np(e[0])), e[1], tuple(e[2]), e[3])
+                for e in entries
+            ),
+        )
+        for i, error, entries in got
+    ]
+
+
+def _traced_entry(kit: Kit, x: Any) -> Any:
+    """An entry inside a compiled step: the value without history, and its metadata (static)."""
+    if x is None:
+        return None
+    be = kit.backend
+    value = x.detach() if hasattr(x, "detach") else x
+    return (value, be.dtype_name(x), tuple(be.shape(x)), bool(be.requires_grad(x)))
 
 
 # ---- the reference ---------------------------------------------------------------------

@@ -1,0 +1,213 @@
+"""A `unigrad.jit` step on a compiling engine (jax): the whole step as one function.
+
+The step's arguments are flattened (jax's pytrees, tape tensors as leaves). Arrays,
+tape tensors and Python numbers become the compiled function's arguments; every other
+leaf is static, part of the cache key with the tree's structure, the leaves' kinds and
+their shapes and dtypes. Inside the trace each tensor argument is rebuilt: a watched
+leaf as a fresh watched leaf, a constant as a constant. The same object passed twice
+enters once, so that ``watch`` of it gives one leaf, as it does outside. The step then
+runs on tracers: its ops record, its ``grad`` calls rebuild and differentiate, all of
+it staged into one ``jax.jit`` function. Results come back as they left: tape
+constants as tape constants, arrays as arrays, static values as they were traced.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from .._compile import check_results, history_error, step_scope, unhashable_error
+from .._errors import CompiledStepError, message
+from ._tensor import Tensor, tracing_step
+
+__all__ = ["CompiledStep"]
+
+_NUMBERS = (int, float, complex)
+
+_READ = message(
+    "a unigrad.jit step read a value while jax traced it",
+    expected="a step whose Python does not depend on the values it computes (jax runs "
+    "the Python once, on abstract values, and replays the compiled result)",
+    got="a conversion of a traced value (float(t), int(t), if t > 0, to_numpy, a value "
+    "used as a shape, a boolean mask given as an argument)",
+    fix="Move the read out of the step (return the value instead), use xp.where for a "
+    "branch or a mask, close over a mask the step needs concrete, or mark the argument "
+    "a value comes from static (static_argnums / static_argnames).",
+)
+
+
+class CompiledStep:
+    """``run(args, kwargs)``: one compiled function per argument signature."""
+
+    def __init__(
+        self,
+        cls: type[Tensor],
+        fn: Callable[..., Any],
+        static_argnums: tuple[int, ...],
+        static_argnames: tuple[str, ...],
+    ) -> None:
+        self.cls = cls
+        self.fn = fn
+        self.nums = static_argnums
+        self.names = static_argnames
+        from .._dispatch import get_backend
+
+        self.backend = get_backend(cls.__unigrad_backend__)
+        self.array_types = cls._engine._array_types  # type: ignore[attr-defined]
+        self.cache: OrderedDict[Any, tuple[Callable[..., Any], list[Any]]] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        cls = self.cls
+        engine = cls._engine
+        jax = engine._jax  # type: ignore[attr-defined]
+        tree: Any = (args, kwargs)
+        if self.nums or self.names:
+            n, nums, names = len(args), self.nums, self.names
+            tree = (
+                tuple(_Static(a) if i in nums or i - n in nums else a for i, a in enumerate(args)),
+                {k: _Static(v) if k in names else v for k, v in kwargs.items()},
+            )
+        leaves, treedef = jax.tree_util.tree_flatten(tree, is_leaf=_is_leaf)
+        kinds: list[Any] = []
+        values: list[Any] = []
+        first: dict[int, int] = {}
+        array = self.array_types
+        for i, v in enumerate(leaves):
+            j = first.get(id(v))
+            if j is not None:  # the same object again: one argument, one leaf inside
+                kinds.append(("same", j))
+                continue
+            first[id(v)] = i
+            if isinstance(v, array):
+                kinds.append((v.shape, v.dtype, getattr(v, "weak_type", False)))
+                values.append(v)
+            elif isinstance(v, cls):
+                if v._node is not None and v.requires_grad:
+                    raise history_error(self.backend, v)
+                value = v._value
+                kind = "watched" if v.requires_grad else "constant"
+                kinds.append((kind, engine.describe(value)))
+                values.append(value)
+            elif type(v) in _NUMBERS:
+                kinds.append(("number", type(v)))
+                values.append(v)
+            else:
+                s = v.value if isinstance(v, _Static) else v
+                try:
+                    hash(s)
+                except TypeError:
+                    where = f"leaf {i} of the arguments"
+                    raise unhashable_error(where, s) from None
+                kinds.append(("static", (type(s), s)))
+        key = (treedef, tuple(kinds))
+        try:
+            hit = self.cache.get(key)
+        except TypeError:  # an unhashable static value deep inside a tuple
+            where = "inside a static argument"
+            raise unhashable_error(where, key) from None
+        if hit is None:
+            hit = self._compile(treedef, leaves, kinds)
+            with self.lock:
+                self.cache[key] = hit
+                while len(self.cache) > _cache_size():
+                    self.cache.popitem(last=False)
+        compiled, box = hit
+        try:
+            arrays = compiled(values)
+        except (
+            jax.errors.ConcretizationTypeError,
+            jax.errors.TracerArrayConversionError,
+            jax.errors.TracerIntegerConversionError,
+            jax.errors.NonConcreteBooleanIndexError,
+        ) as err:
+            with self.lock:
+                self.cache.pop(key, None)
+            raise CompiledStepError(_READ) from err
+        except BaseException:
+            with self.lock:
+                self.cache.pop(key, None)
+            raise
+        out_tree, out_kinds = box
+        it = iter(arrays)
+        out = []
+        for kind, static in out_kinds:
+            if kind == "tensor":
+                out.append(cls._constant(engine.canon(next(it))))
+            elif kind == "array":
+                out.append(next(it))
+            else:
+                out.append(static)
+        return jax.tree_util.tree_unflatten(out_tree, out)
+
+    def _compile(
+        self, treedef: Any, leaves: list[Any], kinds: list[Any]
+    ) -> tuple[Callable[..., Any], list[Any]]:
+        cls, fn = self.cls, self.fn
+        engine = cls._engine
+        jax = engine._jax  # type: ignore[attr-defined]
+        box: list[Any] = []
+        template = [
+            (v.value if isinstance(v, _Static) else v) if k[0] == "static" else None
+            for v, k in zip(leaves, kinds, strict=True)
+        ]
+
+        def body(values: list[Any]) -> list[Any]:
+            it = iter(values)
+            inner: list[Any] = []
+            for i, k in enumerate(kinds):
+                kind = k[0]
+                if kind == "same":
+                    inner.append(inner[k[1]])
+                elif kind == "watched":
+                    t = cls(next(it))
+                    inner.append(t)
+                elif kind == "constant":
+                    inner.append(cls._constant(next(it)))
+                elif kind == "static":
+                    inner.append(template[i])
+                else:  # an array (its key is its shape) or a number
+                    inner.append(next(it))
+            args, kwargs = jax.tree_util.tree_unflatten(treedef, inner)
+            with step_scope(), tracing_step():
+                out = fn(*args, **kwargs)
+            check_results(out)
+            out_leaves, out_tree = jax.tree_util.tree_flatten(
+                out, is_leaf=lambda v: isinstance(v, Tensor)
+            )
+            arrays: list[Any] = []
+            out_kinds: list[tuple[str, Any]] = []
+            for v in out_leaves:
+                if isinstance(v, cls):
+                    out_kinds.append(("tensor", None))
+                    arrays.append(v._value)
+                elif engine.is_array(v):
+                    out_kinds.append(("array", None))
+                    arrays.append(v)
+                else:  # a Python value the trace computed from static information
+                    out_kinds.append(("static", v))
+            box[:] = [out_tree, out_kinds]
+            return arrays
+
+        return jax.jit(body), box
+
+
+def _is_leaf(v: Any) -> bool:
+    return isinstance(v, (Tensor, _Static))
+
+
+class _Static:
+    """An argument named static: a leaf of the flattened tree, whatever it holds."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def _cache_size() -> int:
+    from . import _replay
+
+    return max(1, _replay._CACHE_SIZE)
