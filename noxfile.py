@@ -92,7 +92,8 @@ def docs(session: nox.Session) -> None:
 @nox.session(python="3.11")
 def differential(session: nox.Session) -> None:
     """The long differential run: 20 000 random programs (or ``-- N SEED``) on every
-    backend against the float64 reference, reported as JUnit in reports/."""
+    backend against the float64 reference (on jax also as one ``unigrad.jit`` step),
+    reported as JUnit in reports/."""
     _install(session, "all,test", "torch")
     defaults = ["20000", "1"]
     n, seed = [*session.posargs, *defaults[len(session.posargs) :]][:2]
@@ -104,6 +105,7 @@ def differential(session: nox.Session) -> None:
         n,
         "--seed",
         seed,
+        "--jit",
         "--format",
         "junit",
         "--output",
