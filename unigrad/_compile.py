@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar, overload
 
 from ._dispatch import owner
@@ -59,36 +59,12 @@ def refuse_backward_in_step() -> None:
         raise CompiledStepError(_BACKWARD)
 
 
-def _leaves(tree: Any, out: list[Any]) -> list[Any]:
-    """The leaves of nested lists, tuples and dicts (None and numbers included)."""
-    stack = [tree]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, (list, tuple)):
-            stack.extend(reversed(v))
-        elif isinstance(v, dict):
-            stack.extend(reversed(list(v.values())))
-        else:
-            out.append(v)
-    return out
-
-
 _SCALARS = (int, float, complex, bool, str, bytes, type(None))
 
 
-def _tensors(tree: Any) -> list[tuple[Any, Any]]:
-    """``(backend, tensor)`` for every leaf of ``tree`` that a backend owns."""
-    found = []
-    for v in _leaves(tree, []):
-        if not isinstance(v, _SCALARS):
-            be = owner(v)
-            if be is not None:
-                found.append((be, v))
-    return found
-
-
-def _first_backend(tree: Any) -> Any:
-    """The backend of the first leaf of ``tree`` that one owns, or None."""
+def _owned(tree: Any) -> Iterator[tuple[Any, Any]]:
+    """``(backend, tensor)`` for each leaf of nested lists, tuples and dicts that a
+    backend owns, in order (lazily: the first costs one leaf's lookup)."""
     stack = [tree]
     while stack:
         v = stack.pop()
@@ -99,8 +75,7 @@ def _first_backend(tree: Any) -> Any:
         elif not isinstance(v, _SCALARS):
             be = owner(v)
             if be is not None:
-                return be
-    return None
+                yield be, v
 
 
 def _check_statics(
@@ -146,7 +121,7 @@ def history_error(be: Any, v: Any) -> CompiledStepError:
 
 def check_results(out: Any) -> None:
     """Raise `CompiledStepError` if a step's result still tracks gradients."""
-    for be, v in _tensors(out):
+    for be, v in _owned(out):
         if be.requires_grad(v):
             msg = message(
                 "a unigrad.jit step returned a tensor that requires grad",
@@ -275,7 +250,7 @@ def jit(
                 [a for i, a in enumerate(args) if i not in nums and i - len(args) not in nums],
                 {k: v for k, v in kwargs.items() if k not in names},
             )
-        be = _first_backend(dynamic)
+        be = next(_owned(dynamic), (None,))[0]
         if be is None:  # nothing names a backend: the step runs as written
             return _run(fn, args, kwargs, dynamic)
         try:
@@ -292,7 +267,7 @@ def jit(
 def _run(
     fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any], dynamic: Any
 ) -> Any:
-    for be, v in _tensors(dynamic):
+    for be, v in _owned(dynamic):
         if be.has_history(v):
             raise history_error(be, v)
     with step_scope():
