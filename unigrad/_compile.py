@@ -189,8 +189,8 @@ def jit(
     structure, shapes and dtypes and runs as one ``jax.jit``-compiled function: the
     step's Python runs only while tracing, and a training step runs within about 5 % of
     the same step written by hand for ``jax.jit(jax.grad(...))`` (``benchmarks/``). On
-    torch, paddle and numpy the
-    step runs as written, every call. The rules are the same on every backend:
+    torch, paddle and numpy the step runs as written, every call. The rules are the
+    same on every backend:
 
     * Arguments are arrays, watched leaves (`unigrad.watch`), constants and static
       values. A tensor computed by recorded operations is refused: the step starts its
