@@ -46,9 +46,16 @@ def one_torch_thread() -> Any:
 @pytest.mark.usefixtures("one_torch_thread")
 @pytest.mark.parametrize("mode", soak.MODES)
 def test_memory_is_flat_in_a_training_loop(backend, mode):
-    g = soak.measure_step(backend.name, mode, soak.make_step(backend, mode), CALLS, WARMUP)
+    step = soak.make_step(backend, mode)
+    g = soak.measure_step(backend.name, mode, step, CALLS, WARMUP)
     grown_mb = g.rss_mb_per_1000 * CALLS / 1000
     grown_objects = g.objects_per_1000 * CALLS / 1000
+    if grown_mb > RSS_BOUND_MB:
+        # An allocator that maps a new arena or pool chunk grows the resident set once,
+        # in one window (seen once in the full suite: paddle/create-consume +6.5 MB, flat
+        # over 10 000 calls alone); a leak grows it in every window: measure again.
+        again = soak.measure_step(backend.name, mode, step, CALLS, 0)
+        grown_mb = min(grown_mb, again.rss_mb_per_1000 * CALLS / 1000)
     assert grown_mb <= RSS_BOUND_MB, f"{backend.name}/{mode}: RSS grew {grown_mb:.2f} MB"
     assert grown_objects <= OBJECTS_BOUND, f"{backend.name}/{mode}: +{grown_objects:.0f} objects"
 
@@ -155,6 +162,9 @@ def test_memory_is_flat_with_four_threads_in_a_training_loop(backend, mode):
     assert g.calls == CALLS
     grown_mb = g.rss_mb_per_1000 * CALLS / 1000
     grown_objects = g.objects_per_1000 * CALLS / 1000
+    if grown_mb > RSS_BOUND_MB:  # one allocator step, or a leak: see the test above
+        again = soak.measure_threads(backend.name, mode, steps, CALLS, 0)
+        grown_mb = min(grown_mb, again.rss_mb_per_1000 * CALLS / 1000)
     assert grown_mb <= RSS_BOUND_MB, f"{backend.name}/{mode}: RSS grew {grown_mb:.2f} MB"
     assert grown_objects <= OBJECTS_BOUND, f"{backend.name}/{mode}: +{grown_objects:.0f} objects"
 
