@@ -82,7 +82,7 @@ class CompiledStep:
                 continue
             first[id(v)] = i
             if isinstance(v, array):
-                kinds.append((v.shape, v.dtype, getattr(v, "weak_type", False)))
+                kinds.append(("array", v.shape, v.dtype, getattr(v, "weak_type", False)))
                 values.append(v)
             elif isinstance(v, cls):
                 if v._node is not None and v.requires_grad:
@@ -94,14 +94,15 @@ class CompiledStep:
             elif type(v) in _NUMBERS:
                 kinds.append(("number", type(v)))
                 values.append(v)
+            elif isinstance(v, _Static):  # (named static: the front checked its hash)
+                kinds.append(("static", (type(v.value), v.value)))
             else:
-                s = v.value if isinstance(v, _Static) else v
                 try:
-                    hash(s)
+                    hash(v)
                 except TypeError:
                     where = f"leaf {i} of the arguments"
-                    raise unhashable_error(where, s) from None
-                kinds.append(("static", (type(s), s)))
+                    raise unhashable_error(where, v) from None
+                kinds.append(("static", (type(v), v)))
         key = (treedef, tuple(kinds))
         try:
             hit = self.cache.get(key)
@@ -168,7 +169,7 @@ class CompiledStep:
                     inner.append(cls._constant(next(it)))
                 elif kind == "static":
                     inner.append(template[i])
-                else:  # an array (its key is its shape) or a number
+                else:  # an array or a number
                     inner.append(next(it))
             args, kwargs = jax.tree_util.tree_unflatten(treedef, inner)
             with step_scope(), tracing_step():

@@ -70,10 +70,11 @@ class Engine:
         """Whether ops may be recorded now and computed later (see ``_lazy``)."""
         return True
 
-    def evaluating(self, values: Sequence[Any]) -> Any:
-        """A context to compute pending values from ``values`` in: on jax, inside a
-        trace (``jax.jit``, `unigrad.jit`) with no traced value among them, eagerly, so
-        that a tensor recorded outside the trace never receives a tracer."""
+    def evaluating(self, *groups: Sequence[Any]) -> Any:
+        """A context to compute pending values from the values in ``groups`` in: on
+        jax, inside a trace (``jax.jit``, `unigrad.jit`) with no traced value among
+        them, eagerly, so that a tensor recorded outside the trace never receives a
+        tracer."""
         return _NO_CONTEXT
 
     def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
@@ -181,9 +182,9 @@ class _JaxEngine(Engine):
             return (self._jax.core.Tracer, lambda: False)
         return (self._jax.core.Tracer, trace_state_clean)
 
-    def evaluating(self, values: Sequence[Any]) -> Any:
+    def evaluating(self, *groups: Sequence[Any]) -> Any:
         tracer, clean = self._tracing
-        if clean() or any(isinstance(v, tracer) for v in values):
+        if clean() or any(isinstance(v, tracer) for values in groups for v in values):
             return _NO_CONTEXT
         return self._jax.ensure_compile_time_eval()
 

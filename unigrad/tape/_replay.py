@@ -754,7 +754,7 @@ def grad(
             tuple(s._v if isinstance(s, Tensor) else s for s in seeds),
         )
         # (inside a trace, a graph recorded outside it stays concrete: see `evaluating`)
-        with engine.evaluating((*args[0], *args[1], *args[2])):
+        with engine.evaluating(*args):
             gs = run(*args)
         if values:
             gs, outs, kept = gs

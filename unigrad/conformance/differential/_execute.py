@@ -71,15 +71,16 @@ def _error_name(err: BaseException) -> str:
     return f"raw {type(err).__module__}.{type(err).__name__}: {first}"
 
 
+def _meta(kit: Kit, x: Any) -> tuple[str, tuple[int, ...], bool]:
+    """An entry's metadata: dtype name, shape, requires-grad-ness (no value read)."""
+    be = kit.backend
+    return be.dtype_name(x), tuple(be.shape(x)), bool(be.requires_grad(x))
+
+
 def _entry(kit: Kit, x: Any) -> Entry:
     if x is None:
         return Entry(None)
-    return Entry(
-        np.asarray(kit.np(x)),
-        kit.backend.dtype_name(x),
-        tuple(kit.backend.shape(x)),
-        bool(kit.backend.requires_grad(x)),
-    )
+    return Entry(np.asarray(kit.np(x)), *_meta(kit, x))
 
 
 def on_backend(program: Program, kit: Kit) -> list[CallOutcome]:
@@ -171,9 +172,7 @@ def on_backend_compiled(program: Program, kit: Kit) -> list[CallOutcome] | None:
             i,
             error,
             tuple(
-                Entry(None)
-                if e is None
-                else Entry(np.asarray(kit.np(e[0])), e[1], tuple(e[2]), e[3])
+                Entry(None) if e is None else Entry(np.asarray(kit.np(e[0])), *e[1])
                 for e in entries
             ),
         )
@@ -182,12 +181,11 @@ def on_backend_compiled(program: Program, kit: Kit) -> list[CallOutcome] | None:
 
 
 def _traced_entry(kit: Kit, x: Any) -> Any:
-    """An entry inside a compiled step: the value without history, and its metadata (static)."""
+    """An entry inside a compiled step: the value without history, and its metadata
+    (static values of the trace)."""
     if x is None:
         return None
-    be = kit.backend
-    value = x.detach() if hasattr(x, "detach") else x
-    return (value, be.dtype_name(x), tuple(be.shape(x)), bool(be.requires_grad(x)))
+    return (x.detach() if hasattr(x, "detach") else x, _meta(kit, x))
 
 
 # ---- the reference ---------------------------------------------------------------------
