@@ -62,7 +62,9 @@ def _namespace(name: str, kw: dict[str, Any], xp: Any) -> Callable[[Any], Any]:
         # beta=1, threshold=20 in every replay: log(1 + e^x) below the threshold
         "softplus": lambda x: xp.log1p(xp.exp(x)),
         "rsqrt": lambda x: 1.0 / xp.sqrt(x),
-        "pow": lambda x: xp.pow(x, float(kw["exponent"])),
+        "pow": lambda x: xp.pow(
+            x, float(kw["exponent"]) if isinstance(kw["exponent"], int) else kw["exponent"]
+        ),
     }
     return table.get(name) or getattr(xp, name)
 
