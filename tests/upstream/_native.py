@@ -14,10 +14,6 @@ import importlib
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-import unigrad
-
 
 def _torch(name: str, kw: dict[str, Any]) -> Callable[[Any], Any]:
     torch = importlib.import_module("torch")
@@ -29,7 +25,9 @@ def _torch(name: str, kw: dict[str, Any]) -> Callable[[Any], Any]:
         "leaky_relu": lambda x: f.leaky_relu(x, kw.get("negative_slope", 0.01)),
         "elu": lambda x: f.elu(x, alpha=kw.get("alpha", 1.0)),
         "celu": lambda x: f.celu(x, alpha=kw.get("alpha", 1.0)),
-        "softplus": lambda x: f.softplus(x, beta=kw.get("beta", 1), threshold=kw.get("threshold", 20)),
+        "softplus": lambda x: f.softplus(
+            x, beta=kw.get("beta", 1), threshold=kw.get("threshold", 20)
+        ),
         "rsqrt": torch.rsqrt,
         "pow": lambda x: torch.pow(x, kw["exponent"]),
     }
@@ -45,7 +43,9 @@ def _paddle(name: str, kw: dict[str, Any]) -> Callable[[Any], Any]:
         "leaky_relu": lambda x: f.leaky_relu(x, kw.get("negative_slope", 0.01)),
         "elu": lambda x: f.elu(x, alpha=kw.get("alpha", 1.0)),
         "celu": lambda x: f.celu(x, alpha=kw.get("alpha", 1.0)),
-        "softplus": lambda x: f.softplus(x, beta=kw.get("beta", 1), threshold=kw.get("threshold", 20)),
+        "softplus": lambda x: f.softplus(
+            x, beta=kw.get("beta", 1), threshold=kw.get("threshold", 20)
+        ),
         "pow": lambda x: paddle.pow(x, kw["exponent"]),
     }
     return table.get(name) or getattr(paddle, name)
@@ -81,13 +81,8 @@ def native(backend: Any, name: str, **kw: Any) -> Callable[[Any], Any]:
 def matmul(backend: Any) -> Callable[[Any, Any], Any]:
     """``torch.matmul`` / ``paddle.matmul``; the namespace's ``matmul`` on the tapes."""
     if backend.name in ("torch", "paddle"):
-        return importlib.import_module(backend.name).matmul  # type: ignore[no-any-return]
-    return backend.xp.matmul  # type: ignore[no-any-return]
+        return importlib.import_module(backend.name).matmul
+    return backend.xp.matmul
 
 
-def grads_of(backend: Any, *xs: Any) -> list[np.ndarray | None]:
-    """Host copies of the ``.grad`` of each leaf (None where nothing accumulated)."""
-    return [None if backend.grad_of(x) is None else backend.np(backend.grad_of(x)) for x in xs]
-
-
-__all__ = ["grads_of", "matmul", "native", "unigrad"]
+__all__ = ["matmul", "native"]

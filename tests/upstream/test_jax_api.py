@@ -57,6 +57,7 @@ def test_grad_item(backend) -> None:
 
 def test_grad_argnums(backend) -> None:
     """api_test.py::APITest::test_grad_argnums."""
+
     def f(x, y, z, flag=False):
         assert flag
         return 1.0 * x + 2.0 * y + 3.0 * z
@@ -72,6 +73,7 @@ def test_grad_argnums(backend) -> None:
 
 def test_value_and_grad_argnums(backend) -> None:
     """api_test.py::APITest::test_value_and_grad_argnums."""
+
     def f(x, y, z, flag=False):
         assert flag
         return 1.0 * x + 2.0 * y + 3.0 * z
@@ -144,8 +146,9 @@ def test_jacobian(backend) -> None:
     backend.close(fwd, an, rtol=RTOL)
     tanh = native(backend, "tanh")
     rev = unigrad.jacobian(tanh(matmul(backend)(a, x)), x)
-    fwd = F.jacobian(lambda t: tanh(matmul(backend)(pa, t)), px, vectorize=True,
-                     strategy="forward-mode")
+    fwd = F.jacobian(
+        lambda t: tanh(matmul(backend)(pa, t)), px, vectorize=True, strategy="forward-mode"
+    )
     backend.close(rev, backend.np(fwd), rtol=1e-12)
     backend.close(rev, (1 - np.tanh(an @ xn) ** 2)[:, None] * an, rtol=1e-12)
 
@@ -164,7 +167,8 @@ def test_hessian_holomorphic(backend) -> None:
 
     jax's ``hessian(f, holomorphic=True)`` of the complex x . A x is A + A.T. unigrad has no
     holomorphic mode: ``unigrad.hessian`` wants a real scalar y (NotDifferentiableError
-    for a complex one), and a complex output needs an explicit seed (rule 3). Seeded with 1, the torch convention (§3.2) gives g = conj(f'(x)),
+    for a complex one), and a complex output needs an explicit seed (rule 3). Seeded with
+    1, the torch convention (§3.2) gives g = conj(f'(x)),
     and the Jacobian of g with real seeds is conj(A + A.T) = A + A.T (A is real); paddle's
     complex second derivatives are refused (HigherOrderUnavailableError, as
     tests/test_any_program.py::test_complex_second_derivatives states).
@@ -183,8 +187,10 @@ def test_hessian_holomorphic(backend) -> None:
         with pytest.raises(unigrad.HigherOrderUnavailableError, match="complex"):
             unigrad.grad(g, x, backend.tensor(np.eye(4)[0], "complex128"))
         return
-    rows = [unigrad.grad(g, x, backend.tensor(np.eye(4)[i], "complex128"), retain_graph=True)[0]
-            for i in range(4)]
+    rows = [
+        unigrad.grad(g, x, backend.tensor(np.eye(4)[i], "complex128"), retain_graph=True)[0]
+        for i in range(4)
+    ]
     backend.close(np.stack([backend.np(r) for r in rows]), an + an.T, rtol=1e-12, atol=1e-12)
 
 
@@ -231,8 +237,10 @@ def test_hessian_on_pytrees(backend) -> None:
     v = backend.xp.stack([a, b]) ** 2
     ja, jb = unigrad.jacobian(v, (a, b), create_graph=True)
     h = unigrad.jacobian((ja, jb), (a, b))
-    expected = ((np.array([2.0, 0.0]), np.array([0.0, 0.0])),
-                (np.array([0.0, 0.0]), np.array([0.0, 2.0])))
+    expected = (
+        (np.array([2.0, 0.0]), np.array([0.0, 0.0])),
+        (np.array([0.0, 0.0]), np.array([0.0, 2.0])),
+    )
     for i in range(2):
         for j in range(2):
             backend.close(h[i][j], expected[i][j], rtol=0)
@@ -309,8 +317,11 @@ def test_jvp_mismatched_arguments(backend) -> None:
     """api_test.py::APITest::test_jvp_mismatched_arguments (different primal and tangent
     shapes: torch.autograd.functional.jvp's rule, a RuntimeError, here GradOutputsError)."""
     fun = lambda t: t + 1  # noqa: E731
-    for p, t in (([1.0, 2.0, 3.0], [1.0, 2.0, 3.0, 4.0]), (10.0, [1.0, 2.0, 3.0]),
-                 ([1.0, 2.0, 3.0], 20.0)):
+    for p, t in (
+        ([1.0, 2.0, 3.0], [1.0, 2.0, 3.0, 4.0]),
+        (10.0, [1.0, 2.0, 3.0]),
+        ([1.0, 2.0, 3.0], 20.0),
+    ):
         with pytest.raises(unigrad.GradOutputsError):
             F.jvp(fun, arr(backend, p), arr(backend, t))
 
@@ -375,8 +386,15 @@ def test_nonholomorphic_grad(backend) -> None:
     z = backend.leaf(zs, "complex128")
     xp = backend.xp
     y = xp.sum(native(backend, "cos")(xp.abs(z)))
-    jax_expected = np.array([0.0 + 0.0j, -0.80430663 + 0.40215331j, -0.70368982 + 0.35184491j,
-                             0.1886467 - 0.09432335j, 0.86873727 - 0.43436864j])
+    jax_expected = np.array(
+        [
+            0.0 + 0.0j,
+            -0.80430663 + 0.40215331j,
+            -0.70368982 + 0.35184491j,
+            0.1886467 - 0.09432335j,
+            0.86873727 - 0.43436864j,
+        ]
+    )
     backend.close(unigrad.grad(y, z)[0], np.conj(jax_expected), rtol=1e-5, atol=1e-5)
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _native import grads_of, matmul, native
+from _native import matmul, native
 
 import unigrad
 
@@ -614,7 +614,12 @@ def test_matmul_triple_grad_case3(backend) -> None:
     np.random.seed(13)
     nx, ny = np.random.random([3, 1]).astype("float32"), np.random.random([1]).astype("float32")
     d_dout, d_ddx, d_ddy = _matmul_triple_d_ddout_none(
-        backend, nx, ny, np.ones([3], "float32"), np.ones([3, 1], "float32"), np.ones([1], "float32")
+        backend,
+        nx,
+        ny,
+        np.ones([3], "float32"),
+        np.ones([3, 1], "float32"),
+        np.ones([1], "float32"),
     )
     backend.close(d_dout, np.ones([3]) * 2, rtol=1e-6)
     backend.close(d_ddx, np.ones([3, 1]), rtol=1e-6)
@@ -629,20 +634,38 @@ def _sig(x):
 # name -> (upstream class, op kwargs, x_init(rng, shape), f', f'', f''')
 _A = 0.2
 ACTIVATIONS = {
-    "sigmoid": ({}, lambda s: _sig(s) * (1 - _sig(s)),
-                lambda s: _sig(s) * (1 - _sig(s)) * (1 - 2 * _sig(s)),
-                lambda s: _sig(s) * (1 - _sig(s)) * (1 - 6 * _sig(s) + 6 * _sig(s) ** 2)),
-    "tanh": ({}, lambda x: 1 - np.tanh(x) ** 2,
-             lambda x: -2 * np.tanh(x) * (1 - np.tanh(x) ** 2),
-             lambda x: -2 * (1 - np.tanh(x) ** 2) * (1 - 3 * np.tanh(x) ** 2)),
+    "sigmoid": (
+        {},
+        lambda s: _sig(s) * (1 - _sig(s)),
+        lambda s: _sig(s) * (1 - _sig(s)) * (1 - 2 * _sig(s)),
+        lambda s: _sig(s) * (1 - _sig(s)) * (1 - 6 * _sig(s) + 6 * _sig(s) ** 2),
+    ),
+    "tanh": (
+        {},
+        lambda x: 1 - np.tanh(x) ** 2,
+        lambda x: -2 * np.tanh(x) * (1 - np.tanh(x) ** 2),
+        lambda x: -2 * (1 - np.tanh(x) ** 2) * (1 - 3 * np.tanh(x) ** 2),
+    ),
     "abs": ({}, np.sign, np.zeros_like, np.zeros_like),
     "relu": ({}, lambda x: (x > 0) * 1.0, np.zeros_like, np.zeros_like),
-    "leaky_relu": ({"negative_slope": _A}, lambda x: np.where(x > 0, 1.0, _A), np.zeros_like,
-                   np.zeros_like),
-    "elu": ({"alpha": _A}, lambda x: np.where(x > 0, 1.0, _A * np.exp(x)),
-            lambda x: np.where(x > 0, 0.0, _A * np.exp(x)), None),
-    "celu": ({"alpha": _A}, lambda x: np.where(x > 0, 1.0, np.exp(x / _A)),
-             lambda x: np.where(x > 0, 0.0, np.exp(x / _A) / _A), None),
+    "leaky_relu": (
+        {"negative_slope": _A},
+        lambda x: np.where(x > 0, 1.0, _A),
+        np.zeros_like,
+        np.zeros_like,
+    ),
+    "elu": (
+        {"alpha": _A},
+        lambda x: np.where(x > 0, 1.0, _A * np.exp(x)),
+        lambda x: np.where(x > 0, 0.0, _A * np.exp(x)),
+        None,
+    ),
+    "celu": (
+        {"alpha": _A},
+        lambda x: np.where(x > 0, 1.0, np.exp(x / _A)),
+        lambda x: np.where(x > 0, 0.0, np.exp(x / _A) / _A),
+        None,
+    ),
     "softplus": ({"beta": 1, "threshold": 20}, _sig, lambda x: _sig(x) * (1 - _sig(x)), None),
     "sqrt": ({}, lambda x: 0.5 * x**-0.5, lambda x: -0.25 * x**-1.5, None),
     "rsqrt": ({}, lambda x: -0.5 * x**-1.5, lambda x: 0.75 * x**-2.5, None),
@@ -688,15 +711,20 @@ _STRUCT = (
 #: the replays that fail because of a unigrad bug, by (upstream class, backend)
 BUGS = {
     ("TestAbsDoubleGradCheck", "torch"): _STRUCT.format(
-        op="abs", be="torch", extra=" (torch's abs backward keeps a graph through sgn)"),
+        op="abs", be="torch", extra=" (torch's abs backward keeps a graph through sgn)"
+    ),
     ("TestAbsDoubleGradCheck", "numpy"): _STRUCT.format(
-        op="abs", be="the numpy tape", extra=" (up to 2e-16, not even exact zeros)"),
+        op="abs", be="the numpy tape", extra=" (up to 2e-16, not even exact zeros)"
+    ),
     ("TestReluDoubleGradCheck", "torch"): _STRUCT.format(
-        op="torch.relu", be="torch", extra=" (threshold_backward reads relu's result)"),
+        op="torch.relu", be="torch", extra=" (threshold_backward reads relu's result)"
+    ),
     ("TestReluDoubleGradCheck", "numpy"): _STRUCT.format(
-        op="relu (xp.maximum(x, 0))", be="the numpy tape", extra=""),
+        op="relu (xp.maximum(x, 0))", be="the numpy tape", extra=""
+    ),
     ("TestLeakyReluDoubleGradCheck", "torch"): _STRUCT.format(
-        op="leaky_relu", be="torch", extra=" (leaky_relu_backward reads x)"),
+        op="leaky_relu", be="torch", extra=" (leaky_relu_backward reads x)"
+    ),
     ("TestPowTripleGradCheck1", "torch"): (
         "structure of pow(x, 1)'s second derivative: on torch grad(dx, x, ddx, create_graph=True, "
         "allow_unused=True, materialize_grads=True) is a zero tensor that does not require grad "
@@ -795,12 +823,14 @@ def test_activation_triple_grad_check(backend, cls, key, rng, shape) -> None:
     dy, ddx = backend.leaf(dy_np, "float64"), backend.leaf(ddx_np, "float64")
     y = _op(backend, key)(x)
     (dx,) = unigrad.grad(y, x, dy, create_graph=True)
-    (ddx_out,) = unigrad.grad(dx, x, ddx, create_graph=True, allow_unused=True,
-                              materialize_grads=True)
+    (ddx_out,) = unigrad.grad(
+        dx, x, ddx, create_graph=True, allow_unused=True, materialize_grads=True
+    )
     backend.close(ddx_out, f2(x_np) * dy_np * ddx_np, rtol=RTOL64, atol=1e-12)
     v = backend.tensor(v_np, "float64")
-    gx, gdy, gddx = unigrad.grad(ddx_out, [x, dy, ddx], v, allow_unused=True,
-                                 materialize_grads=True)
+    gx, gdy, gddx = unigrad.grad(
+        ddx_out, [x, dy, ddx], v, allow_unused=True, materialize_grads=True
+    )
     backend.close(gx, f3(x_np) * dy_np * ddx_np * v_np, rtol=RTOL64, atol=1e-12)
     backend.close(gdy, f2(x_np) * ddx_np * v_np, rtol=RTOL64, atol=1e-12)
     backend.close(gddx, f2(x_np) * dy_np * v_np, rtol=RTOL64, atol=1e-12)

@@ -145,9 +145,7 @@ def test_sharded_grad(backend) -> None:
     loss = backend.xp.sum(sum(v * i for i, v in enumerate(intermediates)))
     shard_size = 2
     groups = [intermediates[i : i + shard_size] for i in range(0, 10, shard_size)]
-    d_intermediates = [
-        d for batch in groups for d in unigrad.grad(loss, batch, retain_graph=True)
-    ]
+    d_intermediates = [d for batch in groups for d in unigrad.grad(loss, batch, retain_graph=True)]
     unigrad.backward(intermediates, d_intermediates)
     for i, lf in enumerate(leaves):
         backend.close(backend.grad_of(lf), i * i * (1 + backend.np(lf)), rtol=RTOL)
@@ -342,19 +340,42 @@ def _key(backend, idx):
 
 
 INDICES_2D = [
-    1, (1, 1), slice(1, None), slice(None, 2), (slice(None, 2), 2), (slice(1, 2), 2),
-    (1, slice(2, None)), (slice(None, None), slice(2, None)), [0, 2],
-    (Ellipsis, slice(2, None)), ([0], [0]), ([1, 2, 3], [0]), ([1, 2], [2, 1]),
-    ([[1, 2], [3, 0]], [[0, 1], [2, 3]]), (slice(None), [2, 3]), ([2, 3], slice(None)), [0],
+    1,
+    (1, 1),
+    slice(1, None),
+    slice(None, 2),
+    (slice(None, 2), 2),
+    (slice(1, 2), 2),
+    (1, slice(2, None)),
+    (slice(None, None), slice(2, None)),
+    [0, 2],
+    (Ellipsis, slice(2, None)),
+    ([0], [0]),
+    ([1, 2, 3], [0]),
+    ([1, 2], [2, 1]),
+    ([[1, 2], [3, 0]], [[0, 1], [2, 3]]),
+    (slice(None), [2, 3]),
+    ([2, 3], slice(None)),
+    [0],
     ([0],),
 ]
 INDICES_3D = [
-    (slice(None), [0], [0]), ([0], [0], slice(None)), (slice(None), [0, 1, 2], [0]),
-    ([0, 1, 2], [0], slice(None)), (slice(None), [1, 2], [2, 1]), ([1, 2], [2, 1], slice(None)),
+    (slice(None), [0], [0]),
+    ([0], [0], slice(None)),
+    (slice(None), [0, 1, 2], [0]),
+    ([0, 1, 2], [0], slice(None)),
+    (slice(None), [1, 2], [2, 1]),
+    ([1, 2], [2, 1], slice(None)),
     (slice(None), [[1, 2], [2, 0]], [[0, 1], [2, 3]]),
-    ([[1, 2], [3, 0]], [[0, 1], [2, 2]], slice(None)), (slice(None), slice(None), [2, 1]),
-    (slice(None), [2, 1], slice(None)), ([2, 1], slice(None), slice(None)), ([0],),
-    ([0], slice(None)), ([0], Ellipsis), ([1, 2], [0, 1]), ([1, 2], [0, 1], Ellipsis),
+    ([[1, 2], [3, 0]], [[0, 1], [2, 2]], slice(None)),
+    (slice(None), slice(None), [2, 1]),
+    (slice(None), [2, 1], slice(None)),
+    ([2, 1], slice(None), slice(None)),
+    ([0],),
+    ([0], slice(None)),
+    ([0], Ellipsis),
+    ([1, 2], [0, 1]),
+    ([1, 2], [0, 1], Ellipsis),
     (Ellipsis, [1, 2], [0, 1]),
 ]
 
@@ -394,8 +415,12 @@ def test_indexing_duplicates(backend) -> None:
     idx = [1, 1, 3, 2, 1, 2]
     ys = [backend.leaf(np.arange(1.0, 17).reshape(4, 4), "float64") for _ in range(3)]
     ys.append(backend.leaf(np.arange(1.0, 65).reshape(4, 4, 4), "float64"))
-    keys = [t(idx), (t(idx), t([0])), (t([[1, 2], [0, 0]]), t([[0, 1], [1, 1]])),
-            (t([1, 1, 1]), slice(None), slice(None))]
+    keys = [
+        t(idx),
+        (t(idx), t([0])),
+        (t([[1, 2], [0, 0]]), t([[0, 1], [1, 1]])),
+        (t([1, 1, 1]), slice(None), slice(None)),
+    ]
     unigrad.backward([backend.xp.sum(y[k]) for y, k in zip(ys, keys, strict=True)])
     e0, e1 = np.zeros((4, 4)), np.zeros((4, 4))
     for i in idx:
@@ -491,7 +516,10 @@ def test_isolated_node(backend) -> None:
     argmax with keepdims: an index, which cuts dependence; ``.repeat(1, 5).double()`` as a
     broadcast and a float64 cast)."""
     xp = backend.xp
-    x, y = backend.leaf(randn(5, 5, seed=63), "float64"), backend.leaf(randn(5, 5, seed=64), "float64")
+    x, y = (
+        backend.leaf(randn(5, 5, seed=63), "float64"),
+        backend.leaf(randn(5, 5, seed=64), "float64"),
+    )
     a = x + y
     b = xp.astype(xp.argmax(a, axis=1, keepdims=True), xp.float64) * backend.ones((1, 5), "float64")
     o = xp.sum(b + a)
@@ -589,8 +617,9 @@ def test_grad_batched_grad(backend) -> None:
     with pytest.raises(RuntimeError):
         unigrad.grad(out, (x,), (backend.ones((2, 2), "float64"),), is_grads_batched=True)
     out = backend.xp.sum(x)
-    (g,) = unigrad.grad(out, (x,), (backend.tensor(np.arange(3.0), "float64"),),
-                        is_grads_batched=True)
+    (g,) = unigrad.grad(
+        out, (x,), (backend.tensor(np.arange(3.0), "float64"),), is_grads_batched=True
+    )
     np.testing.assert_array_equal(backend.np(g), bg)
     with pytest.raises(RuntimeError):
         unigrad.grad(out, (x,), (backend.ones((2, 1), "float64"),), is_grads_batched=True)
@@ -660,8 +689,11 @@ def _fgrad(backend, f, *args):
 def test_primitive(backend) -> None:
     """test_eager_transforms.py::TestGradTransform::test_primitive."""
     xn = randn(seed=72)
-    backend.close(_fgrad(backend, native(backend, "sin"), backend.tensor(xn, "float64")),
-                  np.cos(xn), rtol=RTOL)
+    backend.close(
+        _fgrad(backend, native(backend, "sin"), backend.tensor(xn, "float64")),
+        np.cos(xn),
+        rtol=RTOL,
+    )
 
 
 def test_composite_simple(backend) -> None:
@@ -689,7 +721,9 @@ def test_composite_complicated(backend) -> None:
     """test_eager_transforms.py::TestGradTransform::test_composite_complicated."""
     xn, yn = randn(3, seed=76), randn(3, 5, seed=77)
     y = backend.tensor(yn, "float64")
-    g = _fgrad(backend, lambda x: backend.xp.sum(matmul(backend)(x, y)), backend.tensor(xn, "float64"))
+    g = _fgrad(
+        backend, lambda x: backend.xp.sum(matmul(backend)(x, y)), backend.tensor(xn, "float64")
+    )
     backend.close(g, yn.sum(axis=1), rtol=RTOL)
 
 
@@ -831,8 +865,7 @@ def test_zero_grad(backend) -> None:
     """
     a = backend.leaf(randn(10, seed=94) + 3, "float64")
     b = backend.leaf(randn(10, seed=95), "float64")
-    ga, gb = unigrad.grad(backend.xp.sum(a**2.0), [a, b], allow_unused=True,
-                          materialize_grads=True)
+    ga, gb = unigrad.grad(backend.xp.sum(a**2.0), [a, b], allow_unused=True, materialize_grads=True)
     assert backend.np(ga).sum() != 0.0
     assert backend.np(gb).sum() == 0.0
 
@@ -887,8 +920,9 @@ def test_vjp_pytree_input(backend) -> None:
     one tensor in three positions gives each the total 2 x v)."""
     xn, vn = randn(seed=98), randn(seed=99)
     a, b, c = (backend.leaf(xn, "float64") for _ in range(3))
-    ga, gb, gc = unigrad.grad(a * b, [a, b, c], backend.tensor(vn, "float64"), allow_unused=True,
-                              materialize_grads=True)
+    ga, gb, gc = unigrad.grad(
+        a * b, [a, b, c], backend.tensor(vn, "float64"), allow_unused=True, materialize_grads=True
+    )
     backend.close(ga, xn * vn, rtol=RTOL)
     backend.close(gb, xn * vn, rtol=RTOL)
     backend.close(gc, 0.0, rtol=0)
