@@ -945,3 +945,179 @@ def test_vjp_aux_tensor(backend) -> None:
     backend.close(out, np.sin(xn), rtol=RTOL)
     (grad_x,) = unigrad.grad(out, x, backend.tensor(vn, "float64"))
     backend.close(grad_x, vn * np.cos(xn), rtol=RTOL)
+
+
+# ---- test/test_autograd.py::TestAutogradFunctional (torch.autograd.functional) ------------
+# These lived in test_autograd.py (pytorch/pytorch@0011ee059a1ed8ca92d609383f466095d1bb1fcf,
+# https://github.com/pytorch/pytorch/blob/0011ee059a1ed8ca92d609383f466095d1bb1fcf/test/test_autograd.py)
+# before moving to test/autograd/test_functional.py. ``autogradF.X`` is
+# ``unigrad.functional.X`` on plain arrays; ``a.narrow(0, 0, 3)`` is ``a[0:3]``.
+def arr(backend, data, dtype="float64"):
+    """A plain array of the backend's framework (unigrad.functional takes plain arrays)."""
+    a = np.asarray(data, dtype=dtype)
+    if backend.name == "torch":
+        return importlib.import_module("torch").from_numpy(a.copy())
+    if backend.name == "paddle":
+        return importlib.import_module("paddle").to_tensor(a)
+    if backend.name == "jax":
+        return importlib.import_module("jax.numpy").asarray(a)
+    return a
+
+
+def rand(*shape, seed=0):
+    return np.random.default_rng(seed).random(shape)
+
+
+def test_jacobian_scalar(backend) -> None:
+    """test_autograd.py::TestAutogradFunctional::test_jacobian_scalar (``x.unsqueeze(0)
+    .repeat(4)`` as a reshape times ones(4))."""
+    from unigrad import functional as F
+
+    inp = arr(backend, rand(4, 4, seed=1))
+    xp = unigrad.namespace(inp)
+    res = F.jacobian(lambda x: xp.sum(x), inp)
+    np.testing.assert_array_equal(backend.np(res), np.ones((4, 4)))
+    ones = arr(backend, np.ones(4))
+    res = F.jacobian(lambda x: xp.reshape(x, (1,)) * ones, arr(backend, rand(seed=2)))
+    np.testing.assert_array_equal(backend.np(res), np.ones(4))
+
+
+def test_hessian_err_check(backend) -> None:
+    """test_autograd.py::TestAutogradFunctional::test_hessian_err_check (torch's TypeError
+    and RuntimeError classes; GradArgumentError is both)."""
+    from unigrad import functional as F
+
+    inp_np = rand(4, seed=3)
+    inp = arr(backend, inp_np)
+    xp = unigrad.namespace(inp)
+
+    def foo(a):
+        return 3 * xp.sum(xp.exp(a[0:3]))
+
+    with pytest.raises(TypeError):
+        F.hessian(foo, (inp, 2))
+    with pytest.raises(TypeError):
+        F.hessian(lambda a: (3 * a[0:3], "bar"), inp)
+    with pytest.raises(RuntimeError):
+        F.hessian(lambda a: 3 * a[0:3], inp)
+    with pytest.raises(RuntimeError):
+        F.hessian(lambda a: (3 * a[0:3], 3 * a[0:3]), inp)
+    res = F.hessian(foo, inp)
+    backend.close(res, np.diag(np.r_[3 * np.exp(inp_np[:3]), 0.0]), rtol=1e-12)
+    a_np, b_np = rand(4, seed=4), rand(5, seed=5)
+    res = F.hessian(
+        lambda a, b: xp.sum(3 * b[0:3] * a[0:3]), (arr(backend, a_np), arr(backend, b_np))
+    )
+    h_ab = np.zeros((4, 5))
+    h_ab[[0, 1, 2], [0, 1, 2]] = 3
+    backend.close(res[0][0], np.zeros((4, 4)), rtol=0)
+    backend.close(res[0][1], h_ab, rtol=0)
+    backend.close(res[1][0], h_ab.T, rtol=0)
+    backend.close(res[1][1], np.zeros((5, 5)), rtol=0)
+
+
+def test_hessian_output(backend) -> None:
+    """test_autograd.py::TestAutogradFunctional::test_hessian_output (x.pow(3).sum(), written
+    ``(x ** 3).sum()``, methods every framework's arrays have: 6x on the diagonal;
+    (x + y).pow(3).sum(): 6(x + y) on each block's diagonal)."""
+    from unigrad import functional as F
+
+    xn = rand(2, 2, seed=6)
+    res = F.hessian(lambda x: (x**3).sum(), arr(backend, xn))
+    backend.close(res, np.diag(6 * xn.ravel()).reshape(2, 2, 2, 2), rtol=1e-12)
+    yn = rand(2, 2, seed=7)
+    res = F.hessian(lambda x, y: ((x + y) ** 3).sum(), (arr(backend, xn), arr(backend, yn)))
+    block = np.diag(6 * (xn + yn).ravel()).reshape(2, 2, 2, 2)
+    for i in range(2):
+        for j in range(2):
+            backend.close(res[i][j], block, rtol=1e-12)
+
+
+def test_hessian_scalar(backend) -> None:
+    """test_autograd.py::TestAutogradFunctional::test_hessian_scalar (sum: zeros; a 0-d
+    input; a one-element (1, 1, 1) output, which torch accepts)."""
+    from unigrad import functional as F
+
+    inp = arr(backend, rand(4, 4, seed=8))
+    xp = unigrad.namespace(inp)
+    np.testing.assert_array_equal(backend.np(F.hessian(xp.sum, inp)), np.zeros((4, 4, 4, 4)))
+    np.testing.assert_array_equal(backend.np(F.hessian(xp.sum, arr(backend, rand(seed=9)))), 0.0)
+    res = F.hessian(lambda x: xp.reshape(xp.sum(x), (1, 1, 1)), inp)
+    np.testing.assert_array_equal(backend.np(res), np.zeros((4, 4, 4, 4)))
+
+
+def _vhp_foo_bar(backend, fn_name):
+    from unigrad import functional as F
+
+    fn = getattr(F, fn_name)
+    an = rand(4, 4, seed=10)
+    inputs = arr(backend, an)
+    xp = unigrad.namespace(inputs)
+    out, res = fn(lambda a: 3 * xp.sum(xp.exp(a[0:3])), inputs, arr(backend, np.ones((4, 4))))
+    backend.close(out, 3 * np.exp(an[:3]).sum(), rtol=1e-12)
+    backend.close(res, np.r_[3 * np.exp(an[:3]), np.zeros((1, 4))], rtol=1e-12)
+    a3, b4 = rand(3, seed=11), rand(4, seed=12)
+    out, val = fn(
+        lambda a, b: xp.sum(xp.exp(a + 3 * b[0:3])),
+        (arr(backend, a3), arr(backend, b4)),
+        (arr(backend, np.ones(3)), arr(backend, np.ones(4))),
+    )
+    e = np.exp(a3 + 3 * b4[:3])
+    backend.close(out, e.sum(), rtol=1e-12)
+    backend.close(val[0], 4 * e, rtol=1e-12)  # H = e [[1, 3], [3, 9]] per element
+    backend.close(val[1], np.r_[12 * e, 0.0], rtol=1e-12)
+
+
+@pytest.mark.parametrize("fn_name", ["vhp", "hvp"])
+def test_vhp_hvp_output(backend, fn_name) -> None:
+    """test_autograd.py::TestAutogradFunctional::test_vhp_output and test_hvp_output (the
+    values of upstream's two functions with ones as v; the Hessians are symmetric, so vhp
+    and hvp agree)."""
+    _vhp_foo_bar(backend, fn_name)
+
+
+@pytest.mark.parametrize("fn_name", ["vhp", "hvp"])
+def test_vhp_hvp_scalar(backend, fn_name) -> None:
+    """test_autograd.py::TestAutogradFunctional::test_vhp_scalar and test_hvp_scalar (sum:
+    zeros; a 0-d input with and without v; a one-element (1, 1, 1) output)."""
+    from unigrad import functional as F
+
+    fn = getattr(F, fn_name)
+    inp = arr(backend, rand(4, 4, seed=13))
+    xp = unigrad.namespace(inp)
+    _, res = fn(xp.sum, inp, arr(backend, np.ones((4, 4))))
+    np.testing.assert_array_equal(backend.np(res), np.zeros((4, 4)))
+    scalar = arr(backend, rand(seed=14))
+    _, res = fn(xp.sum, scalar, arr(backend, rand(seed=15)))
+    np.testing.assert_array_equal(backend.np(res), 0.0)
+    _, res = fn(xp.sum, scalar)
+    np.testing.assert_array_equal(backend.np(res), 0.0)
+    _, res = fn(lambda x: xp.reshape(xp.sum(x), (1, 1, 1)), inp, arr(backend, rand(4, 4, seed=16)))
+    np.testing.assert_array_equal(backend.np(res), np.zeros((4, 4)))
+
+
+@pytest.mark.parametrize("fn_name", ["vhp", "hvp"])
+def test_vhp_hvp_err_check(backend, fn_name) -> None:
+    """test_autograd.py::TestAutogradFunctional::test_vhp_err_check and test_hvp_err_check
+    (torch's TypeError / RuntimeError classes)."""
+    from unigrad import functional as F
+
+    fn = getattr(F, fn_name)
+    inp, v = arr(backend, rand(4, seed=17)), arr(backend, rand(4, seed=18))
+    xp = unigrad.namespace(inp)
+
+    def foo(a):
+        return 3 * xp.sum(xp.exp(a[0:3]))
+
+    with pytest.raises(TypeError):
+        fn(foo, (inp, 2), v)
+    with pytest.raises(TypeError):
+        fn(lambda a: (3 * a[0:3], "bar"), inp, v)
+    with pytest.raises(RuntimeError):
+        fn(lambda a: 3 * a[0:3], inp, v)
+    with pytest.raises(RuntimeError):
+        fn(foo, inp, arr(backend, rand(5, seed=19)))
+    with pytest.raises(TypeError):
+        fn(foo, inp, (v, 2))
+    _, res = fn(foo, inp, v)
+    assert backend.shape(res) == (4,)
