@@ -123,7 +123,8 @@ def test_grad_nonleaf(backend) -> None:
     "paddle",
     reason="unigrad bug: a raw SystemError '(Fatal) Invalid rank for GradTensorHolder::add() "
     "which exceeds size of buffer slot 0' from paddle's engine (unigrad/backends/paddle.py) "
-    "for grad(a + 2 * b, [a, b], go, create_graph=True) with a, b = paddle.chunk(x, 2)",
+    "for grad(a + 2 * b, [a, b]) with a, b = paddle.chunk(x, 2), with or without "
+    "create_graph (the inputs are two outputs of one split node)",
 )
 def test_grad_nonleaf_many_outputs(backend) -> None:
     """test_autograd.py::TestAutograd::test_grad_nonleaf_many_outputs (without the hook:
@@ -651,12 +652,6 @@ def test_backward_with_inputs(backend) -> None:
 
 @pytest.mark.needs("backward_create_graph")
 @pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="unigrad bug: on paddle unigrad.backward(out, inputs=[z]) with z a leaf that "
-    "requires grad but that out does not reach raises UnusedInputError; torch, jax and "
-    "numpy leave z.grad None, as torch.autograd.backward does",
-)
 def test_backward_with_nonleaf_inputs(backend) -> None:
     """test_autograd.py::TestAutograd::test_backward_with_nonleaf_inputs.
 
@@ -814,8 +809,8 @@ def test_views(backend) -> None:
 
 
 def test_argnums(backend) -> None:
-    """test_eager_transforms.py::TestGradTransform::test_argnums (and test_out_of_order_argnums,
-    test_negative_argnums: argnums are the order of ``inputs``)."""
+    """test_eager_transforms.py::TestGradTransform::test_argnums and test_out_of_order_argnums
+    (argnums are the order of ``inputs``)."""
     xn, yn = randn(seed=90), randn(seed=91)
     x, y = backend.leaf(xn, "float64"), backend.leaf(yn, "float64")
     mul = native(backend, "multiply")
@@ -916,8 +911,9 @@ def test_unrelated_hessian(backend) -> None:
 
 def test_vjp_pytree_input(backend) -> None:
     """test_eager_transforms.py::TestGradTransform::test_vjp_pytree_input (x[0] * x[1][0] of
-    (x, (x, x)): the three positions get x v, x v, and 0 for the unused third; rule 1 for
-    one tensor in three positions gives each the total 2 x v)."""
+    (x, (x, x)): functorch differentiates each pytree leaf on its own, so the replay gives
+    each position a leaf of its own: x v, x v, and 0 for the unused third, materialized
+    (rule 9))."""
     xn, vn = randn(seed=98), randn(seed=99)
     a, b, c = (backend.leaf(xn, "float64") for _ in range(3))
     ga, gb, gc = unigrad.grad(
