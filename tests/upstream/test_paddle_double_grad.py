@@ -626,6 +626,60 @@ def test_matmul_triple_grad_case3(backend) -> None:
     backend.close(d_ddy, np.ones([1]) * 3, rtol=1e-6)
 
 
+def _matmul_triple_one_side(backend, shapes, wrt_y, seed):
+    """TestDygraphTripleGradMatmulcase3 (``wrt_y``: the double grad with respect to y, then
+    d/d[dout, ddx]) and ...case5 (with respect to x, then d/d[dout, ddy]); a 0-d dout for
+    the 0-d output of a 1-d matmul (rule 4, as in case2 above)."""
+    np.random.seed(seed)
+    x_shape, y_shape, out_shape = shapes
+    x = backend.leaf(np.random.random(x_shape).astype("float32"))
+    y = backend.leaf(np.random.random(y_shape).astype("float32"))
+    out = matmul(backend)(x, y)
+    dout = backend.leaf(np.ones(out_shape, "float32"))
+    dx, dy = unigrad.grad([out], [x, y], [dout], retain_graph=True, create_graph=True)
+    ddx = backend.leaf(np.ones(x_shape, "float32"))
+    ddy = backend.leaf(np.ones(y_shape, "float32"))
+    (double_grad,) = unigrad.grad(
+        [dx, dy], [y if wrt_y else x], [ddx, ddy], retain_graph=True, create_graph=True
+    )
+    return unigrad.grad(
+        [double_grad], [dout, ddx if wrt_y else ddy], retain_graph=False, create_graph=False
+    )
+
+
+@pytest.mark.parametrize(
+    ("case", "shapes", "expected"),
+    [
+        ("case1", ([3, 3], [3, 3], [3, 3]), (np.ones([3, 3]) * 3, np.ones([3, 3]) * 3)),
+        ("case2", ([3], [3], []), (3.0, np.ones([3]))),
+        ("case3", ([3, 1], [1], [3]), (np.ones([3]), np.ones([3, 1]))),
+    ],
+)
+def test_matmul_triple_grad_matmulcase3(backend, case, shapes, expected) -> None:
+    """test_imperative_triple_grad.py::TestDygraphTripleGradMatmulcase3::test_matmul_triple_grad_<case>
+    (d_ddout and d_dx are None: d_dout and d_ddx only)."""
+    d_dout, d_ddx = _matmul_triple_one_side(backend, shapes, wrt_y=True, seed=len(case) + 30)
+    backend.close(d_dout, expected[0], rtol=1e-6)
+    backend.close(d_ddx, expected[1], rtol=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("case", "shapes", "expected"),
+    [
+        ("case1", ([3, 3], [3, 3], [3, 3]), (np.ones([3, 3]) * 3, np.ones([3, 3]) * 3)),
+        ("case2", ([3], [3], []), (3.0, np.ones([3]))),
+        ("case3", ([3, 1], [1], [3]), (np.ones([3]), np.ones([1]) * 3)),
+    ],
+)
+def test_matmul_triple_grad_matmulcase5(backend, case, shapes, expected) -> None:
+    """test_imperative_triple_grad.py::TestDygraphTripleGradMatmulcase5::test_matmul_triple_grad_<case>
+    (d_ddout and d_dy are None: d_dout and d_ddy only; the numbers are the closed forms
+    dx_double_grad = dout @ ddy.T differentiated, as upstream's expected arrays)."""
+    d_dout, d_ddy = _matmul_triple_one_side(backend, shapes, wrt_y=False, seed=len(case) + 50)
+    backend.close(d_dout, expected[0], rtol=1e-6)
+    backend.close(d_ddy, expected[1], rtol=1e-6)
+
+
 # ---- test_activation_nn_grad.py: gradient_checker.double_grad_check / triple_grad_check ------
 def _sig(x):
     return 1.0 / (1.0 + np.exp(-x))
