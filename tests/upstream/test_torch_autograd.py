@@ -194,6 +194,24 @@ def test_grad_unreachable(backend) -> None:
         unigrad.grad(x * 2, [x, y], allow_unused=False)
 
 
+def test_grad_unreachable_discovery(backend) -> None:
+    """test_autograd.py::TestAutograd::test_grad_unreachable_discovery (upstream's MyFunc, a
+    custom Function that must not run, is ``t * 2`` of a leaf of its own here: the pass must
+    not reach it): y is unused, z is used; ``backward(x, inputs=(y,))`` leaves y.grad None
+    ("allow_unused is implicitly True")."""
+    x = backend.leaf(randn(1, seed=106), "float64") * 2
+    y = backend.leaf(randn(1, seed=107), "float64")
+    (g_y,) = unigrad.grad(x, (y,), allow_unused=True)
+    assert g_y is None
+    z = backend.leaf(randn(1, seed=108), "float64")
+    g_y, g_z = unigrad.grad(x + z, (y, z), allow_unused=True)
+    assert g_y is None
+    assert g_z is not None
+    x = backend.leaf(randn(1, seed=109), "float64") * 2
+    unigrad.backward(x, inputs=(y,))
+    assert backend.grad_of(y) is None
+
+
 def test_backward(backend) -> None:
     """test_autograd.py::TestAutograd::test_backward."""
     vn, xn, zn = randn(5, 5, seed=9), randn(5, 5, seed=10), randn(5, 5, seed=11)
