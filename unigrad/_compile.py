@@ -1,8 +1,9 @@
 """`unigrad.jit`: a step written once, compiled where the framework compiles.
 
 The front of a compiled step: it checks what every backend must refuse alike (a tensor
-with a history among the arguments, a tracked tensor among the results, ``backward``
-inside), then hands the call to its backend. The jax tape compiles the whole step, its
+with a history among the arguments, ``backward`` inside), makes ``watch`` inside the step
+give the step's own leaves (`step_leaf`) and its results values (`detach_results`), then
+hands the call to its backend. The jax tape compiles the whole step, its
 ``grad`` calls included, into one ``jax.jit`` function (`unigrad.tape._compiled`);
 torch, paddle and the numpy tape, whose engines run a step as it is written, call the
 function itself.

@@ -7,8 +7,9 @@ their shapes and dtypes. Inside the trace each tensor argument is rebuilt: a wat
 leaf as a fresh watched leaf, a constant as a constant. The same object passed twice
 enters once, so that ``watch`` of it gives one leaf, as it does outside. The step then
 runs on tracers: its ops record, its ``grad`` calls rebuild and differentiate, all of
-it staged into one ``jax.jit`` function. Results come back as they left: tape
-constants as tape constants, arrays as arrays, static values as they were traced.
+it staged into one ``jax.jit`` function. Results come back as values: tape tensors that
+require grad as their arrays, detached (`unigrad.detach`), tape constants as tape
+constants, arrays as arrays, static values as they were traced.
 """
 
 from __future__ import annotations
@@ -180,7 +181,8 @@ class CompiledStep:
             arrays: list[Any] = []
             out_kinds: list[tuple[str, Any]] = []
             for v in out_leaves:
-                if isinstance(v, cls) and v.requires_grad:  # a value: detached
+                if isinstance(v, cls) and v.requires_grad:
+                    # a value, detached: `detach_results`' rule, on jax's pytree leaves
                     out_kinds.append(("array", None))
                     arrays.append(self.backend.detach(v))
                 elif isinstance(v, cls):
