@@ -8,6 +8,11 @@ installed is skipped. Markers, validated at collection:
 * ``@pytest.mark.skip_backend("paddle", reason=...)``
 * ``@pytest.mark.xfail_backend("paddle", reason=...)`` (strict)
 * ``@pytest.mark.needs("native_batched")``: skip where the capability flag is off.
+* ``@pytest.mark.long``: a long suite (soak loops, data parallel, the array API-heavy
+  repetitions, the full differential corpus and long differential runs, packaging and
+  site builds), deselected unless ``--long`` is given (CI gives it: ``.ci/run``). Every
+  behaviour keeps at least one test per backend in the default run; ``--long`` adds the
+  repetitions and the slow soaks.
 """
 
 from __future__ import annotations
@@ -29,12 +34,39 @@ _MODULES = {"torch": ("torch",), "paddle": ("paddle",), "jax": ("jax",), "numpy"
 RTOL, ATOL = 1e-5, 1e-6
 
 
+#: What the default run leaves out, in the report header and ``--help``.
+LONG_HELP = (
+    "also run the long suites (marked long: soak loops, data parallel, array API "
+    "repetitions, the full differential corpus, packaging, the site build); CI does"
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true", default=False, help=LONG_HELP)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"long: deselected unless --long ({LONG_HELP})")
     config.addinivalue_line("markers", "skip_backend(name, *, reason): skip on that backend")
     config.addinivalue_line(
         "markers", "xfail_backend(name, *, reason): strict expected failure on that backend"
     )
     config.addinivalue_line("markers", "needs(flag): skip where the capability flag is off")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--long"):
+        return
+    long = [item for item in items if item.get_closest_marker("long") is not None]
+    if long:
+        config.hook.pytest_deselected(items=long)
+        items[:] = [item for item in items if item.get_closest_marker("long") is None]
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.getoption("--long"):
+        return "unigrad: --long: the long suites run too"
+    return "unigrad: the long suites are deselected (python -m pytest --long runs them)"
 
 
 def _installed(name: str) -> bool:

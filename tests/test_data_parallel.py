@@ -22,6 +22,8 @@ import pytest
 
 import unigrad
 
+pytestmark = pytest.mark.long  # processes launched per recipe: --long
+
 ROOT = Path(__file__).resolve().parents[1]
 RECIPES = ROOT / "docs" / "recipes"
 RTOL, ATOL = 1e-10, 1e-12
