@@ -8,6 +8,10 @@ installed is skipped. Markers, validated at collection:
 * ``@pytest.mark.skip_backend("paddle", reason=...)``
 * ``@pytest.mark.xfail_backend("paddle", reason=...)`` (strict)
 * ``@pytest.mark.needs("native_batched")``: skip where the capability flag is off.
+* ``@pytest.mark.rotate_backends("param", n, home=f)``: in the default run, the i-th of
+  the ``n`` values of ``param`` runs on one backend only: ``f(i)`` if it names one, else
+  ``BACKENDS[i % 4]`` (so every value runs once, and every backend runs some); ``--long``
+  runs every value on every backend.
 * ``@pytest.mark.long``: a long suite (soak loops, data parallel, the array API-heavy
   repetitions, the full differential corpus and long differential runs, packaging and
   site builds), deselected unless ``--long`` is given (CI gives it: ``.ci/run``). Every
@@ -47,6 +51,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"long: deselected unless --long ({LONG_HELP})")
+    config.addinivalue_line(
+        "markers",
+        "rotate_backends(param, n, home=None): without --long, the i-th of the n values of "
+        "param runs on one backend alone, home(i) or BACKENDS[i % 4]",
+    )
     config.addinivalue_line("markers", "skip_backend(name, *, reason): skip on that backend")
     config.addinivalue_line(
         "markers", "xfail_backend(name, *, reason): strict expected failure on that backend"
@@ -54,13 +63,28 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "needs(flag): skip where the capability flag is off")
 
 
+def _long_only(item: pytest.Item) -> bool:
+    """Whether ``item`` runs only with ``--long`` (see the markers above)."""
+    if item.get_closest_marker("long") is not None:
+        return True
+    rotate = item.get_closest_marker("rotate_backends")
+    callspec = getattr(item, "callspec", None)
+    if rotate is None or callspec is None or "backend" not in callspec.params:
+        return False
+    name, n = rotate.args
+    i = callspec.indices[name] % n  # pytest numbers the product's parameter sets
+    home = rotate.kwargs.get("home")
+    where = (home(i) if home is not None else None) or BACKENDS[i % len(BACKENDS)]
+    return bool(callspec.params["backend"] != where)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if config.getoption("--long"):
         return
-    long = [item for item in items if item.get_closest_marker("long") is not None]
+    long = [item for item in items if _long_only(item)]
     if long:
         config.hook.pytest_deselected(items=long)
-        items[:] = [item for item in items if item.get_closest_marker("long") is None]
+        items[:] = [item for item in items if not _long_only(item)]
 
 
 def pytest_report_header(config: pytest.Config) -> str:
