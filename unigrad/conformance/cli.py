@@ -202,7 +202,8 @@ def _main(args: argparse.Namespace) -> int:
             print(table, end="")
     else:
         print(table if args.format == "table" else render(report, args.format), end="")
-    if args.output or args.format != "table":
+    table_shown = (args.format != "table") if args.output else (args.format == "table")
+    if not table_shown:  # the table ends with the summary: print it once
         print(summary_line(report), file=sys.stderr)
     return ExitCode.OK if report.ok else ExitCode.FAILED
 
