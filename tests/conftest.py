@@ -12,6 +12,9 @@ installed is skipped. Markers, validated at collection:
   the ``n`` values of ``param`` runs on one backend only: ``f(i)`` if it names one, else
   ``BACKENDS[i % 4]`` (so every value runs once, and every backend runs some); ``--long``
   runs every value on every backend.
+* ``@pytest.mark.thin_on("jax", "param", n)``: in the default run, that backend runs every
+  4th of the ``n`` values of ``param`` (the jax tape compiles each new graph: a second
+  or more per value); ``--long`` runs them all.
 * ``@pytest.mark.long``: a long suite (soak loops, data parallel, the array API-heavy
   repetitions, the full differential corpus and long differential runs, packaging and
   site builds), deselected unless ``--long`` is given (CI gives it: ``.ci/run``). Every
@@ -53,6 +56,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"long: deselected unless --long ({LONG_HELP})")
     config.addinivalue_line(
         "markers",
+        "thin_on(backend, param, n): without --long, that backend runs every 4th of the n "
+        "values of param",
+    )
+    config.addinivalue_line(
+        "markers",
         "rotate_backends(param, n, home=None): without --long, the i-th of the n values of "
         "param runs on one backend alone, home(i) or BACKENDS[i % 4]",
     )
@@ -67,9 +75,16 @@ def _long_only(item: pytest.Item) -> bool:
     """Whether ``item`` runs only with ``--long`` (see the markers above)."""
     if item.get_closest_marker("long") is not None:
         return True
-    rotate = item.get_closest_marker("rotate_backends")
     callspec = getattr(item, "callspec", None)
-    if rotate is None or callspec is None or "backend" not in callspec.params:
+    if callspec is None or "backend" not in callspec.params:
+        return False
+    thin = item.get_closest_marker("thin_on")
+    if thin is not None and callspec.params["backend"] == thin.args[0]:
+        _, name, n = thin.args
+        if callspec.indices[name] % n % THIN != 0:  # pytest numbers the product's sets
+            return True
+    rotate = item.get_closest_marker("rotate_backends")
+    if rotate is None:
         return False
     name, n = rotate.args
     i = callspec.indices[name] % n  # pytest numbers the product's parameter sets
@@ -85,6 +100,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if long:
         config.hook.pytest_deselected(items=long)
         items[:] = [item for item in items if not _long_only(item)]
+
+
+#: ``thin_on``: the default run keeps one value in this many.
+THIN = 4
+
+
+@pytest.fixture
+def long_run(request: pytest.FixtureRequest) -> bool:
+    """Whether ``--long`` was given: a test repeats its loop in full (CI), or a few times."""
+    return bool(request.config.getoption("--long"))
 
 
 def pytest_report_header(config: pytest.Config) -> str:

@@ -42,9 +42,9 @@ DEFAULT_PROGRAMS = 40
 CI_SEED = 20261123
 
 
-def _programs(request: pytest.FixtureRequest) -> int:
+def _programs(long_run: bool) -> int:
     """How many random programs to run: CI's count with ``--long``, else a few."""
-    return CI_PROGRAMS if request.config.getoption("--long") else DEFAULT_PROGRAMS
+    return CI_PROGRAMS if long_run else DEFAULT_PROGRAMS
 
 
 def _kit(name: str) -> Kit:
@@ -218,8 +218,8 @@ def test_corpus_program_agrees(backend, why: str, program) -> None:
 
 
 # ---- random programs: CI's fixed-seed run --------------------------------------------------
-def test_random_programs_agree_on_every_backend(request: pytest.FixtureRequest) -> None:
-    n = _programs(request)
+def test_random_programs_agree_on_every_backend(long_run: bool) -> None:
+    n = _programs(long_run)
     summary = certify(n, CI_SEED)
     assert summary.programs == n
     assert summary.degenerate < n // 5, "the generator mostly makes degenerate programs"
@@ -228,10 +228,10 @@ def test_random_programs_agree_on_every_backend(request: pytest.FixtureRequest) 
     assert not real, f"{len(real)} divergences in {n} programs; the first:\n{msg}"
 
 
-def test_random_programs_agree_as_one_compiled_step(request: pytest.FixtureRequest) -> None:
+def test_random_programs_agree_as_one_compiled_step(long_run: bool) -> None:
     if "jax" not in unigrad.backends():
         pytest.skip("jax is not installed")
-    n = max(_programs(request) // 5, 1)
+    n = max(_programs(long_run) // 5, 1)
     summary = certify(n, CI_SEED + 1, ["jax"], compiled=True)
     real = [d for d in summary.divergences if not d.known]
     msg = "\n\n".join(d.repro() for d in real[:3])
