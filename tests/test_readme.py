@@ -44,25 +44,10 @@ def test_readme_test_commands_are_what_ci_runs():
 
 
 def test_the_default_run_leaves_out_the_long_suites():
-    def collected(*args: str) -> str:
-        return subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "--collect-only",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                *args,
-                str(README.parent / "tests" / "test_packaging.py"),
-            ],
-            capture_output=True,
-            text=True,
-            cwd=README.parent,
-            timeout=300,
-            check=False,
-        ).stdout.splitlines()[-1]
-
-    assert re.fullmatch(r"no tests collected \(\d+ deselected\).*", collected()), collected()
-    assert re.fullmatch(r"\d+ tests? collected.*", collected("--long")), collected("--long")
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         str(README.parent / "tests" / "test_packaging.py")],
+        capture_output=True, text=True, cwd=README.parent, timeout=300, check=False,
+    )  # fmt: skip
+    last = proc.stdout.splitlines()[-1]
+    assert re.fullmatch(r"no tests collected \(\d+ deselected\).*", last), proc.stdout
