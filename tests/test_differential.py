@@ -1,5 +1,6 @@
 """The differential tester: its reference is right, its corpus replays, and 300 random
-programs agree on every backend (CI runs exactly these, with a fixed seed)."""
+programs agree on every backend (CI runs exactly these, with a fixed seed, under
+``--long``; the default run draws 40 with the same seed)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,16 @@ from unigrad.conformance.differential import _reference as R
 from unigrad.conformance.differential._execute import expected_on
 from unigrad.conformance.differential.corpus import CORPUS
 
-#: The CI run: this many programs, this seed (``UNIGRAD_DIFFERENTIAL=N`` runs more).
+#: The CI run (``--long``): this many programs, this seed (``UNIGRAD_DIFFERENTIAL=N`` runs
+#: more); the default run draws the first ``DEFAULT_PROGRAMS`` of them.
 CI_PROGRAMS = int(os.environ.get("UNIGRAD_DIFFERENTIAL", "300"))
+DEFAULT_PROGRAMS = 40
 CI_SEED = 20261123
+
+
+def _programs(long_run: bool) -> int:
+    """How many random programs to run: CI's count with ``--long``, else a few."""
+    return CI_PROGRAMS if long_run else DEFAULT_PROGRAMS
 
 
 def _kit(name: str) -> Kit:
@@ -192,6 +200,15 @@ def test_a_divergence_prints_a_runnable_repro() -> None:
 
 
 # ---- the corpus: every program a divergence was once found in -------------------------------
+def _found_on(i: int) -> str | None:
+    """The backend corpus program ``i`` was found diverging on, when its text starts with
+    one (``"paddle: ..."``): the default run replays it there."""
+    first = CORPUS[i][0].split(None, 1)[0].rstrip(":,")
+    return first if first in ("torch", "paddle", "jax", "numpy") else None
+
+
+# the default run: each program on one backend (where it was found), --long: on all four
+@pytest.mark.rotate_backends("why", len(CORPUS), home=_found_on)
 @pytest.mark.parametrize(("why", "program"), CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
 def test_corpus_program_agrees(backend, why: str, program) -> None:
     found = check_program(program, [backend], compiled=True)  # and as one unigrad.jit step
@@ -201,19 +218,20 @@ def test_corpus_program_agrees(backend, why: str, program) -> None:
 
 
 # ---- random programs: CI's fixed-seed run --------------------------------------------------
-def test_random_programs_agree_on_every_backend() -> None:
-    summary = certify(CI_PROGRAMS, CI_SEED)
-    assert summary.programs == CI_PROGRAMS
-    assert summary.degenerate < CI_PROGRAMS // 5, "the generator mostly makes degenerate programs"
+def test_random_programs_agree_on_every_backend(long_run: bool) -> None:
+    n = _programs(long_run)
+    summary = certify(n, CI_SEED)
+    assert summary.programs == n
+    assert summary.degenerate < n // 5, "the generator mostly makes degenerate programs"
     real = [d for d in summary.divergences if not d.known]
     msg = "\n\n".join(d.repro() for d in real[:3])
-    assert not real, f"{len(real)} divergences in {CI_PROGRAMS} programs; the first:\n{msg}"
+    assert not real, f"{len(real)} divergences in {n} programs; the first:\n{msg}"
 
 
-def test_random_programs_agree_as_one_compiled_step() -> None:
+def test_random_programs_agree_as_one_compiled_step(long_run: bool) -> None:
     if "jax" not in unigrad.backends():
         pytest.skip("jax is not installed")
-    n = max(CI_PROGRAMS // 5, 1)
+    n = max(_programs(long_run) // 5, 1)
     summary = certify(n, CI_SEED + 1, ["jax"], compiled=True)
     real = [d for d in summary.divergences if not d.known]
     msg = "\n\n".join(d.repro() for d in real[:3])
@@ -303,6 +321,7 @@ def test_cli_certifies_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
     assert row["results"][name]["status"] in ("pass", "xfail")  # xfail: a KNOWN entry
 
 
+@pytest.mark.long
 def test_cli_keeps_the_frameworks_quiet() -> None:
     """The programs provoke framework errors and overflow on purpose: paddle's glog lines
     (``W1123 ... backward.cc ...``) and NumPy's RuntimeWarnings would read like failures
