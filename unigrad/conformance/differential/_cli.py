@@ -64,9 +64,26 @@ def main(args: argparse.Namespace) -> int:
         print(f"\n--- repro (program {d.index}, {d.backend}) ---\n{d.repro()}", file=sys.stderr)
     if len(unknown) > 5:
         print(f"\n({len(unknown) - 5} more unknown divergences not shown)", file=sys.stderr)
+    from ._generate import PLANNED
+
+    cov = summary.coverage
+    short = False
+    if cov is not None:
+        print(cov.line(), file=sys.stderr)
+        missing = cov.missing()
+        if missing and summary.programs >= PLANNED:
+            short = True
+            for mode, names in missing.items():
+                print(f"  not drawn ({mode}): {', '.join(names)}", file=sys.stderr)
     print(
         f"{summary_line(report)}; {summary.programs} programs, {summary.degenerate} degenerate, "
         f"{len(summary.divergences)} divergences in {summary.seconds:.1f}s (seed {summary.seed})",
         file=sys.stderr,
     )
-    return ExitCode.OK if report.ok else ExitCode.FAILED
+    if short:
+        print(
+            f"unigrad-conformance: {PLANNED} programs or more must draw every differentiable "
+            "namespace function in every mode",
+            file=sys.stderr,
+        )
+    return ExitCode.OK if report.ok and not short else ExitCode.FAILED
