@@ -64,7 +64,7 @@ _HOLD: dict[str, Any] = {
 
 
 class Node:
-    __slots__ = ("apply", "carried", "consumed", "kept", "parents", "vjp")
+    __slots__ = ("apply", "carried", "consumed", "consumed_by", "kept", "parents", "vjp")
 
     def __init__(
         self,
@@ -78,8 +78,11 @@ class Node:
         self.consumed = False
         #: Never consumed: a full-range slice's node (see `getitem`).
         self.kept = False
-        #: Rule 6: the forward nodes a create_graph result made by this node carries.
-        self.carried: frozenset[Node] = frozenset()
+        #: Rule 6: the forward nodes a create_graph result made by this node carries,
+        #: each with the number of the call that made the result.
+        self.carried: frozenset[tuple[Node, int]] = frozenset()
+        #: The number of the first call that consumed this node.
+        self.consumed_by: int | None = None
 
 
 class RV:

@@ -195,7 +195,8 @@ def _record(
     """Attach the call's `_rules.Call` view to each result, and (rule 6) the forward
     nodes it carries: the pass's and those its create_graph results carried."""
     token = object()
-    carried: set[Node] = set(order)
+    now = _CALLS[0]
+    carried: set[tuple[Node, int]] = {(n, now) for n in order}
     for n in order:
         carried |= n.carried
     frozen = frozenset(carried)
@@ -211,11 +212,23 @@ def _record(
             g.node.carried = g.node.carried | frozen
 
 
+#: The number of the current grad/backward call (rule 6 asks what was consumed since).
+_CALLS = [0]
+
+
+def _consume(order: Sequence[Node]) -> None:
+    """A ``retain_graph=False`` pass consumes the nodes it ran (not a full slice's)."""
+    for n in order:
+        if not n.kept and not n.consumed:
+            n.consumed = True
+            n.consumed_by = _CALLS[0]
+
+
 def _consumed(order: list[Node]) -> None:
     for n in order:
         if n.consumed:
             raise ContractError("GraphFreedError", "through a consumed node")
-        if any(c.consumed for c in n.carried):
+        if any(c.consumed_by is not None and c.consumed_by > made for c, made in n.carried):
             raise ContractError(
                 "GraphFreedError",
                 "through a create_graph result whose pass ran through a consumed node",
@@ -235,6 +248,7 @@ def grad(
     batched: bool,
 ) -> tuple[RV | None, ...]:
     """``unigrad.grad`` on reference values, by the contract."""
+    _CALLS[0] += 1
     retain = create_graph if retain_graph is None else retain_graph
     if materialize_grads and allow_unused is False:
         raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
@@ -280,8 +294,7 @@ def grad(
                 if reached[i]:
                     grads[i] = _zero_if_none(got[i], distinct_in[i])
     if not retain:
-        for n in order:
-            n.consumed = not n.kept
+        _consume(order)
     out: list[RV | None] = []
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
@@ -324,6 +337,7 @@ def backward(
     inputs: Sequence[RV] | None,
 ) -> None:
     """``unigrad.backward``: accumulate into ``.grad`` of ``inputs`` or every leaf."""
+    _CALLS[0] += 1
     _errors_front(outputs, seeds, False)
     if inputs is not None:
         for i, x in enumerate(inputs):
@@ -353,5 +367,4 @@ def backward(
             results = [t.grad if hit else None for t, hit in zip(targets, reached, strict=True)]
             _record(outputs, targets, seeds, results, order)
     if not retain:
-        for n in order:
-            n.consumed = not n.kept
+        _consume(order)
