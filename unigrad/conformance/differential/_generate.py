@@ -91,7 +91,8 @@ class _Builder:
 
     # ---- the `_ops.Builder` protocol ------------------------------------------------
     def integer(self, lo: int, hi: int) -> int:
-        return self.source.integer(lo, hi)
+        got: int = self.source.integer(lo, hi)
+        return got
 
     def choice(self, options: Any) -> Any:
         return options[self.integer(0, len(options) - 1)]

@@ -349,7 +349,8 @@ def _mask_cast(name: str, code: str, fn: Any, complex_: bool = False) -> OpSpec:
 
 def _signbit_ref(r: RV) -> np.ndarray:
     F._away(r.v, 0.0, "signbit at 0")
-    return np.signbit(r.v)
+    out: np.ndarray = np.signbit(r.v)
+    return out
 
 
 def _logical(name: str, fn: Any) -> OpSpec:
@@ -925,7 +926,8 @@ def _unstack_draw(b: Builder, a: Var) -> Drawn | None:
 
 
 def _unstack_how(i: np.ndarray, p: dict[str, Any]) -> np.ndarray:
-    return np.take(i, p["i"], axis=p["axis"])
+    out: np.ndarray = np.take(i, p["i"], axis=p["axis"])
+    return out
 
 
 def _bcast_arrays_draw(b: Builder, a: Var) -> Drawn:
@@ -953,7 +955,9 @@ def _meshgrid_draw(b: Builder, a: Var) -> Drawn | None:
 def _meshgrid_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
     a, o = r
     n, m = a.shape[0], o.shape[0]
-    ia, io = np.meshgrid(np.arange(n), np.arange(m), indexing=p["indexing"])
+    grids: list[np.ndarray] = list(np.meshgrid(np.arange(n), np.arange(m), indexing=p["indexing"]))
+    ia: np.ndarray = grids[0]
+    io: np.ndarray = grids[1]
     return F.take_flat(r[p["i"]], ia if p["i"] == 0 else io)
 
 
@@ -966,7 +970,8 @@ def _tri_draw(b: Builder, a: Var) -> Drawn | None:
 def _fft_mat(n: int, inverse: bool) -> np.ndarray:
     j = np.arange(n)
     w = np.exp((2j if inverse else -2j) * np.pi * np.outer(j, j) / n)
-    return w / n if inverse else w
+    out: np.ndarray = w / n if inverse else w
+    return out
 
 
 def _along(a: RV, axis: int, mat: np.ndarray, dtype: str) -> RV:
@@ -1074,7 +1079,8 @@ def _fft_spec(kind: str) -> OpSpec:
 
 def _shift_how(inverse: bool) -> Callable[[np.ndarray, dict[str, Any]], np.ndarray]:
     def how(i: np.ndarray, p: dict[str, Any]) -> np.ndarray:
-        return np.fft.ifftshift(i) if inverse else np.fft.fftshift(i)
+        out: np.ndarray = np.fft.ifftshift(i) if inverse else np.fft.fftshift(i)
+        return out
 
     return how
 
