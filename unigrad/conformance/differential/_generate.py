@@ -161,7 +161,7 @@ class _Builder:
         dtype = dtype or self.dtype
         name = self.fresh("x")
         self.steps.append(Leaf(name, _data(self.rng, shape, "complex" in dtype), dtype, watched))
-        v = Var(name, shape, dtype, watched, leaf=True)
+        v = Var(name, shape, dtype, watched, leaf=True, deps=frozenset({name} if watched else ()))
         self.vars.append(v)
         return v
 
@@ -172,7 +172,8 @@ class _Builder:
             Op(name, spec.name, tuple(a.name for a in args), tuple(sorted(params.items())))
         )
         rg = any(a.rg for a in args) and not spec.cuts
-        v = Var(name, tuple(shape), dtype, rg)
+        deps = frozenset() if spec.cuts else frozenset().union(*(a.deps for a in args))
+        v = Var(name, tuple(shape), dtype, rg, deps=deps)
         self.vars.append(v)
         return v
 
@@ -218,7 +219,7 @@ class _Builder:
 
     # ---- calls ---------------------------------------------------------------------
     def seed(self, v: Var, batched: bool) -> Seed | None:
-        kind = self.choice(("none", "explicit", "explicit", "wrong"))
+        kind = self.choice(("none", "none", "explicit", "explicit", "explicit", "wrong"))
         if batched:
             kind = "wrong" if kind == "wrong" else "explicit"
             shape: tuple[int, ...] = (2, *v.shape)
@@ -271,7 +272,12 @@ class _Builder:
         outs = [inner[-1] if self.flip() else self.pick(inner) for _ in range(n_out)]
         n_in = self.integer(1, 3)
         leaves = [v for v in fl if v.leaf]
-        ins = [self.pick(leaves) if self.integer(0, 3) else self.pick(fl) for _ in range(n_in)]
+        # mostly leaves the outputs depend on (an unused input is one draw in eight)
+        reach = [v for v in leaves if any(v.name in o.deps for o in outs)] or leaves
+        ins = [
+            self.pick(reach) if self.integer(0, 7) else self.pick(leaves if self.flip() else fl)
+            for _ in range(n_in)
+        ]
         if create is None:
             create = self.flip()
         if mode == "backward" or (mode is None and self.integer(0, 5) == 0):
@@ -301,7 +307,8 @@ class _Builder:
         for j, name in enumerate(g.inputs):
             v = ins[name]
             shape = (2, *v.shape) if g.batched else v.shape  # batched results lead with B
-            self.vars.append(Var(f"{g.name}[{j}]", shape, v.dtype, True))
+            deps = frozenset(u.name for u in self.vars if u.leaf and u.rg)
+            self.vars.append(Var(f"{g.name}[{j}]", shape, v.dtype, True, deps=deps))
 
 
 class _Hypothesis:

@@ -52,6 +52,8 @@ class Var:
     dtype: str
     rg: bool  # depends on a watched leaf (as far as the generator can tell)
     leaf: bool = False
+    #: The watched leaves it depends on (through ops that do not cut).
+    deps: frozenset[str] = frozenset()
 
     @property
     def complex(self) -> bool:
