@@ -765,6 +765,9 @@ def rmax(a: RV, axis: Any, keepdims: bool, smallest: bool = False) -> RV:
 def rprod(a: RV, axis: Any, keepdims: bool) -> RV:
     ax = _reduced(a, axis)
     shape = a.shape
+    if all(shape[i] == 1 for i in ax):  # a product of one factor is that factor
+        kept = tuple(n for i, n in enumerate(shape) if keepdims or i not in ax)
+        return reshape(a, kept)
     if np.any(np.abs(a.v) < 0.05):
         msg = "prod near a zero factor"
         raise Degenerate(msg)
