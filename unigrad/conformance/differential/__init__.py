@@ -6,9 +6,10 @@ function of the namespace, in every mode) by `generate` (a deterministic cycle o
 functions and modes) or by Hypothesis (`programs`, which shrinks). It runs on each
 backend through the public API only (its own lines: `Program.source` is the
 repro) and on a NumPy float64 reference with closed-form derivatives that implements
-the contract and imports nothing from the code it checks (`_reference`). Outcomes are compared call by call: the error class,
-the result structure (tuple length, None entries), dtypes, shapes, requires-grad-ness
-and values at stated tolerances (`TOLERANCE`).
+the contract and imports nothing from the code it checks (`_reference`). Outcomes are
+compared call by call: the error class, the result structure (tuple length, None
+entries), dtypes, shapes, requires-grad-ness and values at stated tolerances
+(`TOLERANCE`).
 
 ``python -m unigrad.conformance --differential N [--seed S]`` certifies any backend,
 third-party ones included, on N programs. Importing this package imports NumPy, not a
