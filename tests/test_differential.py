@@ -350,13 +350,38 @@ def test_corpus_program_agrees(backend, why: str, program) -> None:
 
 
 # ---- random programs: CI's fixed-seed run --------------------------------------------------
-def test_random_programs_agree_on_every_backend() -> None:
-    summary = certify(CI_PROGRAMS, CI_SEED)
-    assert summary.programs == CI_PROGRAMS
-    assert summary.degenerate < CI_PROGRAMS // 5, "the generator mostly makes degenerate programs"
-    real = [d for d in summary.divergences if not d.known]
-    msg = "\n\n".join(d.repro() for d in real[:3])
-    assert not real, f"{len(real)} divergences in {CI_PROGRAMS} programs; the first:\n{msg}"
+@pytest.mark.parametrize("name", ["torch", "paddle", "jax", "numpy"])
+def test_random_programs_agree_on_every_backend(name: str) -> None:
+    # each backend in a process of its own: a framework that crashes (paddle 3.3.1
+    # segfaults in linalg.solve's grad with respect to one of its two arguments) fails
+    # its row here instead of ending the test session
+    import re
+
+    if name not in unigrad.backends():
+        pytest.skip(f"{name} is not installed")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(unigrad.__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "unigrad.conformance",
+            *("--differential", str(CI_PROGRAMS), "--seed", str(CI_SEED), "-b", name, "-q"),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+        check=False,
+    )
+    summary = re.search(r"(\d+) programs, (\d+) degenerate, (\d+) divergences", proc.stderr)
+    assert summary is not None, (
+        f"{name} did not finish (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+    )
+    programs, degenerate = int(summary[1]), int(summary[2])
+    assert programs == CI_PROGRAMS
+    assert degenerate < CI_PROGRAMS // 5, "the generator mostly makes degenerate programs"
+    assert proc.returncode == 0, f"{name}: {summary[0]}; the first repros:\n{proc.stderr[-4000:]}"
 
 
 def test_random_programs_agree_as_one_compiled_step() -> None:
