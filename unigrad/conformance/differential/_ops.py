@@ -1288,6 +1288,9 @@ TABLE: tuple[OpSpec, ...] = (
         complex=False,
         kinks="ties",
     ),
+    # copysign(a, b) = |a| sign(b): b is reached only through sign, a cut, so a result
+    # does not depend on b (the structure rule's general statement; issue 23's list of
+    # cutting ops does not name copysign)
     OpSpec(
         "copysign",
         ("copysign",),
@@ -1337,6 +1340,9 @@ TABLE: tuple[OpSpec, ...] = (
     _cut_unary("ceil", np.ceil, "integers"),
     _cut_unary("trunc", np.trunc, "integers"),
     _cut_unary("round", np.round, "halves"),
+    # real sign only: issue 23 lists sign among the cuts, but the standard's complex
+    # sign(z) = z/|z| has a nonzero derivative; drawn for complex once the contract says
+    # which rule holds there
     OpSpec(
         "sign",
         ("sign",),
