@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +19,7 @@ from ._execute import (
     on_backend_compiled,
     on_reference,
 )
+from ._ops import Coverage, coverage
 from ._program import Backward, Grad, Op, Program
 
 __all__ = [
@@ -140,61 +140,17 @@ class Summary:
         return {"agree": self.compared - len(mine), "known": known, "diverge": diverge}
 
 
-@contextlib.contextmanager
-def _without_local_constants() -> Iterator[None]:
-    """Hypothesis draws, about one time in twenty, a constant it harvested from the
-    source of every *local* module imported so far (an editable unigrad, the caller's
-    own code). The programs of a seed would then depend on which modules are imported
-    and on their text: one edit to a backend, or another backend set, and ``--seed S``
-    draws other programs. Here the harvest is empty, so a seed names one list of
-    programs for a given unigrad, installed or editable, whatever else is imported.
-    On a Hypothesis without these internals nothing is patched."""
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-    except ImportError:  # pragma: no cover - another Hypothesis layout
-        yield
-        return
-    get = getattr(providers, "_get_local_constants", None)
-    # (a per-thread dict of the constants already chosen per draw kind, locals included)
-    cache: Any = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    if get is None or not hasattr(cache, "clear"):  # pragma: no cover
-        yield
-        return
-    cache.clear()
-    providers._get_local_constants = Constants
-    try:
-        yield
-    finally:
-        providers._get_local_constants = get
-        cache.clear()
-
-
 def generate(n: int, seed: int) -> list[Program]:
-    """``n`` programs drawn by Hypothesis from `_generate.programs` with ``seed``: the
-    same programs for the same seed and unigrad, whatever else the process imported."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
+    """``n`` programs for ``seed``: program ``i`` draws `_generate.focus_for` ``(i)``
+    (a deterministic cycle over every differentiable namespace function and every
+    mode) first, then random ops and calls, from NumPy generators seeded with
+    ``(seed, i)``: the same programs for the same seed and unigrad, whatever else the
+    process imported. (Hypothesis draws `_generate.programs` for the tests, which
+    shrink a failure; its engine would take a program whose draws depend on its index
+    for a flaky strategy.)"""
+    from ._generate import generate_focused
 
-    from ._generate import programs
-
-    out: list[Program] = []
-
-    @hseed(seed)
-    @settings(
-        max_examples=n,
-        database=None,
-        phases=[Phase.generate],
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(programs())
-    def collect(p: Program) -> None:
-        out.append(p)
-
-    with _without_local_constants():
-        collect()
-    return out[:n]
+    return generate_focused(n, seed)
 
 
 def check_program(
@@ -287,6 +243,7 @@ def certify(
         started("reference", n)
     programs = generate(n, seed)
     wants: list[tuple[int, Program, list[CallOutcome]]] = []
+    summary.coverage = coverage(programs)
     for i, p in enumerate(programs):
         summary.programs += 1
         cid = f"program-{i}"

@@ -105,7 +105,23 @@ def main(args: argparse.Namespace) -> int:
         print(text, end="")
     if args.output or args.format != "table":  # the summary is not on the terminal yet
         print(text_summary, file=sys.stderr)
-    return ExitCode.OK if report.ok else ExitCode.FAILED
+    from ._generate import PLANNED
+
+    short = False
+    cov = summary.coverage
+    if cov is not None:
+        print(cov.line(), file=sys.stderr)
+        missing = cov.missing()
+        if missing and summary.programs >= PLANNED:
+            short = True
+            for mode, names_missing in missing.items():
+                print(f"  not drawn ({mode}): {', '.join(names_missing)}", file=sys.stderr)
+            print(
+                f"unigrad-conformance: {PLANNED} programs or more must draw every "
+                "differentiable namespace function in every mode",
+                file=sys.stderr,
+            )
+    return ExitCode.OK if report.ok and not short else ExitCode.FAILED
 
 
 def _header(args: argparse.Namespace, names: list[str]) -> str:
