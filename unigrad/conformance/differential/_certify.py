@@ -19,7 +19,7 @@ from ._execute import (
     on_backend_compiled,
     on_reference,
 )
-from ._ops import Coverage, coverage
+from ._ops import coverage
 from ._program import Backward, Grad, Op, Program
 
 __all__ = [
