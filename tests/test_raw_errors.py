@@ -1,0 +1,59 @@
+"""Issue 23: programs where one backend let a raw framework error escape (or refused)
+while the others answered. Each test runs on all four backends and states the answer."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+import pytest
+
+import unigrad
+
+
+# ---- the front: containers of any sequence type ------------------------------------------
+def test_a_namedtuple_is_a_sequence_in_every_argument(backend) -> None:
+    # torch 2.13's engine takes exact tuples only ("inputs to run_backward must be a
+    # tuple"); the front hands every backend plain tuples
+    pair = collections.namedtuple("pair", "a b")
+    one = collections.namedtuple("one", "a")
+    x = backend.leaf([1.0, 2.0])
+    w = backend.leaf([3.0, 4.0])
+    xp = backend.xp
+    y = xp.sum(x * x * w)
+    gx, gw = unigrad.grad(pair(y, y * 1), pair(x, w), pair(None, backend.tensor(2.0)), True)
+    backend.close(gx, 3 * 2 * np.array([1.0, 2.0]) * [3.0, 4.0])
+    backend.close(gw, 3 * np.array([1.0, 4.0]))
+    (gx,) = unigrad.grad(one(y), one(x), one(None), no_grad_vars=one(w), retain_graph=True)
+    backend.close(gx, 2 * np.array([1.0, 2.0]) * [3.0, 4.0])
+    unigrad.backward(pair(xp.sum(x * w), xp.sum(x)), inputs=pair(x, w))
+    backend.close(backend.grad_of(x), [4.0, 5.0])
+    backend.close(backend.grad_of(w), [1.0, 2.0])
+    unigrad.backward(one(xp.sum(x * x)), one(None), inputs=one(x))
+    backend.close(backend.grad_of(x), [6.0, 9.0])
+
+
+# ---- the jax tape: boolean masks that are tape tensors -----------------------------------
+def test_a_mask_computed_from_a_tape_tensor_indexes_it(backend) -> None:
+    # jax raised NonConcreteBooleanIndexError: the mask reached the traced replay
+    x = backend.leaf([1.0, -2.0, 3.0, -0.5])
+    xp = backend.xp
+    (g,) = unigrad.grad(xp.sum(x[x > 0] ** 2), x)
+    backend.close(g, [2.0, 0.0, 6.0, 0.0])
+    (h,) = unigrad.grad(xp.sum(x[x < 0] ** 3), x, create_graph=True)
+    backend.close(h, [0.0, 12.0, 0.0, 0.75])
+    (h2,) = unigrad.grad(xp.sum(h), x)
+    backend.close(h2, [0.0, -12.0, 0.0, -3.0])
+
+
+@pytest.mark.needs("compiles_steps")
+def test_a_mask_computed_inside_a_compiled_step_is_refused(backend) -> None:
+    @unigrad.jit
+    def step(w):
+        w = unigrad.watch(w)
+        xp = unigrad.namespace(w)
+        loss = xp.sum(w[w > 0] ** 2)
+        return unigrad.grad(loss, w)[0]
+
+    with pytest.raises(unigrad.CompiledStepError, match="read a value"):
+        step(backend.tensor([1.0, -2.0]))
