@@ -57,3 +57,43 @@ def test_a_mask_computed_inside_a_compiled_step_is_refused(backend) -> None:
 
     with pytest.raises(unigrad.CompiledStepError, match="read a value"):
         step(backend.tensor([1.0, -2.0]))
+
+
+# ---- paddle: powers and list ops in a gradient's graph -----------------------------------
+@pytest.mark.parametrize("power", ["operator", "xp.pow", "cube"])
+def test_the_second_derivative_of_a_power_with_respect_to_another_factor(backend, power) -> None:
+    # paddle 3.3's PowDoubleGradNode raised "The output DenseTensor DX can not be
+    # nullptr" when the second pass did not ask for the base (a PINN output transform
+    # x[:, 0:1] ** 2 times a network's output)
+    x = backend.leaf([[1.0, 2.0], [3.0, -1.5]])
+    w = backend.leaf([[0.5], [-2.0]])
+    xp = backend.xp
+    xs = x[:, 0:1]
+    p = {"operator": xs**2, "xp.pow": xp.pow(xs, 2), "cube": xp.pow(xs, 3)}[power]
+    n = 3 if power == "cube" else 2
+    (g,) = unigrad.grad(xp.sum(p * w), x, create_graph=True)
+    (gw,) = unigrad.grad(xp.sum(g), w)
+    xs_np = np.array([[1.0], [3.0]])
+    backend.close(gw, n * xs_np ** (n - 1))
+    (gx,) = unigrad.grad(xp.sum(p * w), x, create_graph=True)
+    (hx,) = unigrad.grad(xp.sum(gx), x)
+    expected = np.zeros((2, 2))
+    expected[:, 0:1] = n * (n - 1) * xs_np ** (n - 2) * np.array([[0.5], [-2.0]])
+    backend.close(hx, expected)
+
+
+@pytest.mark.parametrize("op", ["concat", "stack"])
+def test_a_list_op_with_a_constant_operand_differentiates_twice(backend, op) -> None:
+    # paddle 3.3: ConcatDoubleGradNode / StackDoubleGradNode raised "Unable to fill
+    # empty grad inputs due to empty GradSlotMeta" for the constant's slot
+    x = backend.leaf([1.0, 2.0])
+    c = backend.tensor([3.0, 4.0])
+    xp = backend.xp
+    n = getattr(xp, op)([x, c, x])
+    (g,) = unigrad.grad(xp.sum(n / n + n * n), x, create_graph=True)
+    backend.close(g, 4 * np.array([1.0, 2.0]))
+    (h,) = unigrad.grad(xp.sum(g * g), x)
+    backend.close(h, 32 * np.array([1.0, 2.0]))
+    assert not backend.requires_grad(c)
+    (gc,) = unigrad.grad(xp.sum(n * n), c, allow_unused=True)
+    assert gc is None

@@ -623,6 +623,15 @@ def _translate(err: BaseException) -> BaseException:
             "in terms of ops paddle differentiates further (e.g. x*x*x for x**3).",
         )
         return HigherOrderUnavailableError(msg)
+    if _MISSING_BASE_GRAD in text:
+        msg = message(
+            "paddle's second derivative of x ** p needs the gradient with respect to x",
+            expected="a pass that also reaches the base of the power (or no pow in it)",
+            got="a pass through the gradient of x ** p that does not (PowDoubleGradNode)",
+            fix="Write the power as x * x (or unigrad.namespace(x).pow(x, 2)), or keep the "
+            "create_graph call's inputs alive for the later pass.",
+        )
+        return HigherOrderUnavailableError(msg)
     if "inplace" in text and ("PermissionDenied" in text or "version" in text):
         msg = message(
             "a tensor saved for backward was modified in place",
@@ -774,6 +783,7 @@ def _record_call(
             None if n is None else (n.node_ptr(), None if _is_leaf_node(n) else n) for n in nodes
         ),
     )
+    bases: tuple[weakref.ref[Any], ...] | None = None
     for i, (g, node) in enumerate(zip(grads, results, strict=True)):
         if g is None or node is None:
             continue
@@ -782,6 +792,49 @@ def _record_call(
         if slot is None or slot[0]() is None:
             slot = _RECORDS[ptr] = (weakref.ref(g, forgetter(_RECORDS, ptr)), [])
         slot[1].append(rec.at(i))
+        if bases is None:
+            bases = tuple(weakref.ref(x) for x in request.inputs)
+        held = _CALL_INPUTS.get(ptr)
+        if held is None or held[0]() is None:
+            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), [])
+        held[1].extend(bases)
+
+
+#: ``node pointer of a create_graph result -> (a weak reference to the result, weak
+#: references to the inputs of the calls that made it)``, for `_call_inputs_behind`.
+_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], list[weakref.ref[Any]]]] = {}
+
+#: What paddle 3.3's ``PowDoubleGradNode`` raises when a pass through a gradient of
+#: ``x ** p`` (a Python scalar ``p``) does not differentiate with respect to ``x``: its
+#: kernel requires the ``x`` gradient output (PaddlePaddle/Paddle#57371 made it skip a
+#: missing ``grad_out`` gradient only).
+_MISSING_BASE_GRAD = "DenseTensor DX can not be nullptr"
+
+
+def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[Any]:
+    """The live inputs of the ``create_graph`` calls whose results the outputs reach,
+    other than ``inputs``. A double-grad node exists only for an op the first pass ran
+    through, so its base depends on one of that call's inputs: requesting them too
+    makes paddle compute the base's gradient (then dropped)."""
+    have = {id(x) for x in inputs}
+    extra: list[Any] = []
+    seen: set[int] = set()
+    stack = [n for n in (_grad_fn(y) for y in outputs) if n is not None]
+    while stack:
+        node = stack.pop()
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        held = _CALL_INPUTS.get(ptr)
+        if held is not None and held[0]() is not None:
+            for ref in held[1]:
+                x = ref()
+                if x is not None and id(x) not in have:
+                    have.add(id(x))
+                    extra.append(x)
+        stack.extend(_children(node))
+    return extra
 
 
 def _refuse_ambiguous(
@@ -1059,7 +1112,20 @@ class PaddleBackend(Backend):
         _PASS.plain = _plain(outputs)
         _PASS.call = (outputs, inputs)
         try:
-            return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
+            try:
+                return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
+            except Exception as err:
+                if _MISSING_BASE_GRAD not in str(err) or any(map(_made_by_a_view, inputs)):
+                    raise
+                # paddle 3.3's PowDoubleGradNode needs its base's gradient
+                # (`_MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
+                # view-made input, which would get a wrong number: `_VIEW_NODES`)
+                _set_has_grad(grad_mode)
+                extra = _call_inputs_behind(outputs, inputs)
+                if not extra:
+                    raise
+                both = [*inputs, *extra]
+                return _paddle_grad(list(outputs), both, seeds, retain, create)[: len(inputs)]
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
