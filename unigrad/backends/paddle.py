@@ -126,7 +126,16 @@ def _any_complex(outputs: Sequence[Any], inputs: Sequence[Any]) -> bool:
 
 
 def _zero_grad(g: Any) -> Any:
-    return paddle.zeros_like(g)
+    """A cut's gradient (zeros). In a ``create_graph`` pass (``g`` requires grad) the
+    zeros are a private leaf that requires grad: the double-grad nodes paddle 3.3 builds
+    behind the cut take them as an input and fail in a later pass when it is a constant
+    ("The current MetaTensor is not initialized" from ``ReluDoubleGradNode``, paddle's
+    own ``test_example_with_gradient_accumulation_and_no_grad_vars`` through unigrad;
+    the same class as PaddlePaddle/Paddle#44252's empty grads)."""
+    z = paddle.zeros_like(g)
+    if not g.stop_gradient:
+        z.stop_gradient = False
+    return z
 
 
 #: Serialises paddle's backward passes (its engine crashes when two threads run one).
