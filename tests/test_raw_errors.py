@@ -125,3 +125,46 @@ def test_a_cut_inside_a_create_graph_call_then_backward_through_its_result(backe
     # d/dx of dx = 2 (y1 + y2) f'(x), both y1 and y2 functions of x (row 14)
     ddx = 2 * (2 * d1) * d1 + 2 * (2 * fv) * d2
     backend.close(backend.grad_of(x), 2 * (2 * 2 * fv * d1) * ddx, rtol=1e-4)
+
+
+# ---- paddle: prod under create_graph -----------------------------------------------------
+@pytest.mark.parametrize(("axis", "keepdims"), [(None, False), (1, False), ((0, 2), True)])
+def test_prod_differentiates_to_second_order(backend, axis, keepdims) -> None:
+    # paddle 3.3's prod_grad has no double-grad kernel: create_graph=True through prod
+    # raised HigherOrderUnavailableError, even where no later pass ran through it
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.5, 1.5, size=(2, 3, 2)) * rng.choice([-1.0, 1.0], size=(2, 3, 2))
+    a[1, 2, 0] = 0.0
+    x = backend.leaf(a, "float64")
+    w = backend.leaf([2.0, -1.0], "float64")
+    xp = backend.xp
+    p = xp.prod(x, axis=axis, keepdims=keepdims)
+    backend.close(p, np.prod(a, axis=axis, keepdims=keepdims), rtol=1e-12, atol=1e-15)
+    (gw,) = unigrad.grad(xp.sum(p) + xp.sum(w * w), w, create_graph=True)
+    backend.close(gw, [4.0, -2.0])
+    (g,) = unigrad.grad(xp.sum(p), x, create_graph=True)
+    (h,) = unigrad.grad(xp.sum(g), x)
+    # the closed forms, from the product of the other elements of each reduced group
+    flat_axes = tuple(range(3)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    eps = 1e-6
+    num_g = np.zeros_like(a)
+    for idx in np.ndindex(a.shape):
+        d = np.zeros_like(a)
+        d[idx] = eps
+        num_g[idx] = (np.prod(a + d, axis=flat_axes).sum() - np.prod(a - d, axis=flat_axes).sum()) / (2 * eps)
+    backend.close(g, num_g, rtol=1e-6, atol=1e-8)
+
+    def gsum(v: np.ndarray) -> float:
+        total = 0.0
+        for idx in np.ndindex(v.shape):
+            d = np.zeros_like(v)
+            d[idx] = eps
+            total += (np.prod(v + d, axis=flat_axes).sum() - np.prod(v - d, axis=flat_axes).sum()) / (2 * eps)
+        return total
+
+    num_h = np.zeros_like(a)
+    for idx in np.ndindex(a.shape):
+        d = np.zeros_like(a)
+        d[idx] = 1e-4
+        num_h[idx] = (gsum(a + d) - gsum(a - d)) / 2e-4
+    backend.close(h, num_h, rtol=1e-4, atol=1e-6)
