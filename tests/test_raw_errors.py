@@ -168,3 +168,102 @@ def test_prod_differentiates_to_second_order(backend, axis, keepdims) -> None:
         d[idx] = 1e-4
         num_h[idx] = (gsum(a + d) - gsum(a - d)) / 2e-4
     backend.close(h, num_h, rtol=1e-4, atol=1e-6)
+
+
+# ---- torch: hooks under unigrad.backward(inputs=...) fire as torch's backward fires them --
+def test_torch_hook_edge_case_when_called_with_grad_as_upstream_writes_it() -> None:
+    # pytorch/pytorch test/test_autograd.py, TestAutograd.test_hook_edge_case_when_called_
+    # with_grad, with torch.autograd.grad/backward through unigrad: backward(inputs=...)
+    # fired (2, 1, 1) where torch fires (2, 2, 2) (it ran as grad)
+    torch = pytest.importorskip("torch")
+    a = torch.tensor(1.0, requires_grad=True)
+    b = a * 2
+    c = b * 2
+    counts = {"tensor": 0, "pre": 0, "post": 0}
+
+    def tensor_prehook(g):
+        counts["tensor"] += 1
+
+    def prehook(g):
+        counts["pre"] += 1
+
+    def posthook(g_in, g_out):
+        counts["post"] += 1
+
+    a.register_hook(tensor_prehook)
+    b.register_hook(tensor_prehook)
+    acc = b.grad_fn.next_functions[0][0]
+    acc.register_hook(posthook)
+    acc.register_prehook(prehook)
+    b.grad_fn.register_hook(posthook)
+    b.grad_fn.register_prehook(prehook)
+
+    def seen() -> tuple[int, int, int]:
+        out = (counts["tensor"], counts["post"], counts["pre"])
+        counts.update(tensor=0, pre=0, post=0)
+        return out
+
+    unigrad.grad(c, inputs=(b), retain_graph=True)
+    assert seen() == (1, 0, 0)
+    unigrad.grad(c, inputs=(a, b), retain_graph=True)
+    assert seen() == (2, 1, 1)
+    unigrad.backward(c, retain_graph=True)
+    assert seen() == (2, 2, 2)
+    unigrad.backward(c, inputs=(a, b), retain_graph=True)
+    assert seen() == (2, 2, 2)
+
+
+def test_torch_prehook_ordering_as_upstream_writes_it() -> None:
+    # pytorch/pytorch test/test_autograd.py, TestAutograd.test_prehook_ordering, through
+    # unigrad (tensor hooks before the node's pre-hooks; backward(inputs=(b,)) runs b's
+    # tensor hook and b's node's pre-hooks, and b.grad sees the tensor hook only)
+    torch = pytest.importorskip("torch")
+    log: list[int] = []
+
+    def hook1(g):
+        log.append(1)
+        return g * 3
+
+    def hook2(gs):
+        log.append(2)
+        return tuple(g * 2 for g in gs)
+
+    a = torch.tensor(1.0, requires_grad=True)
+    b = a.clone()
+    b.grad_fn.register_prehook(hook2)
+    b.register_hook(hook1)
+    b.grad_fn.register_prehook(hook2)
+    acc = b.grad_fn.next_functions[0][0]
+    a.register_hook(hook1)
+    acc.register_prehook(hook2)
+    a.register_hook(hook1)
+
+    unigrad.backward(b.sum(), retain_graph=True)
+    assert log == [1, 2, 2, 1, 1, 2]
+    log.clear()
+    unigrad.grad(b.sum(), inputs=(a,), retain_graph=True)
+    assert log == [1, 2, 2, 1, 1]
+    log.clear()
+    unigrad.backward(b.sum(), inputs=(b,))
+    assert log == [1, 2, 2]
+    assert b.grad.item() == 3
+
+
+def test_backward_with_inputs_accumulates_and_consumes_as_without(backend) -> None:
+    # the engine call behind backward(inputs=...) changed on torch: the contract's
+    # accumulation (leaves and intermediates) and consumption (rule 6) on every backend
+    x = backend.leaf([1.0, 2.0])
+    xp = backend.xp
+    h = xp.sin(x)
+    y = xp.sum(h * h)
+    unigrad.backward(y, inputs=[x, h], retain_graph=True)
+    x_np = np.array([1.0, 2.0])
+    backend.close(backend.grad_of(x), 2 * np.sin(x_np) * np.cos(x_np))
+    backend.close(backend.grad_of(h), 2 * np.sin(x_np))
+    unigrad.backward(y, inputs=[h])
+    backend.close(backend.grad_of(h), 4 * np.sin(x_np))
+    backend.close(backend.grad_of(x), 2 * np.sin(x_np) * np.cos(x_np))
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(y, x)
+    (g,) = unigrad.grad(xp.sum(h), x)  # h's own node was not run: not consumed
+    backend.close(g, np.cos(x_np))

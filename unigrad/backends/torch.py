@@ -703,31 +703,7 @@ class TorchBackend(Backend):
 
     def backward(self, request: BackwardRequest) -> None:
         if request.inputs is not None:
-            # torch's backward(inputs=[h]) runs h's own node to capture h.grad (and so
-            # fails on a consumed h that the contract's pass never touches): take the
-            # gradients with grad() and accumulate them as torch's AccumulateGrad does.
-            inputs = request.inputs
-            grads = self.grad(
-                GradRequest(
-                    request.outputs,
-                    inputs,
-                    request.seeds,
-                    request.retain_graph,
-                    request.create_graph,
-                    False,
-                    (),
-                )
-            )
-            for x, g in zip(inputs, grads, strict=True):
-                if g is None:
-                    continue
-                if not request.create_graph:
-                    g = g.detach()
-                with warnings.catch_warnings():
-                    # reading a non-leaf's .grad warns unless it was set: this sets it
-                    warnings.simplefilter("ignore", UserWarning)
-                    prev = x.grad
-                x.grad = g.clone() if prev is None else prev + g
+            self._backward_into(request, request.inputs)
             return
         runs = _plan(request.outputs, None)
         outputs, seeds = request.outputs, request.seeds
@@ -753,6 +729,83 @@ class TorchBackend(Backend):
             _consume(runs)
         if rec is not None:
             _attach(rec, [x.grad for x in leaves])
+
+    def _backward_into(self, request: BackwardRequest, inputs: tuple[Any, ...]) -> None:
+        """``backward(inputs=...)``: torch's own engine call, so that every hook fires as
+        in ``torch.autograd.backward`` (tensor hooks, the nodes' pre- and post-hooks,
+        the accumulators' hooks, ``retain_grad``, post-accumulate hooks: torch's
+        ``test_hook_edge_case_when_called_with_grad`` and ``test_prehook_ordering``),
+        with the contract's checks and consumption around it. torch's engine runs a
+        non-leaf input's own node to fill its ``.grad``: that node is kept (the
+        buffers retained) and not consumed, as the contract's pass never runs it; where
+        an earlier pass consumed it, torch cannot fill that ``.grad``, and the gradients
+        are taken with `grad` and accumulated as torch's AccumulateGrad does."""
+        intermediate = [x for x in inputs if x.grad_fn is not None]
+        if intermediate and any(_CONSUMED in x.grad_fn.metadata for x in intermediate):
+            grads = self.grad(
+                GradRequest(
+                    request.outputs,
+                    inputs,
+                    request.seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                    False,
+                    (),
+                )
+            )
+            for x, g in zip(inputs, grads, strict=True):
+                if g is None:
+                    continue
+                if not request.create_graph:
+                    g = g.detach()
+                with warnings.catch_warnings():
+                    # reading a non-leaf's .grad warns unless it was set: this sets it
+                    warnings.simplefilter("ignore", UserWarning)
+                    prev = x.grad
+                x.grad = g.clone() if prev is None else prev + g
+            return
+        if intermediate:
+            refuse_full_slice(inputs, "inputs", _is_full_slice)
+            if _RECORDS_LIVE:
+                _refuse_ambiguous(
+                    GradRequest(
+                        request.outputs,
+                        inputs,
+                        request.seeds,
+                        request.retain_graph,
+                        request.create_graph,
+                        False,
+                        (),
+                    )
+                )
+        outputs, seeds = request.outputs, request.seeds
+        runs = _plan(outputs, inputs)
+        for s in seeds:
+            if s is not None:
+                self._check_devices(outputs, seeds)
+                break
+        rec = _new_record(request, inputs) if request.create_graph else None
+        consume_only = request.create_graph and not request.retain_graph
+        old = _forward_nodes(outputs) if consume_only else None
+        # (torch frees what it ran, a non-leaf input's node included: retained, and the
+        # contract's consumption marked below)
+        retain = request.retain_graph or request.create_graph or bool(intermediate)
+        try:
+            torch.autograd.backward(
+                outputs,
+                self._seeds(outputs, seeds),
+                retain_graph=retain,
+                create_graph=request.create_graph,
+                inputs=inputs,
+            )
+        except RuntimeError as err:
+            raise _translate(err) from err
+        if not request.retain_graph:
+            _consume(runs)
+        if old is not None:
+            _mark_grad_graph([x.grad for x in inputs], old)
+        if rec is not None:
+            _attach(rec, [x.grad for x in inputs])
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, torch.Tensor):
