@@ -369,15 +369,6 @@ def test_r6_a_chain_consumed_below_a_held_tensor_raises_from_it(backend):
         unigrad.grad(c, b)
 
 
-_OPEN_R6 = (
-    "open (semantics row 6): the tapes rebuild a create_graph result's graph from the "
-    "inputs, so a later pass that consumes the forward nodes it was computed from does not "
-    "end its differentiability; torch's and paddle's graphs of it run through those nodes"
-)
-
-
-@pytest.mark.xfail_backend("jax", reason=_OPEN_R6)
-@pytest.mark.xfail_backend("numpy", reason=_OPEN_R6)
 def test_r6_a_gradient_graph_built_before_the_consuming_pass_is_consumed(backend):
     # the gradient's graph refers to the forward graph's nodes (a saved product), which a
     # later pass over another output consumes (found by a test of issue 14's paddle work)

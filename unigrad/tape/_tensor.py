@@ -43,7 +43,10 @@ class Node:
 
     __slots__ = (
         "__weakref__",
+        "carried_at",
+        "carries",
         "consumed",
+        "consumed_at",
         "fn",
         "key",
         "n_out",
@@ -61,6 +64,12 @@ class Node:
         self.parents: tuple[Any, ...] = parents
         self.n_out = n_out
         self.consumed = False
+        #: The stamp of the pass that consumed it (`unigrad.backends._carried`).
+        self.consumed_at = 0
+        #: A create_graph result's node: the forward nodes it carries (rule 6) and the
+        #: stamp it was made at; None for every other node.
+        self.carries: tuple[Node, ...] | None = None
+        self.carried_at = 0
         #: Weak references to the outputs of a multi-output node recorded pending: a
         #: consumed graph must compute the ones still held (``_lazy``).
         self.outs: tuple[weakref.ref[Any], ...] = ()
