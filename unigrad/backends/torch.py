@@ -28,6 +28,7 @@ from .._errors import (
     NotDifferentiableError,
     message,
 )
+from . import _carried, _graph
 from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._slices import refuse_full_slice
@@ -96,10 +97,13 @@ class _Consumed:
     `_LIVE` holds a weak reference to it whose callback, ``_LIVE.discard``, removes the
     reference itself when the token dies (its hash is the token's, computed while the
     token lives, and kept): no Python code runs, no ``__init__`` or ``__del__`` per
-    consuming pass.
+    consuming pass. ``at`` is the pass's stamp (`unigrad.backends._carried`, rule 6).
     """
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "at")
+
+    def __init__(self) -> None:
+        self.at = _carried.consume_epoch()
 
 
 def _children(node: Any) -> list[Any]:
@@ -152,7 +156,39 @@ def _plan(
             if _CONSUMED in node.metadata:
                 _check_consumed(roots, runs, partial(_kids, cuts))
                 break
+        if _RECORDS_LIVE:  # rule 6: a create_graph result the pass runs through
+            for node in runs:
+                pairs = node.metadata.get(_RECORD)
+                if pairs:
+                    for rec, _ in pairs:
+                        _carried.check(_carried_by(rec), _consumed_at, rec.since)
     return runs
+
+
+def _consumed_at(node: Any) -> int:
+    token = node.metadata.get(_CONSUMED)
+    return 0 if token is None else int(token.at)
+
+
+def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:
+    """Rule 6: the forward nodes a create_graph call's results carry: those between
+    its outputs and inputs that its pass ran, and what the results of earlier calls
+    among them carry (walked once per record, when a consumed node is alive)."""
+    if rec.carried is None:
+        keys = rec.inputs
+        ran = _graph.executed(
+            rec.outputs,
+            _children,
+            lambda n: _ident(n) in keys,
+            lambda n: type(n) is _ACCUMULATE,
+        )
+        carried = dict.fromkeys(ran)
+        for node in ran:
+            for earlier, _ in node.metadata.get(_RECORD) or ():
+                if earlier is not rec:
+                    carried.update(dict.fromkeys(_carried_by(earlier)))
+        rec.carried = tuple(carried)
+    return rec.carried
 
 
 def _runs_recursive(
@@ -365,7 +401,14 @@ class _CallRecord(Record):
     weak reference to register per result. `_new_record` enters it in `_RECORDS_LIVE`
     as `_Consumed` tokens enter `_LIVE`."""
 
-    __slots__ = ()
+    __slots__ = ("carried", "since")
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        #: Rule 6: the stamp the results were made at (`_attach`), and the forward
+        #: nodes they carry (`_carried_by`, walked when first needed).
+        self.since = 0
+        self.carried: tuple[Any, ...] | None = None
 
 
 def _ident(node: Any) -> Any:
@@ -395,7 +438,9 @@ def _new_record(request: GradRequest | BackwardRequest, inputs: Any = None) -> _
 
 
 def _attach(rec: _CallRecord, result: Any) -> None:
-    """Attach ``rec`` to each differentiable result's node, with the result's position."""
+    """Attach ``rec`` to each differentiable result's node, with the result's position
+    (after the call's own consumption: its stamp, rule 6)."""
+    rec.since = _carried.now()
     for i, g in enumerate(result):
         fn = None if g is None else g.grad_fn
         if fn is None:
