@@ -46,7 +46,7 @@ from .._errors import (
     UnsupportedFeatureError,
     message,
 )
-from . import _graph
+from . import _carried, _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._paddle_deps import edges, recorded, seed_copies, structure
@@ -416,6 +416,27 @@ _FREED_HOOKS: dict[int, Callable[..., Any]] = {}
 _swept_size = 0
 
 
+#: ``node_ptr -> the stamp of the pass that consumed it`` (rule 6,
+#: `unigrad.backends._carried`); an entry counts while the node holds its freed hook
+#: (`_consumed_at`), and goes with the hook.
+_CONSUMED_AT: dict[int, int] = {}
+
+
+def _stamp(nodes: Any) -> None:
+    stamp = _carried.consume_epoch()
+    for node in nodes:
+        _CONSUMED_AT[node.node_ptr()] = stamp
+
+
+def _consumed_at(ptr: int) -> int:
+    hook = _FREED_HOOKS.get(ptr)
+    # 3: the registry's reference, this name's and getrefcount's argument: no node
+    # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
+    if hook is None or sys.getrefcount(hook) <= 3:
+        return 0
+    return _CONSUMED_AT.get(ptr, 0)
+
+
 def _sweep_hooks() -> None:
     global _swept_size
     getrefcount = sys.getrefcount
@@ -426,6 +447,8 @@ def _sweep_hooks() -> None:
         # 2: the registry's reference and getrefcount's argument: no node holds it
         for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
             del hooks[p]
+            if hooks is _FREED_HOOKS:
+                _CONSUMED_AT.pop(p, None)
         if hooks is _FREED_HOOKS:
             _swept_size = len(hooks)
 
@@ -601,6 +624,7 @@ def _mark_executed(
             if p not in ran:
                 ran.add(p)
                 up.append(p)
+    _stamp(ran)
     hooks = _FREED_HOOKS
     for node in ran:  # `_hook_for`, inlined (once per node run)
         ptr = node.node_ptr()
@@ -805,13 +829,57 @@ def _record_call(
             bases = tuple(weakref.ref(x) for x in request.inputs)
         held = _CALL_INPUTS.get(ptr)
         if held is None or held[0]() is None:
-            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), [])
+            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), [], [0])
         held[1].extend(bases)
+        held[2][0] = _carried.now()  # rule 6: made after the call's own consumption
 
 
 #: ``node pointer of a create_graph result -> (a weak reference to the result, weak
-#: references to the inputs of the calls that made it)``, for `_call_inputs_behind`.
-_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], list[weakref.ref[Any]]]] = {}
+#: references to the inputs of the calls that made it (`_call_inputs_behind`), [the
+#: stamp it was made at] (rule 6, `_check_carried`))``.
+_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], list[weakref.ref[Any]], list[int]]] = {}
+
+
+def _carried_ptrs(rec: Record, depth: int = 0) -> set[int]:
+    """Rule 6: the forward nodes (pointers) a create_graph call's result carries: those
+    between its outputs and inputs its pass ran, and what the results of earlier calls
+    among them carry."""
+    keys = rec.inputs
+    ran = _graph.executed(
+        rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node
+    )
+    carried = {n.node_ptr() for n in ran}
+    if depth < 64:
+        for n in ran:
+            for earlier in _records(n):
+                if earlier.call is not rec.call:
+                    carried |= _carried_ptrs(earlier, depth + 1)
+    return carried
+
+
+def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None:
+    """Rule 6: `GraphFreedError` where the pass runs through a create_graph result one
+    of whose carried nodes a pass consumed after the result was made. Walks only while
+    such a consumption may have happened (a live result older than the latest
+    consuming pass)."""
+    latest = _carried.now()
+    if not any(h[2][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None):
+        return
+    if inputs is None:  # backward() into every leaf
+        is_target = _is_leaf_node
+    else:
+        targets = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+
+        def is_target(n: Any) -> bool:
+            return bool(n.node_ptr() in targets)
+
+    roots = [n for n in map(_grad_fn, outputs) if n is not None]
+    for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
+        held = _CALL_INPUTS.get(node.node_ptr())
+        if held is None or held[0]() is None or held[2][0] >= latest:
+            continue
+        for rec in _records(node):
+            _carried.check(_carried_ptrs(rec), _consumed_at, held[2][0])
 
 #: What paddle 3.3's ``PowDoubleGradNode`` raises when a pass through a gradient of
 #: ``x ** p`` (a Python scalar ``p``) does not differentiate with respect to ``x``: its
@@ -1196,6 +1264,7 @@ class PaddleBackend(Backend):
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
+        _check_carried(request.outputs, request.inputs)
         if request.no_grad_vars:
             return self._grad_cut(request)
         if recorded():
@@ -1320,7 +1389,9 @@ class PaddleBackend(Backend):
             return
         # every leaf is a target (backward into .grad)
         _sweep_hooks()
-        for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
+        ran = _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node)
+        _stamp(ran)
+        for node in ran:
             node._register_post_hook(_hook_for(node))
 
     def backward(self, request: BackwardRequest) -> None:
@@ -1344,6 +1415,7 @@ class PaddleBackend(Backend):
         if request.inputs is not None:
             _refuse_full_slices(request.inputs, "inputs")
             _refuse_ambiguous(request.outputs, request.inputs)
+            _check_carried(request.outputs, request.inputs)
             inputs = request.inputs
             if recorded():
                 # a create_graph result's spurious edges may reach an input that it does
@@ -1376,6 +1448,7 @@ class PaddleBackend(Backend):
             # (its leaves are unknown before the pass: a complex output decides here; a
             # real one over a complex create_graph result meets `_NoHigherOrder`)
             self._refuse_wrong_kernels(request.outputs, ())
+            _check_carried(request.outputs, None)
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
             _PASS.plain = _plain(request.outputs)
