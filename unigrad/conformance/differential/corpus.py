@@ -975,9 +975,9 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "open (semantics row 6, KNOWN on torch and paddle): a create_graph result made "
-        "before a later pass consumed its forward nodes: torch and paddle raise "
-        "GraphFreedError, the tapes and the reference answer",
+        "rule 6 (decided): a create_graph result made before a later pass consumed its "
+        "forward nodes raises GraphFreedError on every backend (torch and paddle raised, "
+        "the tapes answered; KNOWN until the ruling)",
         Program(
             steps=(
                 Leaf(name="x1", data=[1.0, 2.0], dtype="float64", watched=True),
