@@ -411,7 +411,11 @@ def _a_gradient_graph_that_reads_no_forward_node(backend):
 
 @pytest.mark.parametrize(
     "make",
-    [_through_a_saved_product, _through_nodes_that_saved_nothing, _a_gradient_graph_that_reads_no_forward_node],
+    [
+        _through_a_saved_product,
+        _through_nodes_that_saved_nothing,
+        _a_gradient_graph_that_reads_no_forward_node,
+    ],
     ids=["saved-product", "saved-nothing", "reads-no-forward-node"],
 )
 def test_r6_a_create_graph_result_whose_forward_nodes_a_later_pass_consumed(backend, make) -> None:

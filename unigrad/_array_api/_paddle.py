@@ -763,7 +763,9 @@ def _prod_by_multiplies(x: Any, axis: Any, keepdims: builtins.bool) -> Any:
     if axis is None:
         axes = list(range(nd))
     else:
-        axes = sorted({c.normalize_axis(a, nd) for a in (axis if isinstance(axis, tuple) else (axis,))})
+        axes = sorted(
+            {c.normalize_axis(a, nd) for a in (axis if isinstance(axis, tuple) else (axis,))}
+        )
     kept = [d for d in range(nd) if d not in axes]
     n = math.prod(x.shape[d] for d in axes)
     if n == 0:  # nothing to multiply: ones, with no edge to x (paddle's answer)

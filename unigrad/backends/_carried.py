@@ -30,8 +30,7 @@ __all__ = ["CARRIED_MESSAGE", "check", "consume_epoch", "now"]
 
 CARRIED_MESSAGE = message(
     "the graph was consumed",
-    expected="a create_graph result whose forward graph no later retain_graph=False pass "
-    "consumed",
+    expected="a create_graph result whose forward graph no later retain_graph=False pass consumed",
     got="a differentiation through a create_graph result after a later pass consumed "
     "forward nodes it was computed through",
     fix="Pass retain_graph=True to the call that consumed the forward graph, or "

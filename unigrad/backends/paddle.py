@@ -437,6 +437,26 @@ def _consumed_at(ptr: int) -> int:
     return _CONSUMED_AT.get(ptr, 0)
 
 
+def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
+    """`GraphFreedError` before a ``backward()`` pass that would meet a consumed node
+    outside a gradient graph: paddle's ``backward(retain_graph=False)`` frees each node
+    it runs before a later node's freed hook raises, so a refused pass would damage
+    nodes a create_graph result's graph still crosses (a list-op node, unmarked by a
+    create_graph=True, retain_graph=False call, rule 15)."""
+    plain = _PASS.plain
+    seen: set[int] = set()
+    stack = [n for n in map(_grad_fn, outputs) if n is not None]
+    while stack:
+        node = stack.pop()
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if (plain is None or ptr in plain) and _consumed_at(ptr):
+            raise GraphFreedError(_FREED_MESSAGE)
+        stack.extend(_children(node))
+
+
 def _sweep_hooks() -> None:
     global _swept_size
     getrefcount = sys.getrefcount
@@ -578,7 +598,12 @@ def _is_leaf_node(node: Any) -> bool:
 
 
 def _mark_executed(
-    roots: list[Any], targets: set[Any], leaves: set[Any], cuts: frozenset[int] = frozenset()
+    roots: list[Any],
+    targets: set[Any],
+    leaves: set[Any],
+    cuts: frozenset[int] = frozenset(),
+    *,
+    list_ops: bool = True,
 ) -> None:
     """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
 
@@ -624,6 +649,8 @@ def _mark_executed(
             if p not in ran:
                 ran.add(p)
                 up.append(p)
+    if not list_ops:  # (`PaddleBackend._consume`)
+        ran = {n for n in ran if n.name() not in _MULTI_SLOT}
     _stamp(ran)
     hooks = _FREED_HOOKS
     for node in ran:  # `_hook_for`, inlined (once per node run)
@@ -829,15 +856,15 @@ def _record_call(
             bases = tuple(weakref.ref(x) for x in request.inputs)
         held = _CALL_INPUTS.get(ptr)
         if held is None or held[0]() is None:
-            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), [], [0])
-        held[1].extend(bases)
-        held[2][0] = _carried.now()  # rule 6: made after the call's own consumption
+            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), ([], [0]))
+        held[1][0].extend(bases)
+        held[1][1][0] = _carried.now()  # rule 6: made after the call's own consumption
 
 
 #: ``node pointer of a create_graph result -> (a weak reference to the result, weak
 #: references to the inputs of the calls that made it (`_call_inputs_behind`), [the
 #: stamp it was made at] (rule 6, `_check_carried`))``.
-_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], list[weakref.ref[Any]], list[int]]] = {}
+_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]]] = {}
 
 
 def _carried_ptrs(rec: Record, depth: int = 0) -> set[int]:
@@ -845,9 +872,7 @@ def _carried_ptrs(rec: Record, depth: int = 0) -> set[int]:
     between its outputs and inputs its pass ran, and what the results of earlier calls
     among them carry."""
     keys = rec.inputs
-    ran = _graph.executed(
-        rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node
-    )
+    ran = _graph.executed(rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node)
     carried = {n.node_ptr() for n in ran}
     if depth < 64:
         for n in ran:
@@ -857,29 +882,31 @@ def _carried_ptrs(rec: Record, depth: int = 0) -> set[int]:
     return carried
 
 
+def _ptr_in(ptrs: set[int], node: Any) -> bool:
+    return bool(node.node_ptr() in ptrs)
+
+
 def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None:
     """Rule 6: `GraphFreedError` where the pass runs through a create_graph result one
     of whose carried nodes a pass consumed after the result was made. Walks only while
     such a consumption may have happened (a live result older than the latest
     consuming pass)."""
     latest = _carried.now()
-    if not any(h[2][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None):
+    if not any(h[1][1][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None):
         return
-    if inputs is None:  # backward() into every leaf
-        is_target = _is_leaf_node
-    else:
+    is_target: Callable[[Any], bool] = _is_leaf_node  # backward() into every leaf
+    if inputs is not None:
         targets = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
-
-        def is_target(n: Any) -> bool:
-            return bool(n.node_ptr() in targets)
+        is_target = functools.partial(_ptr_in, targets)
 
     roots = [n for n in map(_grad_fn, outputs) if n is not None]
     for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
         held = _CALL_INPUTS.get(node.node_ptr())
-        if held is None or held[0]() is None or held[2][0] >= latest:
+        if held is None or held[0]() is None or held[1][1][0] >= latest:
             continue
         for rec in _records(node):
-            _carried.check(_carried_ptrs(rec), _consumed_at, held[2][0])
+            _carried.check(_carried_ptrs(rec), _consumed_at, held[1][1][0])
+
 
 #: What paddle 3.3's ``PowDoubleGradNode`` raises when a pass through a gradient of
 #: ``x ** p`` (a Python scalar ``p``) does not differentiate with respect to ``x``: its
@@ -905,7 +932,7 @@ def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[A
         seen.add(ptr)
         held = _CALL_INPUTS.get(ptr)
         if held is not None and held[0]() is not None:
-            for ref in held[1]:
+            for ref in held[1][0]:
                 x = ref()
                 if x is not None and id(x) not in have:
                     have.add(id(x))
@@ -1075,7 +1102,6 @@ class PaddleBackend(Backend):
                 *("expm1", "log1p", "log2", "log10", "pow"),
             }
         ),
-        list_ops_after_consuming=False,
     )
 
     def owns(self, cls: type) -> bool:
@@ -1274,7 +1300,7 @@ class PaddleBackend(Backend):
         old = _graph_ptrs(request.outputs) if consume_only else set()
         grads: list[Any | None] = self._grads(request, request.inputs)
         if not request.retain_graph:
-            self._consume(request.outputs, request.inputs)
+            self._consume(request.outputs, request.inputs, list_ops=not consume_only)
             if consume_only:  # its results stay differentiable (the contract)
                 _mark_grad_graph(grads, old)
         return grads
@@ -1317,7 +1343,7 @@ class PaddleBackend(Backend):
             if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
                 grads[i] = g
         if not request.retain_graph:
-            self._consume(request.outputs, used, cut_ptrs)
+            self._consume(request.outputs, used, cut_ptrs, list_ops=not consume_only)
             if consume_only:
                 _mark_grad_graph(grads, old)
         return grads
@@ -1374,7 +1400,13 @@ class PaddleBackend(Backend):
         outputs: tuple[Any, ...],
         inputs: tuple[Any, ...] | None,
         cuts: frozenset[int] = frozenset(),
+        *,
+        list_ops: bool = True,
     ) -> None:
+        """Mark the nodes the pass ran consumed (`_mark_executed`). ``list_ops=False``
+        (a ``create_graph=True, retain_graph=False`` call) leaves out the nodes of list
+        ops (`_MULTI_SLOT`): its results' graphs run through them (rule 15), and a
+        post-hook cannot hand their gradients on (paddle 3.3)."""
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
         if inputs is not None:
             targets: set[Any] = set()
@@ -1385,7 +1417,7 @@ class PaddleBackend(Backend):
                     targets.add(node)
                     if x.is_leaf:
                         leaves.add(node)
-            _mark_executed(roots, targets, leaves, cuts)
+            _mark_executed(roots, targets, leaves, cuts, list_ops=list_ops)
             return
         # every leaf is a target (backward into .grad)
         _sweep_hooks()
@@ -1455,6 +1487,8 @@ class PaddleBackend(Backend):
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
             try:
+                if _CONSUMED_AT and not request.retain_graph:
+                    _refuse_consumed_before_backward(request.outputs)
                 paddle.autograd.backward(list(outputs), seeds, retain_graph=request.retain_graph)
             except Exception as err:
                 _set_has_grad(grad_mode)
