@@ -17,6 +17,7 @@ HigherOrderUnavailableError   RuntimeError
 UnsupportedDtypeError         NotImplementedError (a RuntimeError), TypeError
 UnsupportedFeatureError       NotImplementedError (a RuntimeError)
 BackendError                  TypeError
+NamespaceAttributeError       AttributeError
 TapeError                     TypeError
 CompiledStepError             TypeError
 ============================  ===================================================
@@ -34,6 +35,7 @@ __all__ = [
     "GraphFreedError",
     "HigherOrderUnavailableError",
     "InplaceModifiedError",
+    "NamespaceAttributeError",
     "NotDifferentiableError",
     "TapeError",
     "UnigradError",
@@ -91,6 +93,11 @@ class BackendError(UnigradError, TypeError):
     """No backend owns a value's type, or one call mixes two frameworks."""
 
 
+class NamespaceAttributeError(UnigradError, AttributeError):
+    """A name outside the portable namespace (``unigrad._array_api.PORTABLE``) was looked
+    up on ``unigrad.namespace(x)``; the same on every backend."""
+
+
 class TapeError(UnigradError, TypeError):
     """A tape tensor was used where its history would be silently dropped."""
 
@@ -117,6 +124,7 @@ for _cls in (
     UnsupportedDtypeError,
     UnsupportedFeatureError,
     BackendError,
+    NamespaceAttributeError,
     TapeError,
     CompiledStepError,
 ):

@@ -432,4 +432,44 @@ def build() -> _Module:
     for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
         setattr(ns, name, getattr(np, name))
     vars(ns).update(linalg=linalg, fft=fft)
+    vars(ns).update(_extensions(anp))
     return ns
+
+
+def _extensions(anp: Any) -> dict[str, Any]:
+    """unigrad's extension set (``_portable.EXTENSIONS``) over autograd, whose rules for
+    these (``autograd.scipy.special``'s, ``logaddexp``'s, ``einsum``'s) are written in
+    ``autograd.numpy`` and so differentiable to any order."""
+    import autograd.scipy.special as sps
+    import numpy as np
+
+    def einsum(subscripts: str, /, *operands: Any) -> Any:
+        return anp.einsum(subscripts, *operands)
+
+    def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if anp.ndim(x) == 0 or axis == ():
+            return x + 0.0 * x  # nothing is reduced (autograd's rule wants an axis)
+        return sps.logsumexp(x, axis=axis, keepdims=keepdims)
+
+    def sigmoid(x: Any, /) -> Any:
+        return sps.expit(x)
+
+    def softplus(x: Any, /) -> Any:
+        return anp.logaddexp(x, np.zeros((), dtype=anp.result_type(x)))
+
+    def relu(x: Any, /) -> Any:
+        return anp.where(x > 0, x, anp.zeros_like(x))
+
+    def erf(x: Any, /) -> Any:
+        return sps.erf(x)
+
+    def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return x - sps.logsumexp(x, axis=axis, keepdims=True)
+
+    def softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return anp.exp(log_softmax(x, axis=axis))
+
+    return {
+        f.__name__: f
+        for f in (einsum, logsumexp, sigmoid, softplus, relu, erf, softmax, log_softmax)
+    }

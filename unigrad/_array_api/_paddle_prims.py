@@ -11,6 +11,8 @@ from typing import Any
 
 import paddle
 
+from . import _paddle_ho as ho
+
 __all__ = ["linalg", "prims"]
 
 
@@ -49,14 +51,18 @@ class _Prims:
 
     @staticmethod
     def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        if ho.needs(x):
+            return ho.reduce_extreme(paddle.max, x, axis, keepdims)
         return paddle.max(x, axis=_ax(axis), keepdim=keepdims)
 
     @staticmethod
     def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        if ho.needs(x):
+            return ho.reduce_extreme(paddle.min, x, axis, keepdims)
         return paddle.min(x, axis=_ax(axis), keepdim=keepdims)
 
     abs = staticmethod(paddle.abs)
-    sqrt = staticmethod(paddle.sqrt)
+    sqrt = staticmethod(ho.sqrt)
     conj = staticmethod(paddle.conj)
     real = staticmethod(paddle.real)
     matmul = staticmethod(paddle.matmul)
@@ -103,7 +109,11 @@ class _Prims:
     def cumsum(x: Any, axis: int, dtype: Any = None) -> Any:
         if x.dtype == paddle.bool or (dtype is None and x.dtype in (paddle.int8, paddle.uint8)):
             x = x.astype(paddle.int64)
-        return paddle.cumsum(x, axis=axis, dtype=dtype)
+        if dtype is not None and x.dtype != dtype:
+            x = x.astype(dtype)
+        if ho.needs(x):
+            return ho.cumsum(x, axis)
+        return paddle.cumsum(x, axis=axis)
 
     @staticmethod
     def cumprod(x: Any, axis: int, dtype: Any = None) -> Any:

@@ -1357,7 +1357,7 @@ class PaddleBackend(Backend):
     def namespace(self) -> Any:
         from .._array_api import _paddle
 
-        return _paddle
+        return _paddle.build()
 
 
 BACKEND = PaddleBackend()

@@ -796,11 +796,10 @@ class TorchBackend(Backend):
         return t.numpy().copy()
 
     def namespace(self) -> Any:
-        try:
-            import array_api_compat.torch as xp
-        except ImportError:  # pragma: no cover - array-api-compat is a dependency of the extra
-            return torch
-        return xp
+        # array-api-compat's namespace seen through unigrad's portable list
+        from .._array_api import _torch
+
+        return _torch.build()
 
 
 BACKEND = TorchBackend()
