@@ -344,7 +344,7 @@ bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
 bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
 bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
 bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
-copysign = _binary(paddle.copysign, "copysign")
+copysign = _binary(ho.copysign, "copysign")
 divide = _binary(ho.divide, "divide")
 
 
@@ -378,7 +378,7 @@ minimum = _binary(paddle.minimum, "minimum")
 multiply = _binary(paddle.multiply, "multiply")
 not_equal = _binary(_exact_not_equal, "not_equal")
 pow = _binary(ho.pow, "pow")
-remainder = _binary(paddle.remainder, "remainder")
+remainder = _binary(ho.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
 
 

@@ -48,6 +48,7 @@ def _layer(name: str, forward: Callable[..., Any], backward: Backward) -> type:
     def fwd(ctx: Any, *xs: Any) -> Any:
         y = forward(*xs)
         ctx.save_for_backward(*xs, y)
+        ctx.wanted = [not x.stop_gradient for x in xs]  # paddle wants None for the others
         return y
 
     def bwd(ctx: Any, g: Any) -> Any:
@@ -55,7 +56,7 @@ def _layer(name: str, forward: Callable[..., Any], backward: Backward) -> type:
         grads = backward(g, y, *xs)
         if len(xs) == 1:
             return grads[0]
-        return tuple(None if x.stop_gradient else gx for x, gx in zip(xs, grads, strict=True))
+        return tuple(gx if w else None for w, gx in zip(ctx.wanted, grads, strict=True))
 
     return type(
         f"{name}_any_order",
@@ -75,19 +76,68 @@ def unary(name: str, kernel: Callable[[Any], Any], backward: Backward) -> Callab
     return f
 
 
+class _Operands:
+    """The operands of a call, handed to a PyLayer as one non-tensor argument (so that
+    the layer's one tensor input is the operand it differentiates)."""
+
+    __slots__ = ("xs", "y")
+
+    def __init__(self, xs: tuple[Any, ...], y: Any) -> None:
+        self.xs, self.y = xs, y
+
+
+def _partial(name: str, i: int, backward: Callable[..., Any]) -> type:
+    """A PyLayer adding -0.0 (the exact identity of addition) to a value, whose gradient
+    w.r.t. operand ``i`` is ``backward(g, *xs)``, computed on the operands themselves so
+    that it is differentiable again, in each of them.
+
+    One layer per operand: paddle 3.3.1 requires a multi-input PyLayer's backward to
+    return None for each input the current ``paddle.grad`` does not ask for, and does not
+    say which those are."""
+
+    def fwd(ctx: Any, x: Any, ops: _Operands) -> Any:
+        ctx.ops = ops
+        return paddle.full_like(ops.y, -0.0)
+
+    def bwd(ctx: Any, g: Any) -> Any:
+        return backward(g, *ctx.ops.xs)
+
+    return type(
+        f"{name}_{i}_any_order",
+        (paddle.autograd.PyLayer,),
+        {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
+    )
+
+
+def _with_partials(y: Any, xs: tuple[Any, ...], layers: list[type]) -> Any:
+    """``y`` (computed without a graph) plus one `_partial` layer per operand that
+    requires grad: the value is ``y``'s, the derivatives the layers'."""
+    ops = _Operands(xs, y)
+    out = y
+    for x, layer in zip(xs, layers, strict=True):
+        if not x.stop_gradient:
+            out = out + layer.apply(x, ops)
+    return out
+
+
 def binary(
     name: str, kernel: Callable[[Any, Any], Any], backward: Backward
 ) -> Callable[[Any, Any], Any]:
-    """``kernel`` with the derivative ``backward(g, y, a, b) -> (ga, gb)`` of every order
+    """``kernel`` with the derivative ``backward(g, a, b) -> (ga, gb)`` of every order
     (the operands are broadcast first, by paddle's differentiable broadcast)."""
-    layer = _layer(name, kernel, backward)
+    layers = [
+        _partial(name, 0, lambda g, a, b: backward(g, a, b)[0]),
+        _partial(name, 1, lambda g, a, b: backward(g, a, b)[1]),
+    ]
 
     def f(a: Any, b: Any) -> Any:
         if not needs(a, b):
             return kernel(a, b)
         if a.shape != b.shape:
             a, b = paddle.broadcast_tensors([a, b])
-        return layer.apply(a, b)
+        with paddle.no_grad():
+            y = kernel(a, b)
+        return _with_partials(y, (a, b), layers)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -141,17 +191,17 @@ def _safe_log(a: Any) -> Any:
 divide = binary(
     "divide",
     paddle.divide,
-    lambda g, y, a, b: (g * reciprocal(b), -(g * y * reciprocal(b))),
+    lambda g, a, b: (g * reciprocal(b), -(g * divide(a, b) * reciprocal(b))),
 )
 pow = binary(
     "pow",
     paddle.pow,
-    lambda g, y, a, b: (g * b * pow(a, b - 1.0), g * y * _safe_log(a)),
+    lambda g, a, b: (g * b * pow(a, b - 1.0), g * pow(a, b) * _safe_log(a)),
 )
 atan2 = binary(
     "atan2",
     paddle.atan2,
-    lambda g, y, a, b: (
+    lambda g, a, b: (
         g * b * reciprocal(a * a + b * b),
         -(g * a * reciprocal(a * a + b * b)),
     ),
@@ -159,12 +209,25 @@ atan2 = binary(
 hypot = binary(
     "hypot",
     paddle.hypot,
-    lambda g, y, a, b: (g * a * reciprocal(y), g * b * reciprocal(y)),
+    lambda g, a, b: (g * a * reciprocal(hypot(a, b)), g * b * reciprocal(hypot(a, b))),
+)
+copysign = binary(
+    "copysign",
+    paddle.copysign,
+    lambda g, a, b: (
+        g * paddle.where(paddle.signbit(a) == paddle.signbit(b), _one(a), -_one(a)),
+        g * 0.0 * b,
+    ),
+)
+remainder = binary(
+    "remainder",
+    paddle.remainder,
+    lambda g, a, b: (g, -(g * paddle.floor_divide(a, b).detach())),
 )
 logaddexp = binary(
     "logaddexp",
     paddle.logaddexp,
-    lambda g, y, a, b: (g * sigmoid(a - b), g * sigmoid(b - a)),
+    lambda g, a, b: (g * sigmoid(a - b), g * sigmoid(b - a)),
 )
 
 
@@ -331,31 +394,22 @@ def einsum(subscripts: str, *operands: Any) -> Any:
     spec = ",".join(ins) + "->" + out
     n = len(operands)
 
-    def fwd(ctx: Any, *xs: Any) -> Any:
-        ctx.save_for_backward(*xs)
-        return paddle.einsum(spec, *xs)
+    def partial(i: int) -> Callable[..., Any]:
+        others = [j for j in range(n) if j != i]
+        have = set(out).union(*(set(ins[j]) for j in others))
+        target = "".join(ch for ch in ins[i] if ch in have)
+        sub = ",".join([out, *(ins[j] for j in others)]) + "->" + target
 
-    def bwd(ctx: Any, g: Any) -> Any:
-        xs = ctx.saved_tensor()
-        grads = []
-        for i in range(n):
-            if xs[i].stop_gradient:
-                grads.append(None)
-                continue
-            others = [j for j in range(n) if j != i]
-            have = set(out).union(*(set(ins[j]) for j in others))
-            target = "".join(ch for ch in ins[i] if ch in have)
-            sub = ",".join([out, *(ins[j] for j in others)]) + "->" + target
+        def backward(g: Any, *xs: Any) -> Any:
             gi = einsum(sub, g, *(xs[j] for j in others))
             if target != ins[i]:  # letters summed in operand i alone: broadcast back
                 shape = [xs[i].shape[k] if ch in have else 1 for k, ch in enumerate(ins[i])]
                 gi = paddle.expand(paddle.reshape(gi, shape), xs[i].shape)
-            grads.append(gi)
-        return grads[0] if n == 1 else tuple(grads)
+            return gi
 
-    layer = type(
-        "einsum_any_order",
-        (paddle.autograd.PyLayer,),
-        {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
-    )
-    return layer.apply(*operands)
+        return backward
+
+    layers = [_partial("einsum", i, partial(i)) for i in range(n)]
+    with paddle.no_grad():
+        y = paddle.einsum(spec, *operands)
+    return _with_partials(y, tuple(operands), layers)
