@@ -18,6 +18,7 @@ UnsupportedDtypeError         NotImplementedError (a RuntimeError), TypeError
 UnsupportedFeatureError       NotImplementedError (a RuntimeError)
 BackendError                  TypeError
 NamespaceAttributeError       AttributeError
+ScalarConversionError         ValueError, TypeError, RuntimeError
 TapeError                     TypeError
 CompiledStepError             TypeError
 ============================  ===================================================
@@ -37,6 +38,7 @@ __all__ = [
     "InplaceModifiedError",
     "NamespaceAttributeError",
     "NotDifferentiableError",
+    "ScalarConversionError",
     "TapeError",
     "UnigradError",
     "UnsupportedDtypeError",
@@ -98,6 +100,12 @@ class NamespaceAttributeError(UnigradError, AttributeError):
     up on ``unigrad.namespace(x)``; the same on every backend."""
 
 
+class ScalarConversionError(UnigradError, ValueError, TypeError, RuntimeError):
+    """``float()``, ``int()``, ``complex()``, ``bool()`` or ``.item()`` of a tape tensor
+    that has not exactly one element (torch raises ``ValueError``/``RuntimeError`` here,
+    NumPy ``TypeError``/``ValueError``)."""
+
+
 class TapeError(UnigradError, TypeError):
     """A tape tensor was used where its history would be silently dropped."""
 
@@ -125,6 +133,7 @@ for _cls in (
     UnsupportedFeatureError,
     BackendError,
     NamespaceAttributeError,
+    ScalarConversionError,
     TapeError,
     CompiledStepError,
 ):

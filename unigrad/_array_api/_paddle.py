@@ -280,7 +280,7 @@ atan = _unary(ho.atan, "atan")
 atanh = _complex_special(ho.atanh, "atanh")
 bitwise_invert = _unary(paddle.bitwise_not, "bitwise_invert")
 conj = _unary(paddle.conj, "conj")
-cos = _unary(ho.cos, "cos")
+cos = _unary(paddle.cos, "cos")
 cosh = _complex_special(ho.cosh, "cosh")
 exp = _complex_special(_exp, "exp")
 expm1 = _complex_special(ho.expm1, "expm1")
@@ -294,7 +294,7 @@ log2 = _unary(ho.log2, "log2")
 log10 = _unary(ho.log10, "log10")
 logical_not = _unary(paddle.logical_not, "logical_not")
 real = _unary(paddle.real, "real")
-sin = _unary(ho.sin, "sin")
+sin = _unary(paddle.sin, "sin")
 sinh = _complex_special(ho.sinh, "sinh")
 sqrt = _complex_special(ho.sqrt, "sqrt")
 tan = _unary(ho.tan, "tan")
@@ -377,7 +377,20 @@ maximum = _binary(paddle.maximum, "maximum")
 minimum = _binary(paddle.minimum, "minimum")
 multiply = _binary(paddle.multiply, "multiply")
 not_equal = _binary(_exact_not_equal, "not_equal")
-pow = _binary(ho.pow, "pow")
+_pow = _binary(ho.pow, "pow")
+
+
+def pow(x1: Any, x2: Any, /) -> Any:
+    if (
+        isinstance(x1, paddle.Tensor)
+        and isinstance(x2, (int, float))
+        and not isinstance(x2, builtins.bool)
+        and float(x2).is_integer()
+        and builtins.abs(x2) <= 64
+        and ho.needs(x1)
+    ):  # x ** n: a product of squarings, exact derivatives at 0 too
+        return ho.int_power(x1, int(x2))
+    return _pow(x1, x2)
 remainder = _binary(ho.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
 
@@ -874,7 +887,9 @@ def relu(x: Any, /) -> Any:
 
 
 def erf(x: Any, /) -> Any:
-    return ho.erf(x)
+    # first derivative only on paddle 3.3.1 (erf_grad has no gradient, and erf has no
+    # elementary formulation): a second one raises HigherOrderUnavailableError
+    return paddle.erf(x)
 
 
 def log_softmax(x: Any, /, *, axis: int = -1) -> Any:

@@ -1,14 +1,24 @@
-"""paddle functions with derivatives of every order, for the namespace's real floating ops.
+"""paddle functions whose derivatives paddle can take again, for the namespace.
 
-paddle 3.3.1 has no higher-order gradient kernel for many ops (``log1p_grad``,
-``divide_double_grad``, ``elementwise_pow_grad``, ``prod_grad``, ``sigmoid_triple_grad``,
-``erf_grad``, ``einsum_grad`` ...: "The Op X doesn't have any grad op"), so a Hessian or
-an HVP through them fails. Each function here keeps paddle's kernel for the value and
-gives its derivative as a `paddle.autograd.PyLayer` whose backward is written with
-functions paddle differentiates again (``exp``, ``log``, ``tanh``, ``multiply``,
-``where``, sums, and this module's own functions, recursively): the same values, and
-derivatives of every order. They are used only where an input requires grad and is real
-floating; otherwise paddle's kernel runs as it is.
+paddle 3.3.1 has no higher-order gradient kernel for many ops ("The Op log1p_grad
+doesn't have any grad op": ``log1p``, ``divide`` (double), ``elementwise_pow``,
+``prod``, ``logsumexp``, ``sigmoid`` (triple), ``einsum`` ...), so a Hessian or an HVP
+through them fails. Each function here returns paddle's kernel's value with the
+derivatives of a formulation written in ops paddle differentiates to any order
+(``exp``, ``log``, ``tanh``, ``acos``, ``multiply``, ``where``, sums, ``matmul``)::
+
+    out = y - (F.detach() - F)
+
+where ``y`` is the kernel's value (computed without a graph) and ``F`` the formulation:
+``F.detach() - F`` is an exact zero wherever ``F`` is finite, so the value is ``y``'s
+(signed zeros included: ``y - 0.0`` is ``y``), and every derivative is ``F``'s. Where
+``F`` is not finite the term is dropped (and ``F`` is evaluated at a safe point there),
+so the derivative there is 0 (at the boundary of a domain: ``sqrt`` at 0, ``log1p`` at
+-1). No ``PyLayer``: paddle's ``backward()`` releases a PyLayer node after one run and a
+later pass through it crashes the process (see ``unigrad.backends.paddle``).
+
+They are used only where an input requires grad and every tensor is real floating;
+otherwise paddle's kernel runs alone.
 """
 
 from __future__ import annotations
@@ -19,16 +29,12 @@ from typing import Any
 
 import paddle
 
-__all__ = [
-    "binary",
-    "einsum",
-    "logsumexp",
-    "prod",
-    "reduce_extreme",
-    "unary",
-]
+__all__ = ["binary", "einsum", "logsumexp", "needs", "prod", "reduce_extreme", "unary"]
 
 _REAL = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
+
+#: The largest intermediate (elements) the einsum and cumsum formulations build.
+_MAX_ELEMENTS = 1 << 24
 
 
 def needs(*xs: Any) -> bool:
@@ -38,139 +44,129 @@ def needs(*xs: Any) -> bool:
     return any(not x.stop_gradient for x in tensors) and all(x.dtype in _REAL for x in tensors)
 
 
-Backward = Callable[..., Any]
+def exact(y: Any, f: Any) -> Any:
+    """``y``'s value (no graph) with ``f``'s derivatives (see the module docstring)."""
+    fd = f.detach()
+    gap = fd - f
+    gap = paddle.where(paddle.isfinite(fd), gap, paddle.zeros_like(gap))
+    return y - gap
 
 
-def _layer(name: str, forward: Callable[..., Any], backward: Backward) -> type:
-    """A PyLayer: ``forward(*xs)`` (paddle's kernel, no recording) and
-    ``backward(g, y, *xs)`` returning one gradient per input (same shapes)."""
+def _where(cond: Any, a: Any, b: Any) -> Any:
+    return paddle.where(cond, a, b)
 
-    def fwd(ctx: Any, *xs: Any) -> Any:
-        y = forward(*xs)
-        ctx.save_for_backward(*xs, y)
-        ctx.wanted = [not x.stop_gradient for x in xs]  # paddle wants None for the others
-        return y
 
-    def bwd(ctx: Any, g: Any) -> Any:
-        *xs, y = ctx.saved_tensor()
-        grads = backward(g, y, *xs)
-        if len(xs) == 1:
-            return grads[0]
-        return tuple(gx if w else None for w, gx in zip(ctx.wanted, grads, strict=True))
+def _safe(x: Any, ok: Any, at: float) -> Any:
+    """``x`` where ``ok``, else ``at`` (no gradient reaches ``x`` there)."""
+    return _where(ok, x, paddle.full_like(x, at))
 
-    return type(
-        f"{name}_any_order",
-        (paddle.autograd.PyLayer,),
-        {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
+
+# ---- formulations (differentiable to any order by paddle) --------------------------
+def f_recip(b: Any) -> Any:
+    """1 / b as sign(b) exp(-log|b|) (b = 0 is evaluated at 1)."""
+    nz = b != 0
+    pos = b > 0
+    bs = _safe(b, nz, 1.0)
+    mag = paddle.exp(-paddle.log(_where(pos, bs, -bs)))
+    return _where(pos | ~nz, mag, -mag)
+
+
+def f_sqrt(x: Any) -> Any:
+    """sqrt(x) as exp(log(x) / 2) (x <= 0 is evaluated at 1)."""
+    return paddle.exp(0.5 * paddle.log(_safe(x, x > 0, 1.0)))
+
+
+def f_softplus(z: Any) -> Any:
+    """log(1 + exp(z)) = max(z, 0) + log(1 + exp(-|z|)), with |z| written by ``where``
+    so that the derivative at 0 is 1/2."""
+    pos = z > 0
+    return _where(pos, z, paddle.zeros_like(z)) + paddle.log(
+        1.0 + paddle.exp(_where(pos, -z, z))
     )
 
 
-def unary(name: str, kernel: Callable[[Any], Any], backward: Backward) -> Callable[[Any], Any]:
-    """``kernel`` with the derivative ``backward(g, y, x) -> (gx,)`` of every order."""
-    layer = _layer(name, kernel, backward)
+def f_atan(x: Any) -> Any:
+    """atan(x) = asin(x / sqrt(1 + x^2)) = pi/2 - acos(x / sqrt(1 + x^2))."""
+    return math.pi / 2 - paddle.acos(x * paddle.exp(-0.5 * paddle.log(1.0 + x * x)))
+
+
+# ---- elementwise -------------------------------------------------------------------
+def unary(
+    name: str, kernel: Callable[[Any], Any], formulation: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them)."""
 
     def f(x: Any) -> Any:
-        return layer.apply(x) if needs(x) else kernel(x)
+        if not needs(x):
+            return kernel(x)
+        with paddle.no_grad():
+            y = kernel(x.detach())
+        return exact(y, formulation(x))
 
     f.__name__ = f.__qualname__ = name
     return f
 
 
-class _Operands:
-    """The operands of a call, handed to a PyLayer as one non-tensor argument (so that
-    the layer's one tensor input is the operand it differentiates)."""
-
-    __slots__ = ("xs", "y")
-
-    def __init__(self, xs: tuple[Any, ...], y: Any) -> None:
-        self.xs, self.y = xs, y
-
-
-def _partial(name: str, i: int, backward: Callable[..., Any]) -> type:
-    """A PyLayer adding -0.0 (the exact identity of addition) to a value, whose gradient
-    w.r.t. operand ``i`` is ``backward(g, *xs)``, computed on the operands themselves so
-    that it is differentiable again, in each of them.
-
-    One layer per operand: paddle 3.3.1 requires a multi-input PyLayer's backward to
-    return None for each input the current ``paddle.grad`` does not ask for, and does not
-    say which those are."""
-
-    def fwd(ctx: Any, x: Any, ops: _Operands) -> Any:
-        ctx.ops = ops
-        return paddle.full_like(ops.y, -0.0)
-
-    def bwd(ctx: Any, g: Any) -> Any:
-        return backward(g, *ctx.ops.xs)
-
-    return type(
-        f"{name}_{i}_any_order",
-        (paddle.autograd.PyLayer,),
-        {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
-    )
-
-
-def _with_partials(y: Any, xs: tuple[Any, ...], layers: list[type]) -> Any:
-    """``y`` (computed without a graph) plus one `_partial` layer per operand that
-    requires grad: the value is ``y``'s, the derivatives the layers'."""
-    ops = _Operands(xs, y)
-    out = y
-    for x, layer in zip(xs, layers, strict=True):
-        if not x.stop_gradient:
-            out = out + layer.apply(x, ops)
-    return out
-
-
 def binary(
-    name: str, kernel: Callable[[Any, Any], Any], backward: Backward
+    name: str, kernel: Callable[[Any, Any], Any], formulation: Callable[[Any, Any], Any]
 ) -> Callable[[Any, Any], Any]:
-    """``kernel`` with the derivative ``backward(g, a, b) -> (ga, gb)`` of every order
-    (the operands are broadcast first, by paddle's differentiable broadcast)."""
-    layers = [
-        _partial(name, 0, lambda g, a, b: backward(g, a, b)[0]),
-        _partial(name, 1, lambda g, a, b: backward(g, a, b)[1]),
-    ]
+    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them)."""
 
     def f(a: Any, b: Any) -> Any:
         if not needs(a, b):
             return kernel(a, b)
-        if a.shape != b.shape:
-            a, b = paddle.broadcast_tensors([a, b])
         with paddle.no_grad():
-            y = kernel(a, b)
-        return _with_partials(y, (a, b), layers)
+            y = kernel(a.detach(), b.detach())
+        return exact(y, formulation(a, b))
 
     f.__name__ = f.__qualname__ = name
     return f
 
 
-# ---- the elementwise functions -----------------------------------------------------
-def _one(x: Any) -> Any:
-    return paddle.ones_like(x)
+def _log1p(x: Any) -> Any:
+    return paddle.log(1.0 + _safe(x, x > -1, 0.0))
 
 
-reciprocal = unary("reciprocal", paddle.reciprocal, lambda g, y, x: (-(g * y * y),))
-log1p = unary("log1p", paddle.log1p, lambda g, y, x: (g * reciprocal(x + 1.0),))
-expm1 = unary("expm1", paddle.expm1, lambda g, y, x: (g * (y + 1.0),))
-log2 = unary("log2", paddle.log2, lambda g, y, x: (g * reciprocal(x) * (1 / math.log(2)),))
-log10 = unary("log10", paddle.log10, lambda g, y, x: (g * reciprocal(x) * (1 / math.log(10)),))
-sqrt = unary("sqrt", paddle.sqrt, lambda g, y, x: (g * reciprocal(y) * 0.5,))
-sin = unary("sin", paddle.sin, lambda g, y, x: (g * cos(x),))
-cos = unary("cos", paddle.cos, lambda g, y, x: (-(g * sin(x)),))
-sinh = unary("sinh", paddle.sinh, lambda g, y, x: (g * cosh(x),))
-cosh = unary("cosh", paddle.cosh, lambda g, y, x: (g * sinh(x),))
-tan = unary("tan", paddle.tan, lambda g, y, x: (g * (y * y + 1.0),))
-asin = unary("asin", paddle.asin, lambda g, y, x: (g * reciprocal(sqrt(1.0 - x * x)),))
-acos = unary("acos", paddle.acos, lambda g, y, x: (-(g * reciprocal(sqrt(1.0 - x * x))),))
-atan = unary("atan", paddle.atan, lambda g, y, x: (g * reciprocal(x * x + 1.0),))
-asinh = unary("asinh", paddle.asinh, lambda g, y, x: (g * reciprocal(sqrt(x * x + 1.0)),))
-acosh = unary("acosh", paddle.acosh, lambda g, y, x: (g * reciprocal(sqrt(x * x - 1.0)),))
-atanh = unary("atanh", paddle.atanh, lambda g, y, x: (g * reciprocal(1.0 - x * x),))
-sigmoid = unary(
-    "sigmoid", paddle.nn.functional.sigmoid, lambda g, y, x: (g * y * (1.0 - y),)
-)
-erf = unary(
-    "erf", paddle.erf, lambda g, y, x: (g * paddle.exp(-(x * x)) * (2 / math.sqrt(math.pi)),)
-)
+def _log_base(c: float) -> Callable[[Any], Any]:
+    return lambda x: paddle.log(_safe(x, x > 0, 1.0)) * (1 / math.log(c))
+
+
+def _asinh(x: Any) -> Any:
+    pos = x >= 0
+    xa = _where(pos, x, -x)
+    v = paddle.log(xa + f_sqrt(xa * xa + 1.0))
+    return _where(pos, v, -v)
+
+
+def _acosh(x: Any) -> Any:
+    xs = _safe(x, x > 1, 2.0)
+    return paddle.log(xs + f_sqrt(xs * xs - 1.0))
+
+
+def _atanh(x: Any) -> Any:
+    xs = _safe(x, paddle.abs(x) < 1, 0.0)
+    return 0.5 * (paddle.log(1.0 + xs) - paddle.log(1.0 - xs))
+
+
+def _tan(x: Any) -> Any:
+    return paddle.sin(x) * f_recip(paddle.cos(x))  # third order: paddle's sin/cos stop
+
+
+reciprocal = unary("reciprocal", paddle.reciprocal, f_recip)
+log1p = unary("log1p", paddle.log1p, _log1p)
+expm1 = unary("expm1", paddle.expm1, paddle.exp)
+log2 = unary("log2", paddle.log2, _log_base(2))
+log10 = unary("log10", paddle.log10, _log_base(10))
+sqrt = unary("sqrt", paddle.sqrt, f_sqrt)
+sinh = unary("sinh", paddle.sinh, lambda x: 0.5 * (paddle.exp(x) - paddle.exp(-x)))
+cosh = unary("cosh", paddle.cosh, lambda x: 0.5 * (paddle.exp(x) + paddle.exp(-x)))
+tan = unary("tan", paddle.tan, _tan)
+asin = unary("asin", paddle.asin, lambda x: math.pi / 2 - paddle.acos(x))
+atan = unary("atan", paddle.atan, f_atan)
+asinh = unary("asinh", paddle.asinh, _asinh)
+acosh = unary("acosh", paddle.acosh, _acosh)
+atanh = unary("atanh", paddle.atanh, _atanh)
+sigmoid = unary("sigmoid", paddle.nn.functional.sigmoid, lambda x: paddle.exp(-f_softplus(-x)))
 
 
 def _softplus_kernel(x: Any) -> Any:
@@ -179,56 +175,72 @@ def _softplus_kernel(x: Any) -> Any:
     return paddle.maximum(x, paddle.zeros_like(x)) + paddle.log1p(paddle.exp(-paddle.abs(x)))
 
 
-softplus = unary("softplus", _softplus_kernel, lambda g, y, x: (g * sigmoid(x),))
+softplus = unary("softplus", _softplus_kernel, f_softplus)
 
 
-def _safe_log(a: Any) -> Any:
-    """log(a), and 0 where a is 0 (for x**y's derivative in y, 0 there as in torch)."""
-    zero = a == 0
-    return paddle.where(zero, paddle.zeros_like(a), paddle.log(paddle.where(zero, _one(a), a)))
+def _divide(a: Any, b: Any) -> Any:
+    return a * f_recip(b)
 
 
-divide = binary(
-    "divide",
-    paddle.divide,
-    lambda g, a, b: (g * reciprocal(b), -(g * divide(a, b) * reciprocal(b))),
-)
-pow = binary(
-    "pow",
-    paddle.pow,
-    lambda g, a, b: (g * b * pow(a, b - 1.0), g * pow(a, b) * _safe_log(a)),
-)
-atan2 = binary(
-    "atan2",
-    paddle.atan2,
-    lambda g, a, b: (
-        g * b * reciprocal(a * a + b * b),
-        -(g * a * reciprocal(a * a + b * b)),
-    ),
-)
-hypot = binary(
-    "hypot",
-    paddle.hypot,
-    lambda g, a, b: (g * a * reciprocal(hypot(a, b)), g * b * reciprocal(hypot(a, b))),
-)
-copysign = binary(
-    "copysign",
-    paddle.copysign,
-    lambda g, a, b: (
-        g * paddle.where(paddle.signbit(a) == paddle.signbit(b), _one(a), -_one(a)),
-        g * 0.0 * b,
-    ),
-)
-remainder = binary(
-    "remainder",
-    paddle.remainder,
-    lambda g, a, b: (g, -(g * paddle.floor_divide(a, b).detach())),
-)
-logaddexp = binary(
-    "logaddexp",
-    paddle.logaddexp,
-    lambda g, a, b: (g * sigmoid(a - b), g * sigmoid(b - a)),
-)
+def _pow(a: Any, b: Any) -> Any:
+    # |a|^b = exp(b log|a|), the sign of a negative base (an integer b) a constant; at
+    # a = 0 the derivatives in a are 0 (documented: integer powers of a Python int
+    # exponent are products instead, exact everywhere)
+    nz = a != 0
+    pos = a > 0
+    mag = paddle.exp(b * paddle.log(_safe(_where(pos, a, -a), nz, 1.0)))
+    odd = paddle.remainder(paddle.abs(b.detach()), paddle.full_like(b, 2.0)) == 1
+    return _where(~pos & nz & odd, -mag, mag)
+
+
+def _atan2(a: Any, b: Any) -> Any:
+    # atan(a / b) where |b| >= |a|, -atan(b / a) elsewhere: each has atan2's
+    # derivatives (b, -a) / (a^2 + b^2) in its region, neither divides by ~0
+    steep = paddle.abs(b.detach()) >= paddle.abs(a.detach())
+    one = paddle.ones_like(a)
+    flat = f_atan(a * f_recip(_where(steep, b, one)))
+    tall = -f_atan(b * f_recip(_where(steep, one, a)))
+    return _where(steep, flat, tall)
+
+
+def _copysign(a: Any, b: Any) -> Any:
+    same = paddle.signbit(a.detach()) == paddle.signbit(b.detach())
+    return _where(same, a, -a) + 0.0 * b
+
+
+def _remainder(a: Any, b: Any) -> Any:
+    return a - b * paddle.floor_divide(a.detach(), b.detach())
+
+
+def _logaddexp(a: Any, b: Any) -> Any:
+    ok = paddle.isfinite(a) & paddle.isfinite(b)
+    a, b = _safe(a, ok, 0.0), _safe(b, ok, 0.0)
+    return a + f_softplus(b - a)
+
+
+divide = binary("divide", paddle.divide, _divide)
+pow = binary("pow", paddle.pow, _pow)
+atan2 = binary("atan2", paddle.atan2, _atan2)
+hypot = binary("hypot", paddle.hypot, lambda a, b: f_sqrt(a * a + b * b))
+copysign = binary("copysign", paddle.copysign, _copysign)
+remainder = binary("remainder", paddle.remainder, _remainder)
+logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp)
+
+
+def int_power(x: Any, n: int) -> Any:
+    """x ** n for a Python int n (|n| <= 64) as a product of squarings: paddle's value,
+    derivatives exact everywhere (zero included)."""
+    with paddle.no_grad():
+        y = paddle.pow(x.detach(), float(n))
+    k, base, acc = abs(n), x, None
+    while k:
+        if k & 1:
+            acc = base if acc is None else acc * base
+        k >>= 1
+        if k:
+            base = base * base
+    f = paddle.ones_like(x) if acc is None else acc
+    return exact(y, f_recip(f) if n < 0 else f)
 
 
 # ---- reductions --------------------------------------------------------------------
@@ -239,32 +251,25 @@ def _axes(x: Any, axis: Any) -> list[int]:
     return sorted(a % x.ndim for a in axes) if x.ndim else []
 
 
-def _to_end(x: Any, axes: list[int]) -> tuple[Any, list[int]]:
-    """``x`` with ``axes`` moved last and flattened into one (and the kept shape)."""
-    keep = [d for d in range(x.ndim) if d not in axes]
-    xt = paddle.transpose(x, keep + axes) if axes else x
-    kept = [x.shape[d] for d in keep]
-    n = 1
-    for a in axes:
-        n *= x.shape[a]
-    return paddle.reshape(xt, [*kept, n]), kept
-
-
 def _keepdims_shape(x: Any, axes: list[int]) -> list[int]:
     return [1 if d in axes else s for d, s in enumerate(x.shape)]
 
 
 def prod(x: Any, axis: Any, keepdims: bool) -> Any:
-    """The product over ``axis`` as a tree of multiplies (differentiable to any order,
-    zeros included; paddle's ``prod_grad`` has no gradient)."""
+    """The product over ``axis`` as a tree of multiplies (paddle's ``prod_grad`` has no
+    gradient), with paddle's value."""
     axes = _axes(x, axis)
-    flat, kept = _to_end(x, axes)
-    n = flat.shape[-1]
+    keep = [d for d in range(x.ndim) if d not in axes]
+    kept = [x.shape[d] for d in keep]
+    n = 1
+    for a in axes:
+        n *= x.shape[a]
+    flat = paddle.reshape(paddle.transpose(x, keep + axes) if axes else x, [*kept, n])
     if n == 0:
         out = paddle.ones(kept, dtype=x.dtype)
     else:
-        carry = None  # the odd entries left over at each level (no concat with ones:
-        # paddle 3.3.1's concat double grad fails on a constant operand)
+        carry = None  # the odd entries left at each level (no concat with a constant:
+        # paddle 3.3.1's concat double grad fails on one)
         while n > 1:
             if n % 2:
                 last = flat[..., n - 1]
@@ -277,89 +282,73 @@ def prod(x: Any, axis: Any, keepdims: bool) -> Any:
         out = paddle.reshape(flat, kept)
         if carry is not None:
             out = out * paddle.reshape(carry, kept)
-    return paddle.reshape(out, _keepdims_shape(x, axes)) if keepdims else out
+    if keepdims:
+        out = paddle.reshape(out, _keepdims_shape(x, axes))
+    with paddle.no_grad():
+        y = paddle.prod(x.detach(), axis=axes or None, keepdim=keepdims) if axes else x.detach()
+    return exact(y, out)
 
 
 def logsumexp(x: Any, axis: Any, keepdims: bool) -> Any:
     """log(sum(exp(x - m))) + m with m the (constant) maximum: paddle's logsumexp has no
     second derivative; exp, log and sum have all."""
     axes = _axes(x, axis)
-    if not axes or x.size == 0 and not axes:
+    if not axes:
         return x * 1.0
-    m = paddle.max(x.detach(), axis=axes, keepdim=True) if x.size else paddle.zeros(
-        _keepdims_shape(x, axes), dtype=x.dtype
-    )
-    m = paddle.where(paddle.isfinite(m), m, paddle.zeros_like(m))
+    if x.size:
+        m = paddle.max(x.detach(), axis=axes, keepdim=True)
+        m = paddle.where(paddle.isfinite(m), m, paddle.zeros_like(m))
+    else:
+        m = paddle.zeros(_keepdims_shape(x, axes), dtype=x.dtype)
     out = paddle.log(paddle.sum(paddle.exp(x - m), axis=axes, keepdim=True)) + m
     return out if keepdims else paddle.squeeze(out, axis=axes)
 
 
-def _extreme_backward(g: Any, y: Any, x: Any, *, axes: list[int], keepdims: bool) -> Any:
-    shape = _keepdims_shape(x, axes)
-    yk, gk = (y, g) if keepdims else (paddle.reshape(y, shape), paddle.reshape(g, shape))
-    mask = (x == yk).astype(x.dtype)  # ties share the gradient evenly, as paddle's kernel
-    share = mask / paddle.sum(mask, axis=axes, keepdim=True)
-    return (gk * share,)
-
-
 def reduce_extreme(kernel: Callable[..., Any], x: Any, axis: Any, keepdims: bool) -> Any:
-    """``paddle.max``/``paddle.min`` with a derivative of every order (``max_grad`` has
-    none): the gradient goes to the extreme entries, shared among ties."""
+    """``paddle.max``/``paddle.min`` with derivatives paddle can take again (``max_grad``
+    has none): the sum of ``x`` weighted by the (constant) share of each extreme entry,
+    ties sharing evenly as paddle's kernel does."""
     axes = _axes(x, axis)
-    if not needs(x) or not axes:
-        return kernel(x, axis=axes if axes else None, keepdim=keepdims)
-
-    def fwd(ctx: Any, x: Any) -> Any:
-        y = kernel(x, axis=axes, keepdim=keepdims)
-        ctx.save_for_backward(x, y)
-        return y
-
-    def bwd(ctx: Any, g: Any) -> Any:
-        x, y = ctx.saved_tensor()
-        return _extreme_backward(g, y, x, axes=axes, keepdims=keepdims)[0]
-
-    layer = type(
-        "extreme_any_order",
-        (paddle.autograd.PyLayer,),
-        {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
-    )
-    return layer.apply(x)
+    if not axes:
+        return kernel(x, axis=None, keepdim=keepdims)
+    with paddle.no_grad():
+        y = kernel(x.detach(), axis=axes, keepdim=True)
+        mask = (x.detach() == y).astype(x.dtype)
+        share = mask / paddle.sum(mask, axis=axes, keepdim=True)
+    f = paddle.sum(x * share, axis=axes, keepdim=True)
+    out = exact(y, f)
+    return out if keepdims else paddle.squeeze(out, axis=axes)
 
 
 def cumsum(x: Any, axis: int) -> Any:
-    """``paddle.cumsum`` along ``axis`` with a derivative of every order (``cumsum_grad``
-    has none): the gradient is the reversed running sum, itself differentiable."""
-
-    def fwd(ctx: Any, x: Any) -> Any:
+    """``paddle.cumsum`` with derivatives paddle can take again (``cumsum_grad`` has
+    none): a product with a triangle of ones, for axes up to 4096 long (beyond that,
+    paddle's kernel alone)."""
+    n = x.shape[axis]
+    if n > 4096 or n == 0:
         return paddle.cumsum(x, axis=axis)
-
-    def bwd(ctx: Any, g: Any) -> Any:
-        return paddle.flip(cumsum(paddle.flip(g, [axis]), axis), [axis])
-
-    if not needs(x):
-        return paddle.cumsum(x, axis=axis)
-    layer = type(
-        "cumsum_any_order",
-        (paddle.autograd.PyLayer,),
-        {"forward": staticmethod(fwd), "backward": staticmethod(bwd)},
-    )
-    return layer.apply(x)
+    with paddle.no_grad():
+        y = paddle.cumsum(x.detach(), axis=axis)
+        tri = paddle.triu(paddle.ones([n, n], dtype=x.dtype))
+    xm = paddle.moveaxis(x, axis, -1)
+    f = paddle.moveaxis(paddle.matmul(xm, tri), -1, axis)
+    return exact(y, f)
 
 
 # ---- einsum ------------------------------------------------------------------------
-def _parse(subscripts: str, operands: tuple[Any, ...]) -> tuple[list[str], str] | None:
-    """Explicit letter subscripts (ellipses spelled out when every operand's ellipsis
-    dimensions have one shape), or None when an operand repeats a letter or an ellipsis
-    broadcasts: those keep paddle's einsum (first order only)."""
+def _letters(subscripts: str, operands: tuple[Any, ...]) -> tuple[list[str], str] | None:
+    """Explicit letter subscripts (an ellipsis spelled out where every operand's
+    ellipsis dimensions have one shape), or None where an operand repeats a letter or
+    an ellipsis broadcasts."""
     s = subscripts.replace(" ", "")
     lhs, arrow, rhs = s.partition("->")
     ins = lhs.split(",")
     if len(ins) != len(operands):
         return None
-    used = set(s) - {".", ",", "-", ">"}
+    used = set(s)
     spare = [ch for ch in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if ch not in used]
     ell_shape: list[int] | None = None
-    out_ins = []
+    subs = []
     for sub, op in zip(ins, operands, strict=True):
         if "..." in sub:
             k = op.ndim - (len(sub) - 3)
@@ -370,46 +359,48 @@ def _parse(subscripts: str, operands: tuple[Any, ...]) -> tuple[list[str], str] 
             elif shape != ell_shape:
                 return None
             sub = sub.replace("...", "".join(spare[:k]))
-        if len(set(sub)) != len(sub):
+        if len(set(sub)) != len(sub) or len(sub) != op.ndim:
             return None
-        out_ins.append(sub)
+        subs.append(sub)
     ell = "".join(spare[: len(ell_shape)]) if ell_shape is not None else ""
     if arrow:
         out = rhs.replace("...", ell)
     else:
-        letters = "".join(out_ins)
+        letters = "".join(subs)
         single = sorted(ch for ch in set(letters) if letters.count(ch) == 1 and ch not in ell)
         out = ell + "".join(single)
-    return out_ins, out
+    return subs, out
 
 
 def einsum(subscripts: str, *operands: Any) -> Any:
-    """``paddle.einsum`` with a derivative of every order (``einsum_grad`` has none): the
-    gradient of each operand is again an einsum, of the output's gradient and the other
-    operands."""
-    parsed = _parse(subscripts, operands) if needs(*operands) else None
+    """``paddle.einsum``'s value, with the derivatives of the same contraction written as
+    a broadcast product and a sum (``einsum_grad`` has no gradient). Contractions whose
+    product would pass ``_MAX_ELEMENTS``, repeat a letter in an operand or broadcast an
+    ellipsis keep paddle's einsum alone (first order only)."""
+    parsed = _letters(subscripts, operands) if needs(*operands) else None
     if parsed is None:
         return paddle.einsum(subscripts, *operands)
-    ins, out = parsed
-    spec = ",".join(ins) + "->" + out
-    n = len(operands)
-
-    def partial(i: int) -> Callable[..., Any]:
-        others = [j for j in range(n) if j != i]
-        have = set(out).union(*(set(ins[j]) for j in others))
-        target = "".join(ch for ch in ins[i] if ch in have)
-        sub = ",".join([out, *(ins[j] for j in others)]) + "->" + target
-
-        def backward(g: Any, *xs: Any) -> Any:
-            gi = einsum(sub, g, *(xs[j] for j in others))
-            if target != ins[i]:  # letters summed in operand i alone: broadcast back
-                shape = [xs[i].shape[k] if ch in have else 1 for k, ch in enumerate(ins[i])]
-                gi = paddle.expand(paddle.reshape(gi, shape), xs[i].shape)
-            return gi
-
-        return backward
-
-    layers = [_partial("einsum", i, partial(i)) for i in range(n)]
+    subs, out = parsed
+    sizes: dict[str, int] = {}
+    for sub, op in zip(subs, operands, strict=True):
+        for ch, d in zip(sub, op.shape, strict=True):
+            sizes[ch] = max(sizes.get(ch, 1), d)
+    order = list(out) + sorted(set(sizes) - set(out))
+    total = 1
+    for ch in order:
+        total *= sizes[ch]
+    if total > _MAX_ELEMENTS:
+        return paddle.einsum(subscripts, *operands)
+    f = None
+    for sub, op in zip(subs, operands, strict=True):
+        present = [ch for ch in order if ch in sub]
+        t = paddle.transpose(op, [sub.index(ch) for ch in present]) if present else op
+        t = paddle.reshape(t, [sizes[ch] if ch in sub else 1 for ch in order])
+        f = t if f is None else f * t
+    assert f is not None
+    summed = list(range(len(out), len(order)))
+    if summed:
+        f = paddle.sum(f, axis=summed)
     with paddle.no_grad():
-        y = paddle.einsum(spec, *operands)
-    return _with_partials(y, tuple(operands), layers)
+        y = paddle.einsum(",".join(subs) + "->" + out, *(op.detach() for op in operands))
+    return exact(y, f)

@@ -1015,18 +1015,19 @@ class Tensor(ArrayObject):
         kind = "const" if not self.requires_grad else "leaf" if self._node is None else "tape"
         return f"{type(self).__name__}({self._value!r}, {kind})"
 
-    # scalar conversions are explicit calls: they drop the history knowingly
+    # scalar conversions are explicit calls: they drop the history knowingly. One rule
+    # (torch's): the one element of a one-element tensor of any rank (docs/tape.md)
     def __float__(self) -> float:
-        return float(self._value)
+        return float(self._element("float"))
 
     def __int__(self) -> int:
-        return int(self._value)
+        return int(self._element("int"))
 
     def __complex__(self) -> complex:
-        return complex(self._value)
+        return complex(self._element("complex"))
 
     def __bool__(self) -> bool:
-        return bool(self._value)
+        return bool(self._element("bool"))
 
     __hash__ = object.__hash__
 
