@@ -809,9 +809,37 @@ def _operator(cls: type[Tensor], name: str) -> Callable[..., Any]:
     return op
 
 
+_PLAIN_OPERANDS = (int, float, complex, bool)
+
+
+def _check_operand(cls: type[Tensor], other: Any, name: str) -> None:
+    """Refuse another framework's tensor as an operator's operand (torch and paddle
+    tensors would be converted through NumPy, or fail with the framework's own error).
+    Plain arrays of the tape's framework, and NumPy arrays, stay accepted."""
+    if isinstance(other, (Tensor, *_PLAIN_OPERANDS)) or cls._engine.is_array(other):
+        return
+    from .._dispatch import owner
+
+    be = owner(other)
+    if be is None or be.name in ("jax", "numpy"):
+        return
+    mine = cls.__unigrad_backend__
+    msg = message(
+        f"the operator {name!r} mixes two frameworks",
+        expected=f"operands of one framework ({mine} tape tensors, {mine} arrays or "
+        f"Python numbers)",
+        got=f"a {mine} tape tensor and a {be.name} tensor "
+        f"({type(other).__module__}.{type(other).__qualname__})",
+        fix="Convert one side first: unigrad.to_numpy(t) gives a host copy, from which "
+        "the other framework makes its tensor.",
+    )
+    raise BackendError(msg)
+
+
 def _binop(name: str) -> Callable[[Tensor, Any], Any]:
     def method(self: Tensor, other: Any) -> Any:
         cls = type(self)
+        _check_operand(cls, other, name)
         return record(cls, _operator(cls, name), self, other)
 
     method.__name__ = f"__{name}__"
@@ -821,6 +849,7 @@ def _binop(name: str) -> Callable[[Tensor, Any], Any]:
 def _rbinop(name: str) -> Callable[[Tensor, Any], Any]:
     def method(self: Tensor, other: Any) -> Any:
         cls = type(self)
+        _check_operand(cls, other, name)
         return record(cls, _reverse(_operator(cls, name)), self, other)
 
     method.__name__ = f"__r{name}__"
