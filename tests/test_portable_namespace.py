@@ -217,15 +217,17 @@ def test_third_order_against_closed_forms(backend, name):
     f, closed = _CLOSED[name]
     got = _derivatives(backend, f, _S)
     for k, (g, d) in enumerate(zip(got, closed, strict=True)):
-        np.testing.assert_allclose(g, [d(v) for v in _S], rtol=1e-10, atol=1e-12, err_msg=f"order {k + 1}")
+        np.testing.assert_allclose(
+            g, [d(v) for v in _S], rtol=1e-10, atol=1e-12, err_msg=f"order {k + 1}"
+        )
 
 
 def test_third_order_of_the_reductions(backend):
     # logsumexp, log_softmax, softmax and prod: third derivatives along a direction,
     # against the same quantities on the float64 reference (autograd on NumPy)
-    from autograd import grad as agrad
     import autograd.numpy as anp
     import autograd.scipy.special as sps
+    from autograd import grad as agrad
 
     a = np.array([0.3, -0.7, 1.1, 0.2])
     w = np.array([1.0, 2.0, -1.0, 0.5])
@@ -307,15 +309,18 @@ def test_values_keep_the_kernels_special_cases(backend):
     xp = unigrad.namespace(x)
     with np.errstate(divide="ignore"):
         out = backend.np(xp.log1p(x))
-    assert math.copysign(1.0, out[0]) == -1.0 and math.copysign(1.0, out[1]) == 1.0
-    assert out[2] == -math.inf and out[3] == math.inf
+    assert math.copysign(1.0, out[0]) == -1.0
+    assert math.copysign(1.0, out[1]) == 1.0
+    assert out[2] == -math.inf
+    assert out[3] == math.inf
     la = backend.np(xp.logaddexp(x, xp.zeros_like(x)))
     assert la[3] == math.inf
     assert la[2] == pytest.approx(_softplus(-1.0), rel=1e-15)
     y = backend.leaf([-0.0, 2.0], "float64")
     with np.errstate(divide="ignore"):
         d = backend.np(xp.divide(y, xp.asarray([3.0, 0.0], dtype=xp.float64)))
-    assert math.copysign(1.0, d[0]) == -1.0 and d[1] == math.inf
+    assert math.copysign(1.0, d[0]) == -1.0
+    assert d[1] == math.inf
 
 
 # ---- 4. unigrad.functional with the namespace inside -------------------------------
@@ -389,7 +394,11 @@ def _watched(name):
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [p for p in itertools.permutations(("torch", "paddle", "jax", "numpy"), 2) if set(p) & set(_TAPES)],
+    [
+        p
+        for p in itertools.permutations(("torch", "paddle", "jax", "numpy"), 2)
+        if set(p) & set(_TAPES)
+    ],
 )
 @pytest.mark.parametrize("op", ["mul", "add", "matmul", "sub"])
 def test_an_operator_between_two_frameworks_names_both(a, b, op):
@@ -399,7 +408,8 @@ def test_an_operator_between_two_frameworks_names_both(a, b, op):
     with pytest.raises(unigrad.BackendError) as info:
         getattr(operator, op)(x, y)
     assert isinstance(info.value, TypeError)
-    assert a in str(info.value) and b in str(info.value)
+    assert a in str(info.value)
+    assert b in str(info.value)
 
 
 def test_torch_and_paddle_tensors_refuse_each_other_natively():

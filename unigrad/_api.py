@@ -61,12 +61,12 @@ def namespace(*xs: Any) -> Any:
     """The array namespace to write forward code in, for these tensors.
 
     An array API standard namespace (2023.12) on every backend. torch:
-    ``array_api_compat.torch`` (only its portable names); paddle: unigrad's, on paddle's own ops; jax and numpy tape
-    tensors: a recording namespace over ``jax.numpy`` / NumPy's array API made
-    differentiable, whose results are tape tensors (constants where nothing requires
-    grad). For plain jax / numpy arrays the same namespace returns plain arrays; so it
-    does for the values ``unigrad.functional`` traces (jax tracers, autograd's
-    ``ArrayBox``). Every backend's namespace has the same names
+    ``array_api_compat.torch`` (its portable names); paddle: unigrad's, on paddle's own
+    ops; jax and numpy tape tensors: a recording namespace over ``jax.numpy`` / NumPy's
+    array API made differentiable, whose results are tape tensors (constants where
+    nothing requires grad). For plain jax / numpy arrays the same namespace returns
+    plain arrays; so it does for the values ``unigrad.functional`` traces (jax tracers,
+    autograd's ``ArrayBox``). Every backend's namespace has the same names
     (``unigrad._array_api.PORTABLE``: the standard and unigrad's extension set; see
     docs/namespace.md); any other raises `NamespaceAttributeError`.
 

@@ -21,6 +21,7 @@ import paddle
 
 from . import _c99
 from . import _common as c
+from . import _paddle_ho as ho
 from ._paddle_dtypes import (
     _COMPLEX,
     _NARROW,
@@ -48,7 +49,6 @@ from ._paddle_dtypes import (
     result_type,
     uint8,
 )
-from . import _paddle_ho as ho
 from ._paddle_prims import prims
 
 __all__ = [
@@ -83,8 +83,8 @@ __all__ = [
     "can_cast",
     "ceil",
     "clip",
-    "complex128",
     "complex64",
+    "complex128",
     "concat",
     "conj",
     "copysign",
@@ -121,10 +121,10 @@ __all__ = [
     "iinfo",
     "imag",
     "inf",
+    "int8",
     "int16",
     "int32",
     "int64",
-    "int8",
     "isdtype",
     "isfinite",
     "isinf",
@@ -134,9 +134,9 @@ __all__ = [
     "linalg",
     "linspace",
     "log",
-    "log10",
     "log1p",
     "log2",
+    "log10",
     "log_softmax",
     "logaddexp",
     "logical_and",
@@ -391,6 +391,8 @@ def pow(x1: Any, x2: Any, /) -> Any:
     ):  # x ** n: a product of squarings, exact derivatives at 0 too
         return ho.int_power(x1, int(x2))
     return _pow(x1, x2)
+
+
 remainder = _binary(ho.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
 
@@ -830,7 +832,6 @@ def __array_namespace_info__() -> _Info:
 
 from . import _paddle_fft as fft  # noqa: E402  (its functions use the ones above)
 from . import _paddle_linalg as linalg  # noqa: E402
-
 
 # ---- the 2024.12 functions every backend has ---------------------------------------
 reciprocal = _unary(ho.reciprocal, "reciprocal")

@@ -80,9 +80,7 @@ def f_softplus(z: Any) -> Any:
     """log(1 + exp(z)) = max(z, 0) + log(1 + exp(-|z|)), with |z| written by ``where``
     so that the derivative at 0 is 1/2."""
     pos = z > 0
-    return _where(pos, z, paddle.zeros_like(z)) + paddle.log(
-        1.0 + paddle.exp(_where(pos, -z, z))
-    )
+    return _where(pos, z, paddle.zeros_like(z)) + paddle.log(1.0 + paddle.exp(_where(pos, -z, z)))
 
 
 def f_atan(x: Any) -> Any:

@@ -178,8 +178,7 @@ class ArrayObject:
                 f"{call} of a tensor of shape {tuple(v.shape)}",
                 expected="a tensor with exactly one element (of any rank)",
                 got=f"{v.size} elements",
-                fix="Reduce it first (xp.sum, indexing t[0]), or use t.tolist() for every "
-                "element.",
+                fix="Reduce it first (xp.sum, indexing t[0]), or use t.tolist() for every element.",
             )
             raise ScalarConversionError(msg)
         return v.reshape(()) if v.ndim else v
