@@ -242,6 +242,26 @@ def test_third_order_of_the_reductions(backend):
             lambda x: anp.sum(anp.exp(x - sps.logsumexp(x)) * w),
         ),
         "prod": (lambda xp, x: xp.prod(x), lambda x: anp.prod(x)),
+        "cumulative_prod": (
+            lambda xp, x: xp.sum(xp.cumulative_prod(x) * xp.asarray(w, dtype=x.dtype)),
+            lambda x: sum(w[i] * anp.prod(x[: i + 1]) for i in range(len(w))),
+        ),
+        "sort": (
+            lambda xp, x: xp.sum(xp.sort(x * x * x) * xp.asarray(w, dtype=x.dtype)),
+            lambda x: anp.sum(anp.sort(x * x * x) * w),
+        ),
+        "roll": (
+            lambda xp, x: xp.sum(xp.roll(x * x * x, 1) * xp.asarray(w, dtype=x.dtype)),
+            lambda x: anp.sum(anp.roll(x * x * x, 1) * w),
+        ),
+        "trace": (
+            lambda xp, x: xp.linalg.trace(xp.linalg.outer(x * x, x), offset=1),
+            lambda x: anp.trace(anp.outer(x * x, x), offset=1),
+        ),
+        "max": (
+            lambda xp, x: xp.max(x * x * x),
+            lambda x: anp.max(x * x * x),
+        ),
         "einsum": (
             lambda xp, x: xp.einsum("i,i,i->", x, x, x),
             lambda x: anp.sum(x * x * x),

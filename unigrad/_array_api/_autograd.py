@@ -112,8 +112,13 @@ class _Prims:
 
     def sort(self, x: Any, axis: int = -1, kind: Any = None) -> Any:
         # autograd differentiates sort of 1-d arrays only: gather with argsort instead
+        # (the permutation from the plain value: autograd's argsort of a box nested in a
+        # create_graph replay is a box too, and the gather's index arithmetic fails on it)
+        import numpy as np
+        from autograd.tracer import getval
+
         anp = self._anp
-        idx = anp.argsort(x, axis=axis, kind=kind)
+        idx = np.argsort(getval(x), axis=axis, kind=kind)
         return _gather(anp, x, idx, axis)
 
     def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:

@@ -607,6 +607,8 @@ def reshape(x: Any, /, shape: tuple[int, ...], *, copy: builtins.bool | None = N
 
 
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    if ho.needs(x):  # roll_grad has no gradient: gathers
+        return ho.roll(x, shift, axis)
     return paddle.roll(x, shift, axis=axis)
 
 

@@ -402,3 +402,61 @@ def einsum(subscripts: str, *operands: Any) -> Any:
     with paddle.no_grad():
         y = paddle.einsum(",".join(subs) + "->" + out, *(op.detach() for op in operands))
     return exact(y, f)
+
+
+# ---- gathers: the same values, by an index paddle differentiates to any order -------
+def _index(values: Any) -> Any:
+    return paddle.to_tensor(values, dtype=paddle.int64)
+
+
+def sort(x: Any, axis: int, stable: bool) -> Any:
+    """``paddle.sort``'s values as a gather by the (constant) sorting permutation:
+    ``argsort_grad`` has no gradient, ``take_along_axis`` has all."""
+    idx = paddle.argsort(x.detach(), axis=axis, stable=stable)
+    return paddle.take_along_axis(x, idx, axis)
+
+
+def roll(x: Any, shift: Any, axis: Any) -> Any:
+    """``paddle.roll`` as gathers (``roll_grad`` has no gradient)."""
+    import numpy as np
+
+    if axis is None:
+        return paddle.reshape(roll(paddle.reshape(x, [-1]), shift, 0), x.shape)
+    shifts = list(shift) if isinstance(shift, (tuple, list)) else [shift]
+    axes = list(axis) if isinstance(axis, (tuple, list)) else [axis]
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    for s, ax in zip(shifts, axes, strict=True):
+        n = x.shape[ax]
+        if n:
+            x = paddle.index_select(x, _index((np.arange(n) - int(s)) % n), axis=ax)
+    return x
+
+
+def diagonal(x: Any, offset: int, axis1: int, axis2: int) -> Any:
+    """``paddle.diagonal`` as a gather from the flattened matrices (``diagonal_grad``
+    has no gradient)."""
+    import numpy as np
+
+    xm = paddle.moveaxis(x, [axis1, axis2], [-2, -1])
+    rows, cols = xm.shape[-2], xm.shape[-1]
+    n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
+    i = np.arange(n) + max(0, -offset)
+    flat = paddle.reshape(xm, [*xm.shape[:-2], rows * cols])
+    return paddle.index_select(flat, _index(i * cols + i + offset), axis=-1)
+
+
+def cumprod(x: Any, axis: int) -> Any:
+    """``paddle.cumprod``'s value with the derivatives of the running products, one
+    multiply each (``cumprod_grad`` has no gradient); axes up to 1024 long (beyond
+    that, paddle's kernel alone)."""
+    n = x.shape[axis]
+    if n > 1024 or n == 0:
+        return paddle.cumprod(x, dim=axis)
+    with paddle.no_grad():
+        y = paddle.cumprod(x.detach(), dim=axis)
+    parts = paddle.unbind(x, axis=axis)
+    outs = [parts[0]]
+    for p in parts[1:]:
+        outs.append(outs[-1] * p)
+    return exact(y, paddle.stack(outs, axis=axis))

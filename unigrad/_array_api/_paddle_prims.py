@@ -103,6 +103,8 @@ class _Prims:
 
     @staticmethod
     def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+        if ho.needs(x):
+            return ho.diagonal(x, offset, axis1, axis2)
         return paddle.diagonal(x, offset=offset, axis1=axis1, axis2=axis2)
 
     @staticmethod
@@ -117,7 +119,11 @@ class _Prims:
 
     @staticmethod
     def cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
-        return paddle.cumprod(x, dim=axis, dtype=dtype)
+        if dtype is not None and x.dtype != dtype:
+            x = x.astype(dtype)
+        if ho.needs(x):
+            return ho.cumprod(x, axis)
+        return paddle.cumprod(x, dim=axis)
 
     @staticmethod
     def full(shape: Sequence[int], fill: Any, dtype: Any) -> Any:
@@ -144,6 +150,8 @@ class _Prims:
 
     @staticmethod
     def sort(x: Any, axis: int = -1, kind: Any = None) -> Any:
+        if ho.needs(x):
+            return ho.sort(x, axis, kind == "stable")
         return paddle.sort(x, axis=axis, stable=kind == "stable")
 
     @staticmethod
