@@ -441,7 +441,7 @@ def diagonal(x: Any, offset: int, axis1: int, axis2: int) -> Any:
     xm = paddle.moveaxis(x, [axis1, axis2], [-2, -1])
     rows, cols = xm.shape[-2], xm.shape[-1]
     n = max(0, min(rows - max(0, -offset), cols - max(0, offset)))
-    i = np.arange(n) + max(0, -offset)
+    i: Any = np.arange(n) + max(0, -offset)
     flat = paddle.reshape(xm, [*xm.shape[:-2], rows * cols])
     return paddle.index_select(flat, _index(i * cols + i + offset), axis=-1)
 
