@@ -440,3 +440,35 @@ def test_torch_and_paddle_tensors_refuse_each_other_natively():
         x * y
     with pytest.raises(TypeError):
         y * x
+
+
+# ---- the 2024.12 functions every backend has ---------------------------------------
+def test_the_2024_functions(backend):
+    a = np.array([[0.0, 1.5, -2.0], [3.0, 0.0, 0.25]])
+    x = backend.leaf(a, "float64")
+    xp = unigrad.namespace(x)
+    backend.close(xp.count_nonzero(x), 4)
+    backend.close(xp.count_nonzero(x, axis=1), [2, 2])
+    backend.close(xp.count_nonzero(x, axis=0, keepdims=True), [[1, 1, 2]])
+    backend.close(xp.diff(x), np.diff(a), rtol=1e-15)
+    backend.close(xp.diff(x, axis=0), np.diff(a, axis=0), rtol=1e-15)
+    backend.close(xp.diff(x, n=2), np.diff(a, n=2), rtol=1e-15)
+    pre = xp.asarray([[9.0], [8.0]], dtype=xp.float64)
+    backend.close(xp.diff(x, prepend=pre), np.diff(a, prepend=[[9.0], [8.0]]), rtol=1e-15)
+    backend.close(xp.diff(x, append=pre), np.diff(a, append=[[9.0], [8.0]]), rtol=1e-15)
+    y = backend.leaf([0.5, -4.0], "float64")
+    backend.close(xp.reciprocal(y), [2.0, -0.25], rtol=1e-15)
+    up = xp.nextafter(y, xp.asarray([1.0, 1.0], dtype=xp.float64))
+    backend.close(up, np.nextafter([0.5, -4.0], 1.0), rtol=0, atol=0)
+    idx = xp.asarray([[2, 0], [1, 1]])
+    backend.close(
+        xp.take_along_axis(x, idx, axis=1), np.take_along_axis(a, np.array([[2, 0], [1, 1]]), 1)
+    )
+    (g,) = unigrad.grad(xp.sum(xp.diff(x) * xp.diff(x)), x)  # differentiable
+    d = np.diff(a)
+    want = np.zeros_like(a)
+    want[:, 1:] += 2 * d
+    want[:, :-1] -= 2 * d
+    backend.close(g, want, rtol=1e-14)
+    (g,) = unigrad.grad(xp.sum(xp.take_along_axis(x, idx, axis=1)), x)
+    backend.close(g, [[1.0, 0.0, 1.0], [0.0, 2.0, 0.0]])

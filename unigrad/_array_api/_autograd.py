@@ -177,6 +177,24 @@ def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     return anp.moveaxis(anp.reshape(flat, xm.shape), -1, axis)
 
 
+def _take_along_axis(anp: Any, x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    """The standard's ``take_along_axis`` as one differentiable flat index (autograd has
+    no derivative rule for NumPy's)."""
+    import numpy as np
+    from autograd.tracer import getval
+
+    idx = np.asarray(getval(indices))
+    if x.ndim == 0:
+        return x
+    xm = anp.moveaxis(x, axis, -1)
+    im = np.moveaxis(idx, axis, -1)
+    n = xm.shape[-1]
+    im = np.broadcast_to(im, (*xm.shape[:-1], im.shape[-1])) % max(n, 1)
+    rows = np.arange(int(np.prod(im.shape[:-1]))).reshape((*im.shape[:-1], 1)) * n
+    flat = anp.reshape(xm, (-1,))[(rows + im).reshape(-1)]
+    return anp.moveaxis(anp.reshape(flat, im.shape), -1, axis)
+
+
 def _complex_special(anp: Any, name: str) -> Any:
     """``anp.<name>`` with the standard's complex special cases (``_c99``): NumPy's
     complex kernels miss some (``expm1``, ``tanh``); NumPy's result stays elsewhere."""
@@ -428,6 +446,7 @@ def build() -> _Module:
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
         where=c.bind(_where, anp, "where"),
+        take_along_axis=c.bind(_take_along_axis, anp, "take_along_axis"),
         finfo=c.bind(c.finfo, np, "finfo"),
         iinfo=c.bind(c.iinfo, np, "iinfo"),
         __array_namespace_info__=np.__array_namespace_info__,
