@@ -19,7 +19,7 @@ from ._execute import (
     on_backend_compiled,
     on_reference,
 )
-from ._ops import coverage
+from ._ops import Coverage, coverage
 from ._program import Backward, Grad, Op, Program
 
 __all__ = [
@@ -121,6 +121,9 @@ class Summary:
     #: The backends that also ran each program as one `unigrad.jit` step (``compiled``,
     #: and the backend compiles steps).
     jitted: list[str] = field(default_factory=list)
+    #: Which functions and modes the programs drew (set by `certify`; mypy found the
+    #: field missing after the merge of issues 23 and 25).
+    coverage: Coverage | None = None
 
     @property
     def compared(self) -> int:
