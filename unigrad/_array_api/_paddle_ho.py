@@ -2,7 +2,7 @@
 
 paddle 3.3.1 has no higher-order gradient kernel for many ops ("The Op log1p_grad
 doesn't have any grad op": ``log1p``, ``divide`` (double), ``elementwise_pow``,
-``prod``, ``logsumexp``, ``sigmoid`` (triple), ``einsum`` ...), so a Hessian or an HVP
+``logsumexp``, ``sigmoid`` (triple), ``einsum`` ...), so a Hessian or an HVP
 through them fails. Each function here returns paddle's kernel's value with the
 derivatives of a formulation written in ops paddle differentiates to any order
 (``exp``, ``log``, ``tanh``, ``acos``, ``multiply``, ``where``, sums, ``matmul``)::
@@ -29,7 +29,7 @@ from typing import Any
 
 import paddle
 
-__all__ = ["binary", "einsum", "logsumexp", "needs", "prod", "reduce_extreme", "unary"]
+__all__ = ["binary", "einsum", "logsumexp", "needs", "reduce_extreme", "unary"]
 
 _REAL = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
 
@@ -251,40 +251,6 @@ def _axes(x: Any, axis: Any) -> list[int]:
 
 def _keepdims_shape(x: Any, axes: list[int]) -> list[int]:
     return [1 if d in axes else s for d, s in enumerate(x.shape)]
-
-
-def prod(x: Any, axis: Any, keepdims: bool) -> Any:
-    """The product over ``axis`` as a tree of multiplies (paddle's ``prod_grad`` has no
-    gradient), with paddle's value."""
-    axes = _axes(x, axis)
-    keep = [d for d in range(x.ndim) if d not in axes]
-    kept = [x.shape[d] for d in keep]
-    n = 1
-    for a in axes:
-        n *= x.shape[a]
-    flat = paddle.reshape(paddle.transpose(x, keep + axes) if axes else x, [*kept, n])
-    if n == 0:
-        out = paddle.ones(kept, dtype=x.dtype)
-    else:
-        carry = None  # the odd entries left at each level (no concat with a constant:
-        # paddle 3.3.1's concat double grad fails on one)
-        while n > 1:
-            if n % 2:
-                last = flat[..., n - 1]
-                carry = last if carry is None else carry * last
-                flat = flat[..., : n - 1]
-                n -= 1
-            pairs = paddle.reshape(flat, [*kept, n // 2, 2])
-            flat = pairs[..., 0] * pairs[..., 1]
-            n //= 2
-        out = paddle.reshape(flat, kept)
-        if carry is not None:
-            out = out * paddle.reshape(carry, kept)
-    if keepdims:
-        out = paddle.reshape(out, _keepdims_shape(x, axes))
-    with paddle.no_grad():
-        y = paddle.prod(x.detach(), axis=axes or None, keepdim=keepdims) if axes else x.detach()
-    return exact(y, out)
 
 
 def logsumexp(x: Any, axis: Any, keepdims: bool) -> Any:
