@@ -202,8 +202,10 @@ def _atan2(a: Any, b: Any) -> Any:
 
 
 def _copysign(a: Any, b: Any) -> Any:
+    # no term in b: the sign argument is a cut (its derivative is 0 wherever defined),
+    # so a result of a constant magnitude and a watched sign stays a constant
     same = paddle.signbit(a.detach()) == paddle.signbit(b.detach())
-    return _where(same, a, -a) + 0.0 * b
+    return _where(same, a, -a)
 
 
 def _remainder(a: Any, b: Any) -> Any:
