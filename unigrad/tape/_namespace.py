@@ -35,6 +35,12 @@ _CREATION = frozenset(
 )
 
 
+#: Functions that make an array from another's shape and dtype only: their results
+#: depend on nothing (rule 14), so they are constants, never recorded (torch's
+#: ``ones_like`` of a tensor that requires grad does not require grad either).
+_CONSTANT_LIKE = frozenset({"empty_like", "full_like", "ones_like", "zeros_like"})
+
+
 def _identity(x: Any) -> Any:
     return x
 
@@ -81,6 +87,10 @@ class RecordingNamespace:
             value: Any = RecordingNamespace(self._cls, target, sub, tensors=self._tensors)
         elif name in _METADATA or name == "__array_namespace_info__":
             value = _on_values(target, name)
+        elif name in _CONSTANT_LIKE and callable(target):
+            value = _on_values(target, name)
+            if self._tensors:
+                value = _as_constants(self._cls, value)
         elif callable(target) and not isinstance(target, type):
             value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
@@ -153,6 +163,16 @@ def _on_values(fn: Any, name: str) -> Any:
     on_values.__doc__ = getattr(fn, "__doc__", None)
     on_values.__wrapped__ = fn  # type: ignore[attr-defined]
     return on_values
+
+
+def _as_constants(cls: type[Tensor], fn: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return constants(cls, fn(*args, **kwargs))
+
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped__ = fn.__wrapped__
+    return wrapper
 
 
 def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
