@@ -8,6 +8,11 @@ torch already follows most of the contract. This adapter adds:
 * ``no_grad_vars``: a pre-hook on each cut tensor's node drops its gradient (undefined,
   so nothing beyond the cut runs into the results), and a walk over the graph's edges
   that stops at the cuts finds inputs reachable only through them;
+* dependence (rule 14): edges whose derivative is identically zero (`_CUT_EDGES`: the
+  ``sgn`` inside ``abs``'s gradient, a relu's mask input, ``floor``, ...) are not
+  followed when deciding which inputs a pass reaches (an input reached only through
+  them is unused) and whether a ``create_graph`` result depends on anything (one that
+  does not is returned detached);
 * ones for non-scalar ``None`` seeds, and the mapping of torch's errors to unigrad's.
 """
 
@@ -100,6 +105,67 @@ class _Consumed:
     """
 
     __slots__ = ("__weakref__",)
+
+
+#: Rule 14 (``docs/semantics.md``, "Dependence"): torch's node types with an input edge
+#: whose derivative is identically zero, by class name, with the positions of those
+#: edges in ``next_functions`` (None: every edge). torch 2.13 follows these edges in a
+#: later pass and gives zeros (``abs``'s gradient is ``grad * sgn(x)``, a graph through
+#: ``SgnBackward0``; relu's double-backward node has an edge to relu's output whose
+#: formula is ``zeros_like``), while ``clamp``, ``maximum`` or ``where`` compute their
+#: masks without grad: unigrad cuts both the same way.
+_CUT_EDGES: dict[str, tuple[int, ...] | None] = {
+    "SgnBackward0": None,
+    "SignBackward0": None,
+    "FloorBackward0": None,
+    "CeilBackward0": None,
+    "RoundBackward0": None,
+    "RoundBackward1": None,
+    "TruncBackward0": None,
+    # double-backward nodes of piecewise-linear activations: (grad_output, self)
+    "ThresholdBackwardBackward0": (1,),
+    "HardtanhBackwardBackward0": (1,),
+    "LeakyReluBackwardBackward0": (1,),
+    "HardshrinkBackwardBackward0": (1,),
+    "SoftshrinkBackwardBackward0": (1,),
+}
+#: `_CUT_EDGES` by node type, filled as types are met (False: no cut edge).
+_CUT_BY_TYPE: dict[type, tuple[int, ...] | None | bool] = {}
+
+
+def _cut_of(node: Any) -> tuple[int, ...] | None | bool:
+    """The cut edge positions of ``node`` (None: all; False: none)."""
+    t = type(node)
+    cut = _CUT_BY_TYPE.get(t, 0)
+    if cut == 0:
+        cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, False)
+    return cut  # type: ignore[return-value]
+
+
+def _live_edges(node: Any) -> list[tuple[Any, int]]:
+    """``node``'s edges whose derivative is not identically zero (see `_CUT_EDGES`)."""
+    cut = _cut_of(node)
+    if cut is False:
+        return [e for e in node.next_functions if e[0] is not None]
+    if cut is None:
+        return []
+    return [e for i, e in enumerate(node.next_functions) if e[0] is not None and i not in cut]
+
+
+def _depends(node: Any) -> bool:
+    """Whether ``node`` reaches a tensor that requires grad without crossing a cut
+    edge (stops at the first it finds)."""
+    seen: set[Any] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if type(n) is _ACCUMULATE:
+            return True
+        stack.extend(c for c, _ in _live_edges(n))
+    return False
 
 
 def _children(node: Any) -> list[Any]:
@@ -494,8 +560,9 @@ def _cut_hooks(no_grad_vars: tuple[Any, ...]) -> list[Any]:
 def _reachable(
     outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:
-    """Edges reachable from the outputs without crossing a cut edge, and the ids of the
-    leaf tensors reached."""
+    """Edges reachable from the outputs without crossing a cut edge (into a
+    ``no_grad_vars`` tensor, or one of `_CUT_EDGES`), and the ids of the leaf tensors
+    reached."""
     reached: set[tuple[Any, int]] = set()
     leaves: set[int] = set()
     visited: set[Any] = set()
@@ -513,7 +580,7 @@ def _reachable(
         if type(node) is _ACCUMULATE:
             leaves.add(id(node.variable))
             continue
-        stack.extend((c, nr) for c, nr in node.next_functions if c is not None)
+        stack.extend(_live_edges(node))
     return reached, leaves
 
 
@@ -607,6 +674,7 @@ class TorchBackend(Backend):
             # (leaf inputs and no cuts: no candidate, nothing to walk for)
             _refuse_ambiguous(request)
         cuts = _NO_CUTS
+        cut_ids: set[int] = set()
         if no_grad_vars:  # a cut input is unused: the pass never runs toward it
             cuts = frozenset(
                 (v.grad_fn, v.output_nr) for v in no_grad_vars if v.grad_fn is not None
@@ -645,23 +713,24 @@ class TorchBackend(Backend):
         # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
         retain = retain_graph or create_graph or bool(no_grad_vars)
         old = _forward_nodes(outputs) if consume_only else None
+        # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
+        edges, leaves = _reachable(outputs, cuts)
+        unreached = [
+            i
+            for i, x in enumerate(inputs)
+            if id(x) in cut_ids
+            or (x.grad_fn is None and id(x) not in leaves)
+            or (x.grad_fn is not None and (x.grad_fn, x.output_nr) not in edges)
+        ]
+        if unreached:
+            # torch would still run toward them (their gradients are then dropped, or
+            # zeros), through nodes an earlier pass may have consumed: leave them out
+            if len(unreached) == len(inputs):
+                if not retain_graph:
+                    _consume(runs)
+                return [None] * len(inputs)
+            inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
         if no_grad_vars:
-            edges, leaves = _reachable(outputs, cuts)
-            unreached = [
-                i
-                for i, x in enumerate(inputs)
-                if id(x) in cut_ids
-                or (x.grad_fn is None and id(x) not in leaves)
-                or (x.grad_fn is not None and (x.grad_fn, x.output_nr) not in edges)
-            ]
-            if unreached:
-                # torch would still run toward them (their gradients are then dropped),
-                # through nodes an earlier pass may have consumed: leave them out
-                if len(unreached) == len(inputs):
-                    if not retain_graph:
-                        _consume(runs)
-                    return [None] * len(inputs)
-                inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
             handles = _cut_hooks(no_grad_vars)
         try:
             if _run_backward is None or batched or _has_torch_function(outputs + inputs):
@@ -694,8 +763,12 @@ class TorchBackend(Backend):
         if old is not None:  # (consume_only)
             _mark_grad_graph(result, old)
         out = list(result)
+        if create_graph:  # a result that depends on nothing is a constant (rule 14)
+            for i, g in enumerate(out):
+                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+                    out[i] = g.detach()
         if unreached:
-            got = iter(result)
+            got = iter(out)
             out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
         if rec is not None:
             _attach(rec, out)
