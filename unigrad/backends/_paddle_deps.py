@@ -29,7 +29,7 @@ from typing import Any
 
 from ._paddle_nodes import forgetter, hold, kids, memo, name, peek, remember
 
-__all__ = ["edges", "recorded", "seed_copies", "structure"]
+__all__ = ["CUT_NODES", "edges", "recorded", "seed_copies", "structure"]
 
 #: Forward grad nodes whose backward formulas read nothing but the incoming gradient
 #: (linear in it, with constant or non-differentiable coefficients: ``where``'s
@@ -63,6 +63,20 @@ _LINEAR = frozenset(
         "IndexSelectGradNode",
         "GatherGradNode",
         "GatherNdGradNode",
+        # piecewise-linear ops (rule 14, "Dependence"): their formulas read the input
+        # only through a mask or a sign, whose derivative is identically zero (complex
+        # ``abs`` reads more, but complex graphs refuse a second pass: `_NoHigherOrder`)
+        "AbsGradNode",
+        "ClipGradNode",
+        "MaximumGradNode",
+        "MinimumGradNode",
+        "MaxGradNode",
+        "MinGradNode",
+        "AmaxGradNode",
+        "AminGradNode",
+        "ReluGradNode",
+        "HardtanhGradNode",
+        "LeakyReluGradNode",
         # the double-grad nodes of those ops (in a create_graph result's graph, which a
         # later call walks): the same linear map of the incoming gradient-of-gradient
         "AddDoubleGradNode",
@@ -85,6 +99,14 @@ _LINEAR = frozenset(
         "GatherDoubleGradNode",
         "GatherNdDoubleGradNode",
     }
+)
+
+#: Rule 14 ("Dependence" in ``docs/semantics.md``): paddle's grad nodes of ops whose
+#: derivative is identically zero. paddle 3.3 follows them and gives zeros; a walk
+#: (`_Walk`, `unigrad.backends.paddle._reachable`) does not enter them, so an input
+#: reached only through them is unused.
+CUT_NODES = frozenset(
+    {"SignGradNode", "FloorGradNode", "CeilGradNode", "RoundGradNode", "TruncGradNode"}
 )
 
 #: Forward grad node name -> for each edge ``j`` (the gradient sent to input ``j``),
@@ -191,6 +213,10 @@ class _Walk:
                         const.add(node)
                 continue
             if node in kid_map or node in cuts:
+                continue
+            if name(node) in CUT_NODES:  # depends on nothing: a constant here
+                kid_map[node] = []
+                mask[node] = 0
                 continue
             kid_map[node] = ks = read(node)
             if ks == _NO_EDGE:

@@ -49,8 +49,9 @@ from .._errors import (
 from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
-from ._paddle_deps import edges, recorded, seed_copies, structure
+from ._paddle_deps import CUT_NODES, edges, recorded, seed_copies, structure
 from ._paddle_nodes import forgetter, hold, peek
+from ._paddle_nodes import name as _name
 from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -222,7 +223,8 @@ def _extra_hook_result_refs() -> int:
 
 
 def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
-    """Nodes reachable from the outputs without entering a cut node.
+    """Nodes reachable from the outputs without entering a cut node (a
+    ``no_grad_vars`` tensor's) nor going past a node of `CUT_NODES`.
 
     paddle exposes nodes, not (node, slot) edges: a cut on one output of a multi-output
     op (split, unbind) also blocks its other outputs here.
@@ -235,8 +237,26 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
         if node is None or node in seen or node in cuts:
             continue
         seen.add(node)
+        if _name(node) in CUT_NODES:  # its derivative is identically zero (rule 14)
+            continue
         stack.extend(edges(node))  # a recorded result: its roots
     return seen
+
+
+def _cuts_dependence(outputs: tuple[Any, ...]) -> bool:
+    """Whether the outputs' graph holds a node of `CUT_NODES` (rule 14)."""
+    hold(outputs)
+    seen: set[Any] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        if _name(node) in CUT_NODES:
+            return True
+        stack.extend(edges(node))
+    return False
 
 
 _has_grad: Callable[[], bool] = _core._has_grad
@@ -1121,10 +1141,9 @@ class PaddleBackend(Backend):
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
-        if request.no_grad_vars:
-            return self._grad_cut(request)
-        if recorded():
-            # a create_graph result's spurious edges may reach an input: leave it out
+        if request.no_grad_vars or recorded() or _cuts_dependence(request.outputs):
+            # a create_graph result's spurious edges, or an edge through a node whose
+            # derivative is zero (rule 14), may reach an input: leave it out
             return self._grad_cut(request)
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
