@@ -50,7 +50,7 @@ from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._paddle_deps import CUT_NODES, edges, recorded, seed_copies, structure
-from ._paddle_nodes import forgetter, hold, peek
+from ._paddle_nodes import forgetter, hold, peek, peek_name
 from ._paddle_nodes import name as _name
 from ._slices import refuse_full_slice
 
@@ -243,9 +243,12 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     return seen
 
 
-def _cuts_dependence(outputs: tuple[Any, ...]) -> bool:
-    """Whether the outputs' graph holds a node of `CUT_NODES` (rule 14)."""
-    hold(outputs)
+def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
+    """Whether the outputs' graph holds a node of `CUT_NODES` (rule 14). With ``keep``
+    False (a consuming call's walk) what it reads stays out of the memo."""
+    if keep:
+        hold(outputs)
+    read_name = _name if keep else peek_name
     seen: set[Any] = set()
     stack = [_grad_fn(y) for y in outputs]
     while stack:
@@ -253,9 +256,9 @@ def _cuts_dependence(outputs: tuple[Any, ...]) -> bool:
         if node is None or node in seen:
             continue
         seen.add(node)
-        if _name(node) in CUT_NODES:
+        if read_name(node) in CUT_NODES:
             return True
-        stack.extend(edges(node))
+        stack.extend(edges(node, keep))
     return False
 
 
@@ -1141,7 +1144,11 @@ class PaddleBackend(Backend):
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
-        if request.no_grad_vars or recorded() or _cuts_dependence(request.outputs):
+        if (
+            request.no_grad_vars
+            or recorded()
+            or _cuts_dependence(request.outputs, request.retain_graph)
+        ):
             # a create_graph result's spurious edges, or an edge through a node whose
             # derivative is zero (rule 14), may reach an input: leave it out
             return self._grad_cut(request)

@@ -129,6 +129,8 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
     "HardshrinkBackwardBackward0": (1,),
     "SoftshrinkBackwardBackward0": (1,),
 }
+#: complex ``sgn`` is ``z / |z|``, differentiable: its node cuts for real tensors only
+_SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
 #: `_CUT_EDGES` by node type, filled as types are met (False: no cut edge).
 _CUT_BY_TYPE: dict[type, tuple[int, ...] | None | bool] = {}
 
@@ -139,6 +141,8 @@ def _cut_of(node: Any) -> tuple[int, ...] | None | bool:
     cut = _CUT_BY_TYPE.get(t, 0)
     if cut == 0:
         cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, False)
+    if t is _SGN and node._saved_result.is_complex():
+        return False  # complex sgn(z) = z/|z| has a derivative
     return cut  # type: ignore[return-value]
 
 
