@@ -399,17 +399,19 @@ def _abs(anp: Any) -> Any:
     from autograd.extend import defvjp, primitive
     from autograd.numpy.numpy_vjps import np_abs_vjp
 
-    @primitive
-    def abs(x: Any, /) -> Any:  # noqa: A001 - the standard's name
+    def raw_abs(x: Any, /) -> Any:
         return np.abs(x)
+
+    raw_abs.__name__ = raw_abs.__qualname__ = "abs"
+    abs_: Any = primitive(raw_abs)
 
     def vjp(ans: Any, x: Any) -> Any:
         if np.iscomplexobj(x):
             return np_abs_vjp(ans, x)
         return lambda g: g * anp.sign(x)
 
-    defvjp(abs, vjp)
-    return abs
+    defvjp(abs_, vjp)
+    return abs_
 
 
 @functools.cache

@@ -131,28 +131,29 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
 }
 #: complex ``sgn`` is ``z / |z|``, differentiable: its node cuts for real tensors only
 _SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
-#: `_CUT_EDGES` by node type, filled as types are met (False: no cut edge).
-_CUT_BY_TYPE: dict[type, tuple[int, ...] | None | bool] = {}
+#: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge).
+_CUT_BY_TYPE: dict[type, tuple[int, ...] | None] = {}
 
 
-def _cut_of(node: Any) -> tuple[int, ...] | None | bool:
-    """The cut edge positions of ``node`` (None: all; False: none)."""
+def _cut_of(node: Any) -> tuple[int, ...] | None:
+    """The cut edge positions of ``node`` (None: all; ``()``: none)."""
     t = type(node)
-    cut = _CUT_BY_TYPE.get(t, 0)
-    if cut == 0:
-        cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, False)
+    try:
+        cut = _CUT_BY_TYPE[t]
+    except KeyError:
+        cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, ())
     if t is _SGN and node._saved_result.is_complex():
-        return False  # complex sgn(z) = z/|z| has a derivative
-    return cut  # type: ignore[return-value]
+        return ()  # complex sgn(z) = z/|z| has a derivative
+    return cut
 
 
 def _live_edges(node: Any) -> list[tuple[Any, int]]:
     """``node``'s edges whose derivative is not identically zero (see `_CUT_EDGES`)."""
     cut = _cut_of(node)
-    if cut is False:
-        return [e for e in node.next_functions if e[0] is not None]
     if cut is None:
         return []
+    if not cut:
+        return [e for e in node.next_functions if e[0] is not None]
     return [e for i, e in enumerate(node.next_functions) if e[0] is not None and i not in cut]
 
 

@@ -171,7 +171,7 @@ def _as_constants(cls: type[Tensor], fn: Any) -> Any:
 
     wrapper.__name__ = wrapper.__qualname__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
-    wrapper.__wrapped__ = fn.__wrapped__
+    wrapper.__wrapped__ = fn.__wrapped__  # type: ignore[attr-defined]
     return wrapper
 
 

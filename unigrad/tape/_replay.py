@@ -2,9 +2,9 @@
 
 1. `analyse` walks back from the outputs (never through ``no_grad_vars``, nor through
    a node of an op whose derivative is identically zero, ``sign``, ``floor``, ...:
-   `_deps.CUT_FUNCTIONS`) and finds the *live* nodes: those with an input upstream. Everything else a live node
-   reads (untracked arrays, tensors that do not depend on an input, cut tensors) is a
-   constant.
+   `_deps.CUT_FUNCTIONS`) and finds the *live* nodes: those with an input upstream.
+   Everything else a live node reads (untracked arrays, tensors that do not depend on
+   an input, cut tensors) is a constant.
 2. The live nodes become one pure function ``forward(inputs, constants)``. A non-leaf
    input ``h`` is both computed (so gradients flow through it to inputs upstream, as in
    torch) and perturbed by a zero argument whose gradient is the gradient for ``h``.
@@ -909,6 +909,10 @@ def _cached_dependencies(key: Any) -> list[frozenset[int]] | None:
         return None
 
 
+def _dtype_of(p: Any) -> Any:
+    return p._aval[1] if isinstance(p, Tensor) else getattr(p, "dtype", type(p))
+
+
 def _output(fn: Callable[..., Any], i: int) -> Callable[..., Any]:
     def one(*vals: Any) -> Any:
         return fn(*vals)[i]
@@ -949,7 +953,9 @@ def _differentiable(
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
     node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
     engine = cls._engine
-    deps_key = None if key is None else node_key
+    # the dependence follows the dtypes too (real abs's gradient is a constant, complex
+    # abs's is z/|z|): the cache key holds them besides the graph's structure
+    deps_key = None if key is None else (node_key, tuple(_dtype_of(p) for p in parents))
     deps = _cached_dependencies(deps_key)
     plain: list[Any] | None = None
     values: tuple[Any, ...] | None = None
