@@ -1296,10 +1296,11 @@ class PaddleBackend(Backend):
             _refuse_full_slices(request.inputs, "inputs")
             _refuse_ambiguous(request.outputs, request.inputs)
             inputs = request.inputs
-            if recorded():
-                # a create_graph result's spurious edges may reach an input that it does
-                # not depend on (paddle would give it zeros): its .grad stays as it is,
-                # as grad leaves it unused (differential seed 71)
+            if recorded() or _cuts_dependence(request.outputs, request.retain_graph):
+                # a create_graph result's spurious edges, or a node whose derivative is
+                # zero (rule 14), may reach an input that it does not depend on (paddle
+                # would give it zeros): its .grad stays as it is, as grad leaves it
+                # unused (differential seed 71)
                 reached = _reachable(request.outputs, set())
                 inputs = tuple(x for x in inputs if _grad_fn(x) in reached)
             with paddle.set_grad_enabled(_has_grad()):

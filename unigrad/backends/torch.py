@@ -839,8 +839,21 @@ class TorchBackend(Backend):
                 break
         seeds = self._seeds(outputs, seeds)
         leaves, rec = [], None
+        only = None
+        if _has_cuts(outputs):
+            # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
+            # tapes' backward leaves it: the pass accumulates into the others only
+            _, live = _reachable(outputs, _NO_CUTS)
+            every = _leaves_of(outputs, runs)
+            only = [x for x in every if id(x) in live]
+            if len(only) == len(every):
+                only = None
+            elif not only:
+                if not request.retain_graph:
+                    _consume(runs)
+                return
         if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
-            leaves = _leaves_of(outputs, runs)
+            leaves = _leaves_of(outputs, runs) if only is None else only
             rec = _new_record(request, leaves)
         try:
             torch.autograd.backward(
@@ -848,6 +861,7 @@ class TorchBackend(Backend):
                 seeds,
                 retain_graph=request.retain_graph,
                 create_graph=request.create_graph,
+                inputs=only,
             )
         except RuntimeError as err:
             raise _translate(err) from err
