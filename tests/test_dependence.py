@@ -198,3 +198,40 @@ def test_backward_with_inputs_leaves_alone_an_input_reached_only_through_a_cut(b
     unigrad.backward(xp.sum(xp.sign(x) * w), inputs=[x, w])
     backend.close(backend.grad_of(w), [1.0, -1.0], **TOL)
     assert backend.grad_of(x) is None
+
+
+def _native_relus(backend):
+    if backend.name == "torch":
+        import torch.nn.functional as F  # noqa: N812 - torch's own spelling
+
+        return {"relu": F.relu, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu}
+    import paddle.nn.functional as F  # noqa: N812 - paddle's own spelling
+
+    return {"relu": F.relu, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu}
+
+
+@pytest.mark.skip_backend("jax", reason="the framework's own activations take no tape tensors")
+@pytest.mark.skip_backend("numpy", reason="the framework's own activations take no tape tensors")
+@pytest.mark.parametrize("name", ["relu", "hardtanh", "leaky_relu"])
+def test_the_frameworks_own_piecewise_linear_activations(backend, name) -> None:
+    """torch's relu keeps a graph to its output in its gradient (ThresholdBackward's
+    double-backward node, formula ``zeros_like``): cut, as ``maximum(h, 0)``'s."""
+    xp = backend.xp
+    f = _native_relus(backend)[name]
+    x, w = backend.leaf(X, "float64"), backend.leaf(W, "float64")
+    h = X @ W
+    slope = {
+        "relu": (h > 0).astype(float),
+        "hardtanh": (np.abs(h) < 1).astype(float),
+        "leaky_relu": np.where(h > 0, 1.0, 0.01),
+    }[name]
+    if backend.name == "paddle" and name == "hardtanh":
+        # paddle 3.3 has no gradient kernel for hardtanh_grad: the documented refusal
+        with pytest.raises(unigrad.HigherOrderUnavailableError, match="hardtanh"):
+            unigrad.grad(xp.sum(f(x @ w)), x, create_graph=True)
+        return
+    (ux,) = unigrad.grad(xp.sum(f(x @ w)), x, create_graph=True)
+    backend.close(ux, slope @ W.T, **TOL)
+    hx, hw = unigrad.grad(xp.sum(ux), [x, w], allow_unused=True)
+    assert hx is None
+    backend.close(hw, np.ones((3, 1)) @ slope.sum(axis=0, keepdims=True), **TOL)
