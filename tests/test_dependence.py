@@ -202,10 +202,10 @@ def test_backward_with_inputs_leaves_alone_an_input_reached_only_through_a_cut(b
 
 def _native_relus(backend):
     if backend.name == "torch":
-        import torch.nn.functional as F  # noqa: N812 - torch's own spelling
+        import torch.nn.functional as F
 
         return {"relu": F.relu, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu}
-    import paddle.nn.functional as F  # noqa: N812 - paddle's own spelling
+    import paddle.nn.functional as F
 
     return {"relu": F.relu, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu}
 
@@ -235,3 +235,16 @@ def test_the_frameworks_own_piecewise_linear_activations(backend, name) -> None:
     hx, hw = unigrad.grad(xp.sum(ux), [x, w], allow_unused=True)
     assert hx is None
     backend.close(hw, np.ones((3, 1)) @ slope.sum(axis=0, keepdims=True), **TOL)
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
+@pytest.mark.needs("backward_create_graph")
+def test_backward_create_graph_gives_a_constant_grad(backend) -> None:
+    xp = backend.xp
+    for inputs in (None, "x"):
+        x = backend.leaf([0.5, -1.6], "float64")
+        unigrad.backward(
+            xp.sum(xp.abs(x)), create_graph=True, inputs=None if inputs is None else [x]
+        )
+        backend.close(backend.grad_of(x), [1.0, -1.0], **TOL)
+        assert not backend.requires_grad(backend.grad_of(x))

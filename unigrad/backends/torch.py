@@ -868,6 +868,10 @@ class TorchBackend(Backend):
         if not request.retain_graph:
             _consume(runs)
         if rec is not None:
+            for x in leaves:  # a .grad that depends on nothing is a constant (rule 14)
+                g = x.grad
+                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+                    x.grad = g.detach()
             _attach(rec, [x.grad for x in leaves])
 
     def watch(self, x: Any) -> Any:
