@@ -41,7 +41,7 @@ def tests(session: nox.Session, backend: str) -> None:
     """The test suite with one framework installed."""
     _install(session, f"{backend},test", backend)
     report = f"--junitxml=reports/pytest-{backend}-py{session.python}.xml"
-    session.run("python", "-m", "pytest", report, *session.posargs)
+    session.run("python", "-m", "pytest", "--long", report, *session.posargs)
 
 
 @nox.session(python=PYTHONS)
@@ -86,7 +86,9 @@ def docs(session: nox.Session) -> None:
     """The documentation site (warnings are errors), then checks over its HTML."""
     _install(session, "docs,test")
     session.run("mkdocs", "build", "--strict", "--site-dir", "site", *session.posargs)
-    session.run("python", "-m", "pytest", "tests/test_site.py", env={"UNIGRAD_SITE_DIR": "site"})
+    session.run(
+        "python", "-m", "pytest", "--long", "tests/test_site.py", env={"UNIGRAD_SITE_DIR": "site"}
+    )
 
 
 @nox.session(python="3.11")

@@ -8,6 +8,18 @@ installed is skipped. Markers, validated at collection:
 * ``@pytest.mark.skip_backend("paddle", reason=...)``
 * ``@pytest.mark.xfail_backend("paddle", reason=...)`` (strict)
 * ``@pytest.mark.needs("native_batched")``: skip where the capability flag is off.
+* ``@pytest.mark.rotate_backends("param", n, home=f)``: in the default run, the i-th of
+  the ``n`` values of ``param`` runs on one backend only: ``f(i)`` if it names one, else
+  ``BACKENDS[i % 4]`` (so every value runs once, and every backend runs some); ``--long``
+  runs every value on every backend.
+* ``@pytest.mark.thin_on("jax", "param", n)``: in the default run, that backend runs every
+  4th of the ``n`` values of ``param`` (the jax tape compiles each new graph: a second
+  or more per value); ``--long`` runs them all.
+* ``@pytest.mark.long``: a long suite (soak loops, data parallel, the array API-heavy
+  repetitions, the full differential corpus and long differential runs, packaging and
+  site builds), deselected unless ``--long`` is given (CI gives it: ``.ci/run``). Every
+  behaviour keeps at least one test per backend in the default run; ``--long`` adds the
+  repetitions and the slow soaks.
 """
 
 from __future__ import annotations
@@ -29,12 +41,81 @@ _MODULES = {"torch": ("torch",), "paddle": ("paddle",), "jax": ("jax",), "numpy"
 RTOL, ATOL = 1e-5, 1e-6
 
 
+#: What the default run leaves out, in the report header and ``--help``.
+LONG_HELP = (
+    "also run the long suites (marked long: soak loops, data parallel, array API "
+    "repetitions, the full differential corpus, packaging, the site build); CI does"
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--long", action="store_true", default=False, help=LONG_HELP)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"long: deselected unless --long ({LONG_HELP})")
+    config.addinivalue_line(
+        "markers",
+        "thin_on(backend, param, n): without --long, that backend runs every 4th of the n "
+        "values of param",
+    )
+    config.addinivalue_line(
+        "markers",
+        "rotate_backends(param, n, home=None): without --long, the i-th of the n values of "
+        "param runs on one backend alone, home(i) or BACKENDS[i % 4]",
+    )
     config.addinivalue_line("markers", "skip_backend(name, *, reason): skip on that backend")
     config.addinivalue_line(
         "markers", "xfail_backend(name, *, reason): strict expected failure on that backend"
     )
     config.addinivalue_line("markers", "needs(flag): skip where the capability flag is off")
+
+
+def _long_only(item: pytest.Item) -> bool:
+    """Whether ``item`` runs only with ``--long`` (see the markers above)."""
+    if item.get_closest_marker("long") is not None:
+        return True
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or "backend" not in callspec.params:
+        return False
+    thin = item.get_closest_marker("thin_on")
+    if thin is not None and callspec.params["backend"] == thin.args[0]:
+        _, name, n = thin.args
+        if callspec.indices[name] % n % THIN != 0:  # pytest numbers the product's sets
+            return True
+    rotate = item.get_closest_marker("rotate_backends")
+    if rotate is None:
+        return False
+    name, n = rotate.args
+    i = callspec.indices[name] % n  # pytest numbers the product's parameter sets
+    home = rotate.kwargs.get("home")
+    where = (home(i) if home is not None else None) or BACKENDS[i % len(BACKENDS)]
+    return bool(callspec.params["backend"] != where)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--long"):
+        return
+    long = [item for item in items if _long_only(item)]
+    if long:
+        config.hook.pytest_deselected(items=long)
+        items[:] = [item for item in items if not _long_only(item)]
+
+
+#: ``thin_on``: the default run keeps one value in this many.
+THIN = 4
+
+
+@pytest.fixture
+def long_run(request: pytest.FixtureRequest) -> bool:
+    """Whether ``--long`` was given: a test repeats its loop in full (CI), or a few times."""
+    return bool(request.config.getoption("--long"))
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    if config.getoption("--long"):
+        return "unigrad: --long: the long suites run too"
+    return "unigrad: the long suites are deselected (python -m pytest --long runs them)"
 
 
 def _installed(name: str) -> bool:

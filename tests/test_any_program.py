@@ -662,6 +662,7 @@ def test_the_full_range_slices_are_paddle_s_aliases(backend, key, full) -> None:
         unigrad.grad(backend.xp.sum(one[0:1]), one[0:1])
 
 
+@pytest.mark.thin_on("jax", "key", len(_FULL_KEYS))  # 9 passes each: --long runs all
 @pytest.mark.parametrize(("key", "full"), _FULL_KEYS, ids=[str(k) for k, _ in _FULL_KEYS])
 def test_no_pass_consumes_a_full_slice(backend, key, full) -> None:
     # differential seed 28, program 1002: after grad(v, x, retain_graph=False) with

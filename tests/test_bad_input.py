@@ -272,6 +272,7 @@ def test_jax_tape_recorded_inside_jit_cannot_be_differentiated_outside():
 
 
 # ---- python -O ------------------------------------------------------------------------
+@pytest.mark.long  # the module again, in a subprocess (test_errors.py checks -O by default)
 @pytest.mark.skipif(sys.flags.optimize > 0, reason="already running under -O")
 def test_this_module_passes_under_python_dash_O():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

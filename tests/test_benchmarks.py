@@ -12,6 +12,9 @@ import pytest
 
 import unigrad
 
+#: The benchmark scripts at tiny sizes, a minute and more of runs: --long (CI).
+pytestmark = pytest.mark.long
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 NATIVE = [b for b in ("torch", "paddle") if importlib.util.find_spec(b) is not None]
 TAPE = [b for b in ("jax", "autograd") if importlib.util.find_spec(b) is not None]

@@ -7,6 +7,8 @@ without `unigrad.jit` and against closed forms.
 
 from __future__ import annotations
 
+import doctest
+
 import numpy as np
 import pytest
 
@@ -142,16 +144,30 @@ def test_a_tensor_with_a_history_is_refused(backend):
     with pytest.raises(unigrad.CompiledStepError, match="tensor with a history") as info:
         step(x * 2.0)
     assert isinstance(info.value, TypeError)
+    assert "unigrad.detach(t)" in str(info.value)  # (plain arrays have no .detach())
+    watching = unigrad.jit(lambda h: (lambda v: unigrad.grad(v * v, v)[0])(unigrad.watch(h)))
+    backend.close(watching(unigrad.detach(x * 2.0)), [4.0, 8.0])
 
 
-def test_a_result_that_requires_grad_is_refused(backend):
+def test_results_that_require_grad_come_back_detached(backend):
     @unigrad.jit
     def step(w):
         w = unigrad.watch(w)
-        return w * 2.0
+        xp = unigrad.namespace(w)
+        return {"twice": w * 2.0, "leaf": w, "parts": [xp.sum(w * w), 3]}
 
-    with pytest.raises(unigrad.CompiledStepError, match="requires grad"):
-        step(backend.tensor([1.0, 2.0]))
+    w = backend.tensor([1.0, 2.0])
+    for _ in range(2):
+        out = step(w)
+        assert set(out) == {"twice", "leaf", "parts"}
+        assert out["parts"][1] == 3
+        for v, expected in ((out["twice"], [2.0, 4.0]), (out["leaf"], [1.0, 2.0])):
+            assert not backend.requires_grad(v)
+            assert not backend.backend.has_history(v)
+            backend.close(v, expected)
+        assert not backend.requires_grad(out["parts"][0])
+        backend.close(out["parts"][0], 5.0)
+    assert not backend.requires_grad(w)
 
 
 def test_backward_inside_a_step_is_refused(backend):
@@ -268,3 +284,113 @@ def test_a_compiled_step_does_not_consume_a_graph_recorded_outside_it(backend):
     (g,) = unigrad.grad(xp.sum(c), w0)  # intact
     backend.close(g, np.exp([0.5, 1.0]), rtol=1e-6)
     backend.close(c, np.exp([0.5, 1.0]), rtol=1e-6)
+
+
+# ---- the docstring's training loop ------------------------------------------------
+
+
+def _tree_state(backend, t):
+    """What a step must leave as it was: the object's type, flags, history and value."""
+    flags = (
+        getattr(t, "requires_grad", None),
+        getattr(t, "stop_gradient", None),
+        getattr(t, "grad_fn", None),
+        getattr(t, "grad", None),
+    )
+    return type(t), flags, backend.backend.has_history(t), backend.np(t).tolist()
+
+
+def test_the_docstring_training_loop_runs_on_every_backend(backend):
+    """`unigrad.jit`'s docstring example, with its ``tensor = torch.tensor`` line bound
+    to this backend's constructor: the update outside the step and inside it give the
+    closed form of gradient descent, and the caller's tensors are untouched."""
+    examples = doctest.DocTestParser().get_examples(unigrad.jit.__doc__)
+    assert any("tensor = torch.tensor" in e.source for e in examples)
+    examples = [e for e in examples if not e.source.startswith(("import torch", "tensor ="))]
+    globs = {"unigrad": unigrad, "tensor": backend.tensor}
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+
+    def snapshot(names: dict) -> dict:
+        return {k: _tree_state(backend, names[k]) for k in ("w0", "x", "y") if k in names}
+
+    # run the examples up to the first loop, snapshot the caller's tensors, run the rest
+    # (a DocTest runs in a copy of the names it is given: the tail gets the head's)
+    first_loop = next(i for i, e in enumerate(examples) if e.source.startswith("for "))
+    head = doctest.DocTest(examples[:first_loop], globs, "unigrad.jit", None, 0, None)
+    assert runner.run(head, clear_globs=False).failed == 0
+    caller = snapshot(head.globs)
+    assert set(caller) == {"w0", "x", "y"}
+    tail = doctest.DocTest(examples[first_loop:], head.globs, "unigrad.jit", None, 0, None)
+    result = runner.run(tail, clear_globs=False)
+    assert result.failed == 0, f"{result.failed} docstring examples failed on {backend.name}"
+    assert result.attempted == len(examples) - first_loop
+    globs = tail.globs
+    assert snapshot(globs) == caller  # requires_grad / stop_gradient / history / values
+
+    # the closed form of 20 steps of gradient descent on 0.5 * sum((x w - y)^2) from 0
+    x, y, lr, n = np.array([1.0, 2.0]), np.array([2.0, 2.0]), 0.1, 20
+    decay = 1.0 - lr * x**2
+    w = (y + decay**n * (x * 0.0 - y)) / x
+    loss = 0.5 * np.sum((decay ** (n - 1) * y) ** 2)
+    backend.close(globs["w"], w, rtol=1e-5)
+    backend.close(globs["loss"], loss, rtol=1e-5)
+    assert not backend.requires_grad(globs["w"])
+    assert not backend.requires_grad(globs["loss"])
+
+
+def test_a_step_never_changes_the_callers_tensors(backend):
+    """watch inside a step makes the step's own leaf, for an argument and for a tensor
+    the step closes over; the same object watched twice is one leaf."""
+    c = backend.tensor([3.0, -1.0])
+
+    @unigrad.jit
+    def step(w):
+        a, b = unigrad.watch(w), unigrad.watch(w)
+        k = unigrad.watch(c)
+        xp = unigrad.namespace(a)
+        loss = xp.sum(a * b * k)
+        ga, gk = unigrad.grad(loss, [a, k])
+        return loss, ga, gk
+
+    w = backend.tensor([1.0, 2.0])
+    before = (_tree_state(backend, w), _tree_state(backend, c))
+    for _ in range(2):
+        loss, ga, gk = step(w)
+        backend.close(loss, 3.0 * 1 - 4.0)
+        backend.close(ga, [6.0, -4.0])  # d(w*w*c)/dw: a is b
+        backend.close(gk, [1.0, 4.0])
+    assert (_tree_state(backend, w), _tree_state(backend, c)) == before
+    w = w - 0.5 * ga  # a plain update: the next call takes it
+    loss, ga, gk = step(w)
+    backend.close(loss, 3.0 * 4.0 + -1.0 * 16.0)
+
+
+def test_detach_on_every_backend(backend):
+    w = backend.leaf([1.0, 2.0])
+    xp = unigrad.namespace(w)
+    h = xp.sin(w) * w
+    for t in (w, h, backend.tensor([0.5, 0.25])):
+        d = unigrad.detach(t)
+        assert not backend.requires_grad(d)
+        assert not backend.backend.has_history(d)
+        backend.close(d, backend.np(t))
+    # no gradient flows through a detached value
+    (g,) = unigrad.grad(xp.sum(w * unigrad.detach(h)), w)
+    backend.close(g, np.sin([1.0, 2.0]) * [1.0, 2.0])
+    assert backend.requires_grad(w)  # the tensor detached from is as it was
+
+
+def test_detach_of_plain_arrays():
+    a = np.array([1.0, 2.0])
+    assert unigrad.detach(a) is a
+    assert unigrad.detach(np.float64(2.0)) == 2.0
+    jax = pytest.importorskip("jax")
+    j = jax.numpy.array([1.0, 2.0])
+    assert unigrad.detach(j) is j  # a concrete array: nothing to cut
+
+    def f(v):  # under jax.grad the value is a tracer: detach cuts the trace
+        return jax.numpy.sum(v * unigrad.detach(v))
+
+    np.testing.assert_allclose(np.asarray(jax.grad(f)(j)), [1.0, 2.0])
+    with pytest.raises(unigrad.BackendError, match="not a tensor"):
+        unigrad.detach([a])

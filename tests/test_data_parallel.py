@@ -22,6 +22,8 @@ import pytest
 
 import unigrad
 
+pytestmark = pytest.mark.long  # processes launched per recipe: --long
+
 ROOT = Path(__file__).resolve().parents[1]
 RECIPES = ROOT / "docs" / "recipes"
 RTOL, ATOL = 1e-10, 1e-12
@@ -84,8 +86,9 @@ def test_torch_ddp_on_two_cpu_processes_matches_one_process(tmp_path):
     if not (torch.distributed.is_available() and torch.distributed.is_gloo_available()):
         pytest.skip("this torch build has no gloo backend")
     script = RECIPES / "torch_ddp_wgan_gp.py"
-    _launch([*TORCHRUN, str(script), str(tmp_path)], tmp_path)
-    ranks = [torch.load(tmp_path / f"rank{r}.pt") for r in range(2)]
+    out = tmp_path / "out"  # not there yet: the recipe makes it
+    _launch([*TORCHRUN, str(script), str(out)], tmp_path)
+    ranks = [torch.load(out / f"rank{r}.pt") for r in range(2)]
 
     recipe = _recipe("torch_ddp_wgan_gp")
     critic = recipe.make_critic()
@@ -107,10 +110,9 @@ def test_paddle_data_parallel_on_two_cpu_processes_matches_one_process(tmp_path)
     pytest.importorskip("paddle")
     np = pytest.importorskip("numpy")
     script = RECIPES / "paddle_dp_wgan_gp.py"
-    _launch(
-        [*PADDLE_LAUNCH, "--log_dir", str(tmp_path / "log"), str(script), str(tmp_path)], tmp_path
-    )
-    ranks = [np.load(tmp_path / f"rank{r}.npz") for r in range(2)]
+    out = tmp_path / "out"  # not there yet: the recipe makes it
+    _launch([*PADDLE_LAUNCH, "--log_dir", str(tmp_path / "log"), str(script), str(out)], tmp_path)
+    ranks = [np.load(out / f"rank{r}.npz") for r in range(2)]
 
     recipe = _recipe("paddle_dp_wgan_gp")
     critic = recipe.make_critic()
@@ -129,7 +131,7 @@ def test_paddle_data_parallel_on_two_cpu_processes_matches_one_process(tmp_path)
 def test_jax_tape_on_four_sharded_devices_in_and_out_of_jit(tmp_path):
     jax = pytest.importorskip("jax")
     np = pytest.importorskip("numpy")
-    out = tmp_path / "out.npz"
+    out = tmp_path / "out" / "out.npz"  # the folder is not there yet: the recipe makes it
     _launch(
         [str(RECIPES / "jax_sharded_wgan_gp.py"), str(out)],
         tmp_path,

@@ -1,5 +1,6 @@
 """The differential tester: its reference is right, its corpus replays, and 300 random
-programs agree on every backend (CI runs exactly these, with a fixed seed)."""
+programs agree on every backend (CI runs exactly these, with a fixed seed, under
+``--long``; the default run draws 40 with the same seed)."""
 
 from __future__ import annotations
 
@@ -34,9 +35,16 @@ from unigrad.conformance.differential import _reference as R
 from unigrad.conformance.differential._execute import expected_on
 from unigrad.conformance.differential.corpus import CORPUS
 
-#: The CI run: this many programs, this seed (``UNIGRAD_DIFFERENTIAL=N`` runs more).
+#: The CI run (``--long``): this many programs, this seed (``UNIGRAD_DIFFERENTIAL=N`` runs
+#: more); the default run draws the first ``DEFAULT_PROGRAMS`` of them.
 CI_PROGRAMS = int(os.environ.get("UNIGRAD_DIFFERENTIAL", "300"))
+DEFAULT_PROGRAMS = 40
 CI_SEED = 20261123
+
+
+def _programs(long_run: bool) -> int:
+    """How many random programs to run: CI's count with ``--long``, else a few."""
+    return CI_PROGRAMS if long_run else DEFAULT_PROGRAMS
 
 
 def _kit(name: str) -> Kit:
@@ -157,6 +165,155 @@ def test_reference_structure_follows_torch() -> None:
     assert h is None  # but not on x
 
 
+def test_reference_structure_follows_differentiable_dependence() -> None:
+    # issue 23's rule: cuts (sign, comparisons, constant-creating ops) end dependence,
+    # so a piecewise-linear function's first derivative is a constant
+    x = R.leaf(np.array([0.3, -0.7]), "float64", True)
+    (g,) = _rgrad([R.op("abs", [x], {})], [x], create_graph=True)
+    assert not g.rg
+    np.testing.assert_array_equal(g.v, [1.0, -1.0])
+    (g,) = _rgrad(
+        [R.op("maximum", [x, R.const(np.zeros(2), "float64")], {})], [x], create_graph=True
+    )
+    assert not g.rg
+    ones = R.op("ones_like", [x], {})
+    with pytest.raises(R.ContractError) as err:
+        _rgrad([ones], [x])
+    assert err.value.name == "NotDifferentiableError"
+    (u,) = _rgrad(
+        [R.op("sum", [R.op("add", [x, ones], {})], {"axis": None, "keepdims": False})],
+        [ones],
+        allow_unused=True,
+    )
+    assert u is None
+
+
+def test_reference_rule_6_a_create_graph_result_carries_its_pass() -> None:
+    # rule 6's ruling: g carries the forward nodes of its pass; once a later pass
+    # consumed one, differentiating g raises GraphFreedError
+    x = R.leaf(np.array([0.3, -0.7]), "float64", True)
+    h = R.op("sin", [x], {})
+    total = {"axis": None, "keepdims": False}
+    (g,) = _rgrad([R.op("sum", [R.op("mul", [h, h], {})], total)], [x], create_graph=True)
+    _rgrad([R.op("sum", [R.op("scale", [h], {"c": 2.0})], total)], [x])  # consumes sin
+    with pytest.raises(R.ContractError) as err:
+        _rgrad([R.op("sum", [g], total)], [x])
+    assert err.value.name == "GraphFreedError"
+
+
+# ---- the oracle shares no code with what it checks -------------------------------------------
+_DIFF = os.path.join(os.path.dirname(__file__), "..", "unigrad", "conformance", "differential")
+#: The oracle: the reference, its closed forms, its rules, the op table, programs as data.
+_ORACLE = ("_reference.py", "_closed_forms.py", "_rules.py", "_ops.py", "_program.py")
+
+
+def test_the_oracle_imports_nothing_from_the_code_it_checks() -> None:
+    import ast
+
+    allowed = {m.removesuffix(".py") for m in _ORACLE}
+    for name in _ORACLE:
+        with open(os.path.join(_DIFF, name), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level == 1 and node.module is None:  # from . import X
+                    mods = [f".{a.name}" for a in node.names]
+                elif node.level >= 1:
+                    mods = ["." * node.level + (node.module or "")]
+                else:
+                    mods = [node.module or ""]
+            else:
+                continue
+            for m in mods:
+                if m.startswith("."):
+                    assert m.count(".") == 1, f"{name} imports {m}"
+                    assert m[1:] in allowed, f"{name} imports {m}"
+                else:
+                    top = m.split(".")[0]
+                    assert top in ("numpy", "__future__") or top in sys.stdlib_module_names, (
+                        f"{name} imports {m}: the oracle imports only NumPy, the standard "
+                        "library and itself"
+                    )
+
+
+# ---- coverage: every namespace function classified and drawn in every mode -------------------
+#: Names of the namespace that are no functions: dtypes, constants, extension modules.
+_NOT_FUNCTIONS = {
+    "__array_api_version__",
+    "__array_namespace_info__",
+    "bool",
+    *(f"{k}{n}" for k in ("int", "uint") for n in (8, 16, 32, 64)),
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "e",
+    "inf",
+    "nan",
+    "pi",
+    "newaxis",
+    "linalg",
+    "fft",
+}
+
+
+def _declared_namespace() -> set[str]:
+    """The functions unigrad's own array API namespace declares (its ``__all__``)."""
+    import ast
+
+    root = os.path.join(os.path.dirname(__file__), "..", "unigrad", "_array_api")
+    out: set[str] = set()
+    for fname, prefix in (
+        ("_paddle.py", ""),
+        ("_paddle_linalg.py", "linalg."),
+        ("_paddle_fft.py", "fft."),
+    ):
+        with open(os.path.join(root, fname), encoding="utf-8") as f:
+            tree = ast.parse(f.read())
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+            ):
+                out |= {prefix + n for n in ast.literal_eval(node.value) if n not in _NOT_FUNCTIONS}
+    return out
+
+
+def test_every_namespace_function_is_classified() -> None:
+    from unigrad.conformance.differential._ops import DIFFERENTIABLE, NOT_DIFFERENTIABLE
+
+    assert not set(DIFFERENTIABLE) & set(NOT_DIFFERENTIABLE)
+    unclassified = _declared_namespace() - set(DIFFERENTIABLE) - set(NOT_DIFFERENTIABLE)
+    assert not unclassified, (
+        f"namespace functions neither in the op table nor in NOT_DIFFERENTIABLE: {unclassified}"
+    )
+
+
+def test_every_differentiable_function_is_in_the_namespaces(backend) -> None:
+    from unigrad.conformance.differential._ops import DIFFERENTIABLE
+
+    xp = backend.xp
+    missing = []
+    for name in DIFFERENTIABLE:
+        if name.startswith("x["):
+            continue
+        obj = xp
+        for part in name.split("."):
+            obj = getattr(obj, part, None)
+        if not callable(obj):
+            missing.append(name)
+    assert not missing
+
+
+def test_300_programs_draw_every_function_in_every_mode() -> None:
+    from unigrad.conformance.differential._certify import generate
+    from unigrad.conformance.differential._ops import coverage
+
+    cov = coverage(generate(300, CI_SEED))
+    assert not cov.missing(), f"{cov.line()}; not drawn: {cov.missing()}"
+
+
 # ---- the tester finds what it should ---------------------------------------------------------
 def test_a_wrong_number_is_a_divergence() -> None:
     kit = _kit("numpy")
@@ -192,6 +349,15 @@ def test_a_divergence_prints_a_runnable_repro() -> None:
 
 
 # ---- the corpus: every program a divergence was once found in -------------------------------
+def _found_on(i: int) -> str | None:
+    """The backend corpus program ``i`` was found diverging on, when its text starts with
+    one (``"paddle: ..."``): the default run replays it there."""
+    first = CORPUS[i][0].split(None, 1)[0].rstrip(":,")
+    return first if first in ("torch", "paddle", "jax", "numpy") else None
+
+
+# the default run: each program on one backend (where it was found), --long: on all four
+@pytest.mark.rotate_backends("why", len(CORPUS), home=_found_on)
 @pytest.mark.parametrize(("why", "program"), CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
 def test_corpus_program_agrees(backend, why: str, program) -> None:
     found = check_program(program, [backend], compiled=True)  # and as one unigrad.jit step
@@ -201,19 +367,51 @@ def test_corpus_program_agrees(backend, why: str, program) -> None:
 
 
 # ---- random programs: CI's fixed-seed run --------------------------------------------------
-def test_random_programs_agree_on_every_backend() -> None:
-    summary = certify(CI_PROGRAMS, CI_SEED)
-    assert summary.programs == CI_PROGRAMS
-    assert summary.degenerate < CI_PROGRAMS // 5, "the generator mostly makes degenerate programs"
-    real = [d for d in summary.divergences if not d.known]
-    msg = "\n\n".join(d.repro() for d in real[:3])
-    assert not real, f"{len(real)} divergences in {CI_PROGRAMS} programs; the first:\n{msg}"
+_CERTIFY_ONE = """
+import sys
+from unigrad.conformance.differential._certify import certify
+n, seed, name = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+s = certify(n, seed, [name])
+real = [d for d in s.divergences if not d.known]
+for d in real[:3]:
+    print(d.repro(), file=sys.stderr)
+print(f"{s.programs} programs, {s.degenerate} degenerate, {len(real)} divergences")
+"""
 
 
-def test_random_programs_agree_as_one_compiled_step() -> None:
+@pytest.mark.parametrize("name", ["torch", "paddle", "jax", "numpy"])
+def test_random_programs_agree_on_every_backend(name: str, long_run: bool) -> None:
+    # each backend in a process of its own: a framework that crashes fails its row here
+    # instead of ending the test session
+    import re
+
+    if name not in unigrad.backends():
+        pytest.skip(f"{name} is not installed")
+    n = _programs(long_run)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(unigrad.__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run(
+        [sys.executable, "-c", _CERTIFY_ONE, str(n), str(CI_SEED), name],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+        check=False,
+    )
+    summary = re.search(r"(\d+) programs, (\d+) degenerate, (\d+) divergences", proc.stdout)
+    assert summary is not None, (
+        f"{name} did not finish (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+    )
+    programs, degenerate, diverging = int(summary[1]), int(summary[2]), int(summary[3])
+    assert programs == n
+    assert degenerate < n // 5, "the generator mostly makes degenerate programs"
+    assert diverging == 0, f"{name}: {summary[0]}; the first repros:\n{proc.stderr[-4000:]}"
+
+
+def test_random_programs_agree_as_one_compiled_step(long_run: bool) -> None:
     if "jax" not in unigrad.backends():
         pytest.skip("jax is not installed")
-    n = max(CI_PROGRAMS // 5, 1)
+    n = max(_programs(long_run) // 5, 1)
     summary = certify(n, CI_SEED + 1, ["jax"], compiled=True)
     real = [d for d in summary.divergences if not d.known]
     msg = "\n\n".join(d.repro() for d in real[:3])
@@ -303,6 +501,7 @@ def test_cli_certifies_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
     assert row["results"][name]["status"] in ("pass", "xfail")  # xfail: a KNOWN entry
 
 
+@pytest.mark.long
 def test_cli_keeps_the_frameworks_quiet() -> None:
     """The programs provoke framework errors and overflow on purpose: paddle's glog lines
     (``W1123 ... backward.cc ...``) and NumPy's RuntimeWarnings would read like failures

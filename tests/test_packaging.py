@@ -21,10 +21,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("build") is None or importlib.util.find_spec("hatchling") is None,
-    reason="needs the test extra (build, hatchling): pip install -e '.[test]'",
-)
+pytestmark = [
+    pytest.mark.long,  # builds an sdist and a wheel, installs the wheel: --long
+    pytest.mark.skipif(
+        importlib.util.find_spec("build") is None or importlib.util.find_spec("hatchling") is None,
+        reason="needs the test extra (build, hatchling): pip install -e '.[test]'",
+    ),
+]
 
 
 def _clean_env() -> dict[str, str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -31,8 +33,21 @@ def test_quickstart_runs_and_prints_its_comments():
     assert printed == inline + expected
 
 
-def test_readme_test_command_is_what_ci_runs():
+def test_readme_test_commands_are_what_ci_runs():
     text = README.read_text()
     ci = (README.parent / ".ci" / "run").read_text()
-    command = re.search(r"Run the tests.*?```bash\n(.*?)\n```", text, re.S).group(1).strip()
-    assert command in ci
+    block = re.search(r"Run the tests.*?```bash\n(.*?)\n```", text, re.S).group(1)
+    commands = [line.split("#")[0].strip() for line in block.splitlines()]
+    assert commands == ["python -m pytest", "python -m pytest --long"]
+    assert "python -m pytest --long" in ci
+    assert len(re.findall(r"about \d+ minutes", block)) == 2, "say how long each run takes"
+
+
+def test_the_default_run_leaves_out_the_long_suites():
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         str(README.parent / "tests" / "test_packaging.py")],
+        capture_output=True, text=True, cwd=README.parent, timeout=300, check=False,
+    )  # fmt: skip
+    last = proc.stdout.splitlines()[-1]
+    assert re.fullmatch(r"no tests collected \(\d+ deselected\).*", last), proc.stdout

@@ -137,6 +137,7 @@ def pages(site: Path) -> dict[str, _Page]:
     return found
 
 
+@pytest.mark.long  # builds the site (about 10 s) unless UNIGRAD_SITE_DIR names one
 def test_no_sphinx_role_is_printed(pages):
     bad = {
         name: sorted(set(ROLE.findall(" ".join(p.text))))
@@ -146,6 +147,7 @@ def test_no_sphinx_role_is_printed(pages):
     assert not bad, f"Sphinx roles render literally (write `Name` instead): {bad}"
 
 
+@pytest.mark.long
 def test_every_markdown_table_became_a_table(pages):
     # A table Markdown did not parse stays a paragraph of pipes.
     bad = {
@@ -155,11 +157,13 @@ def test_every_markdown_table_became_a_table(pages):
     assert not {k: v for k, v in bad.items() if v}
 
 
+@pytest.mark.long
 def test_no_escaped_pipe_keeps_its_backslash(pages):
     bad = [name for name, p in pages.items() if "\\|" in "".join(p.text)]
     assert not bad
 
 
+@pytest.mark.long
 def test_returns_sections_are_one_description(pages):
     # Google style: one Returns description, continued on indented lines; griffe's
     # default made each line a row of its own.
@@ -168,11 +172,13 @@ def test_returns_sections_are_one_description(pages):
     assert set(rows) == {1}, rows
 
 
+@pytest.mark.long
 def test_numbered_steps_are_one_list(pages):
     # "Certifying a third-party backend": steps 1-3, a code block inside step 2.
     assert 3 in pages["conformance"].ordered_lists, pages["conformance"].ordered_lists
 
 
+@pytest.mark.long
 def test_snippets_were_included(pages):
     text = "".join(pages["data-parallel"].text)
     assert "--8<--" not in text

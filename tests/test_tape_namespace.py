@@ -214,6 +214,7 @@ def _numeric_grad(f, x, y, eps=1e-6):
     return gx, gy
 
 
+@pytest.mark.thin_on("jax", "name", len(OPS))  # a compiled function per op: --long runs all
 @pytest.mark.parametrize("name", sorted(OPS))
 def test_array_api_subset(backend, name):
     f = OPS[name]
@@ -255,6 +256,7 @@ COMPLEX_NAMES = (
 )  # fmt: skip
 
 
+@pytest.mark.thin_on("jax", "name", len(COMPLEX_NAMES))
 @pytest.mark.parametrize("name", COMPLEX_NAMES)
 def test_complex_elementwise_gradients(backend, name):
     def f(xp, v):

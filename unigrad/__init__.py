@@ -13,7 +13,7 @@ from __future__ import annotations
 # ``backends()`` below, not the subpackage, is bound as ``unigrad.backends``.
 from .backends._base import Backend, Capabilities  # isort: skip
 from . import functional
-from ._api import lift, namespace, to_numpy, watch
+from ._api import detach, lift, namespace, to_numpy, watch
 from ._compile import jit
 from ._dispatch import backend_of, backends, get_backend, register_backend
 from ._errors import (
@@ -57,6 +57,7 @@ __all__ = [
     "backend_of",
     "backends",
     "backward",
+    "detach",
     "functional",
     "get_backend",
     "grad",

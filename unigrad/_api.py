@@ -1,4 +1,5 @@
-"""The small uniform helpers around `unigrad.grad`: watch, lift, namespace, to_numpy."""
+"""The small uniform helpers around `unigrad.grad`: watch, detach, lift, namespace,
+to_numpy."""
 
 from __future__ import annotations
 
@@ -6,17 +7,18 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ._compile import in_step, step_leaf
 from ._dispatch import _unknown, backend_for, owner
 
-__all__ = ["lift", "namespace", "to_numpy", "watch"]
+__all__ = ["detach", "lift", "namespace", "to_numpy", "watch"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _single(x: Any, what: str) -> Any:
+def _single(x: Any, what: str, call: str) -> Any:
     be = owner(x)
     if be is None:
-        raise _unknown(x, f"`{what}`")
+        raise _unknown(x, f"`{what}`", call=call)
     return be
 
 
@@ -25,6 +27,9 @@ def watch(x: Any) -> Any:
 
     torch: ``x.requires_grad_()``; paddle: ``x.stop_gradient = False``; jax and numpy:
     a new tape tensor recording every operation on it. Always use the returned value.
+    Inside a `unigrad.jit` step, ``watch`` never changes the caller's tensor: on torch
+    and paddle it watches a detached alias of ``x`` (the same storage), the step's own
+    leaf.
 
     Args:
         x: A floating-point or complex tensor of any backend.
@@ -42,18 +47,54 @@ def watch(x: Any) -> Any:
         >>> x.requires_grad
         True
     """
-    return _single(x, "x").watch(x)
+    be = _single(x, "x", "watch")
+    if in_step():
+        return step_leaf(be, x)
+    return be.watch(x)
+
+
+def detach(x: Any) -> Any:
+    """``x``'s value, through which no gradient flows, on every backend.
+
+    torch and paddle: ``x.detach()`` (a tensor sharing ``x``'s storage that does not
+    require grad). A jax or numpy tape tensor: its framework array, as ``t.detach()``
+    gives it; on jax, under a caller's ``jax.grad`` / ``jax.jit`` / ``jax.vmap``, it is
+    also cut from that trace (``jax.lax.stop_gradient``), where ``t.detach()`` stays
+    connected to it. A plain jax array: ``jax.lax.stop_gradient(x)`` while a jax
+    transformation traces it, ``x`` itself otherwise; a NumPy array: ``x`` itself.
+
+    Args:
+        x: A tensor of any backend, a tape tensor or a plain jax / NumPy array.
+
+    Returns:
+        The detached value, of ``x``'s framework (a plain array for a tape tensor).
+
+    Raises:
+        BackendError: ``x`` is of no installed backend.
+
+    Examples:
+        >>> import torch, unigrad
+        >>> w = unigrad.watch(torch.tensor([1.0, 2.0]))
+        >>> y = unigrad.detach(w * 3.0)  # a value: no history, no gradient
+        >>> y, y.requires_grad
+        (tensor([3., 6.]), False)
+    """
+    return _single(x, "x", "detach").detach(x)
 
 
 def to_numpy(x: Any) -> Any:
     """A host copy of tensor ``x`` as a `numpy.ndarray`, for comparisons and reports.
+
+    Not inside a jax transformation (the caller's ``jax.jit``, ``jax.grad``,
+    ``jax.vmap``), where values are abstract: there it raises `TapeError` (in a
+    `unigrad.jit` step, `CompiledStepError`).
 
     Examples:
         >>> import torch, unigrad
         >>> unigrad.to_numpy(torch.tensor([1.0, 2.0]))
         array([1., 2.], dtype=float32)
     """
-    return _single(x, "x").to_numpy(x)
+    return _single(x, "x", "to_numpy").to_numpy(x)
 
 
 def namespace(*xs: Any) -> Any:

@@ -1,8 +1,9 @@
 """`unigrad.jit`: a step written once, compiled where the framework compiles.
 
 The front of a compiled step: it checks what every backend must refuse alike (a tensor
-with a history among the arguments, a tracked tensor among the results, ``backward``
-inside), then hands the call to its backend. The jax tape compiles the whole step, its
+with a history among the arguments, ``backward`` inside), makes ``watch`` inside the step
+give the step's own leaves (`step_leaf`) and its results values (`detach_results`), then
+hands the call to its backend. The jax tape compiles the whole step, its
 ``grad`` calls included, into one ``jax.jit`` function (`unigrad.tape._compiled`);
 torch, paddle and the numpy tape, whose engines run a step as it is written, call the
 function itself.
@@ -19,10 +20,12 @@ from ._dispatch import owner
 from ._errors import CompiledStepError, message
 
 __all__ = [
-    "check_results",
+    "detach_results",
     "history_error",
+    "in_step",
     "jit",
     "refuse_backward_in_step",
+    "step_leaf",
     "step_scope",
     "unhashable_error",
 ]
@@ -33,15 +36,47 @@ _STEP = threading.local()
 
 
 class step_scope:  # (a context manager, named as one)
-    """Marks this thread as inside a compiled step while the function runs."""
+    """Marks this thread as inside a compiled step while the function runs, with the
+    step's own leaves (`step_leaf`) for the time it runs."""
 
     __slots__ = ()
 
     def __enter__(self) -> None:
         _STEP.depth = getattr(_STEP, "depth", 0) + 1
+        leaves = getattr(_STEP, "leaves", None)
+        if leaves is None:
+            leaves = _STEP.leaves = []
+        leaves.append({})
 
     def __exit__(self, *exc: object) -> None:
         _STEP.depth -= 1
+        _STEP.leaves.pop()
+
+
+def in_step() -> bool:
+    """Whether this thread is running (or jax is tracing) a `jit` step."""
+    return getattr(_STEP, "depth", 0) > 0
+
+
+def step_leaf(be: Any, x: Any) -> Any:
+    """`unigrad.watch` inside a `jit` step: the step's own leaf, the caller's ``x`` as it
+    was.
+
+    Where ``watch`` changes its argument in place (torch, paddle), the step watches a
+    detached alias of ``x`` (the same storage), made once per step for each object,
+    so that ``watch`` of one tensor twice gives one leaf, as outside. A tensor that
+    already requires grad is returned as ``watch`` returns it (itself). The tapes'
+    ``watch`` makes a new tape tensor and never changes an array.
+    """
+    if not be.watch_in_place or be.requires_grad(x):
+        return be.watch(x)
+    leaves: dict[int, tuple[Any, Any]] = _STEP.leaves[-1]
+    hit = leaves.get(id(x))
+    if hit is not None:  # (the entry holds x: its id is not reused while the step runs)
+        return hit[1]
+    leaf = be.watch(be.detach(x))
+    leaves[id(x)] = (x, leaf)
+    return leaf
 
 
 _BACKWARD = message(
@@ -55,7 +90,7 @@ _BACKWARD = message(
 
 def refuse_backward_in_step() -> None:
     """Raise `CompiledStepError` if ``backward`` is called inside a `jit` step."""
-    if getattr(_STEP, "depth", 0) > 0:
+    if in_step():
         raise CompiledStepError(_BACKWARD)
 
 
@@ -114,24 +149,40 @@ def history_error(be: Any, v: Any) -> CompiledStepError:
         got=f"a {be.name} tensor computed by recorded operations (shape "
         f"{be.shape(v)}), whose history the step cannot reach",
         fix="Pass the leaves it was computed from and compute it inside the step, "
-        "or pass it detached (t.detach()).",
+        "or pass it detached: unigrad.detach(t).",
     )
     return CompiledStepError(msg)
 
 
-def check_results(out: Any) -> None:
-    """Raise `CompiledStepError` if a step's result still tracks gradients."""
-    for be, v in _owned(out):
-        if be.requires_grad(v):
-            msg = message(
-                "a unigrad.jit step returned a tensor that requires grad",
-                expected="results without gradient tracking: a compiled step returns "
-                "values, its graph ends with it",
-                got=f"a {be.name} tensor of shape {be.shape(v)} that requires grad",
-                fix="Differentiate inside the step and return the gradients; return "
-                "other tensors detached (loss.detach()).",
-            )
-            raise CompiledStepError(msg)
+def detach_results(out: Any) -> Any:
+    """``out`` with each tensor that requires grad replaced by `unigrad.detach` of it:
+    a step returns values, its graph ends with it. Lists, tuples (named ones too) and
+    dicts are rebuilt where something in them changed; anything else is returned as it
+    is."""
+    if isinstance(out, (list, tuple)):
+        items = [detach_results(v) for v in out]
+        if all(a is b for a, b in zip(items, out, strict=True)):
+            return out
+        if isinstance(out, list):
+            return type(out)(items) if type(out) is not list else items
+        if hasattr(out, "_fields"):  # a named tuple
+            return type(out)(*items)
+        return type(out)(items)
+    if isinstance(out, dict):
+        new = {k: detach_results(v) for k, v in out.items()}
+        if all(new[k] is v for k, v in out.items()):
+            return out
+        if type(out) is dict:
+            return new
+        copy = out.copy()
+        copy.update(new)
+        return copy
+    if isinstance(out, _SCALARS):
+        return out
+    be = owner(out)
+    if be is not None and be.requires_grad(out):
+        return be.detach(out)
+    return out
 
 
 def _static_positions(static_argnums: Any) -> tuple[int, ...]:
@@ -195,8 +246,13 @@ def jit(
     * Arguments are arrays, watched leaves (`unigrad.watch`), constants and static
       values. A tensor computed by recorded operations is refused: the step starts its
       own graph, so nothing inside could reach its history.
-    * The step returns values: tensors that require grad are refused (return the
-      gradients, and ``loss.detach()``).
+    * The step never changes the caller's tensors: `unigrad.watch` inside it makes the
+      step's own leaf (on torch and paddle a detached alias of the argument: the
+      caller's tensor keeps ``requires_grad`` False / ``stop_gradient`` True), so an
+      update outside the step (``w = w - lr * g``) is a plain tensor again.
+    * The step returns values: each tensor that requires grad among its results (the
+      loss, an updated weight) comes back detached (`unigrad.detach`), as
+      ``jax.jit(jax.value_and_grad(f))`` returns values.
     * `unigrad.backward` is refused inside (its ``.grad`` side effect would run once,
       while tracing); use `unigrad.grad` and return the gradients.
     * On jax, as for any ``jax.jit`` function, the Python of the step must not read
@@ -218,21 +274,47 @@ def jit(
         The compiled step, with ``fn``'s signature.
 
     Raises:
-        CompiledStepError: a tensor with a history among the arguments, a result
-            that requires grad, ``backward`` inside the step, a read of a value while
-            jax traces the step, or an unhashable static argument.
+        CompiledStepError: a tensor with a history among the arguments, ``backward``
+            inside the step, a read of a value while jax traces the step, or an
+            unhashable static argument.
 
     Examples:
+        Least squares by gradient descent; the same lines run on paddle, jax and
+        numpy with ``tensor = paddle.to_tensor``, ``jnp.asarray`` or ``np.asarray``
+        (``tests/test_compile.py`` runs them on all four):
+
         >>> import torch, unigrad
+        >>> tensor = torch.tensor
         >>> @unigrad.jit
-        ... def step(w, x):
+        ... def step(w, x, y):
         ...     w = unigrad.watch(w)
         ...     xp = unigrad.namespace(w)
-        ...     loss = xp.sum((x * w) ** 2)
+        ...     loss = 0.5 * xp.sum((x * w - y) ** 2)
         ...     (g,) = unigrad.grad(loss, w)
-        ...     return loss.detach(), g
-        >>> step(torch.tensor([1.0, 2.0]), torch.tensor([3.0, 4.0]))
-        (tensor(73.), tensor([18., 64.]))
+        ...     return loss, g
+        >>> x, y = tensor([1.0, 2.0]), tensor([2.0, 2.0])
+        >>> w0 = tensor([0.0, 0.0])
+        >>> w = w0
+        >>> for _ in range(20):  # the update outside the step
+        ...     loss, g = step(w, x, y)
+        ...     w = w - 0.1 * g
+        >>> [round(float(v), 3) for v in unigrad.to_numpy(w)], round(float(loss), 4)
+        ([1.757, 1.0], 0.0365)
+
+        The update inside the step: the new weights come back detached.
+
+        >>> @unigrad.jit
+        ... def sgd(w, x, y, lr):
+        ...     w = unigrad.watch(w)
+        ...     xp = unigrad.namespace(w)
+        ...     loss = 0.5 * xp.sum((x * w - y) ** 2)
+        ...     (g,) = unigrad.grad(loss, w)
+        ...     return loss, w - lr * g
+        >>> w = w0
+        >>> for _ in range(20):
+        ...     loss, w = sgd(w, x, y, 0.1)
+        >>> [round(float(v), 3) for v in unigrad.to_numpy(w)], round(float(loss), 4)
+        ([1.757, 1.0], 0.0365)
     """
     if fn is None:
         return functools.partial(
@@ -273,5 +355,4 @@ def _run(
             raise history_error(be, v)
     with step_scope():
         out = fn(*args, **kwargs)
-    check_results(out)
-    return out
+    return detach_results(out)

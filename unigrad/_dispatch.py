@@ -256,7 +256,9 @@ def owner(value: object) -> Backend | None:
     return backend if backend is not None else _lookup(cls)
 
 
-def _unknown(value: object, what: str) -> BackendError:
+def _unknown(value: object, what: str, call: str | None = None) -> BackendError:
+    """The refusal of a value no backend owns; ``call`` names the one-tensor function
+    (``"to_numpy"``) that was given it."""
     cls = type(value)
     typename = f"{cls.__module__}.{cls.__qualname__}"
     if callable(getattr(value, "parameters", None)) and not isinstance(value, type):
@@ -265,6 +267,18 @@ def _unknown(value: object, what: str) -> BackendError:
             f"{what} is a model ({typename}), not a tensor: expected tensors of one "
             f"of the installed backends {backends()}. Pass its parameters: "
             f"list(model.parameters())"
+        )
+        return BackendError(msg)
+    if isinstance(value, (list, tuple)):
+        kind = type(value).__name__
+        each = (
+            f"unigrad.{call} takes one tensor: call it on each, [unigrad.{call}(t) for t in ts]"
+            if call is not None
+            else "Pass the tensors it holds, not the container"
+        )
+        msg = (
+            f"{what} is a {kind} of {len(value)} values, not a tensor: expected one tensor "
+            f"of one of the installed backends {backends()}, got a {kind}. {each}"
         )
         return BackendError(msg)
     if isinstance(value, (bool, int, float, complex)):

@@ -96,8 +96,8 @@ class TapeError(UnigradError, TypeError):
 
 
 class CompiledStepError(UnigradError, TypeError):
-    """A `unigrad.jit` step was given, did or returned what a compiled step cannot
-    replay (jax raises ``TypeError`` for a value read while it traces)."""
+    """A `unigrad.jit` step was given or did what a compiled step cannot replay (jax
+    raises ``TypeError`` for a value read while it traces)."""
 
 
 def message(problem: str, *, expected: str, got: str, fix: str) -> str:

@@ -173,6 +173,11 @@ def _all_none(values: tuple[Any, ...]) -> bool:
     return True
 
 
+def _batched_shape(shape: tuple[int, ...]) -> str:
+    """``(B, 3, 4)`` for an output of shape ``(3, 4)``, ``(B,)`` for a scalar one."""
+    return f"({', '.join(['B', *map(str, shape)])}{',' if not shape else ''})"
+
+
 def _complex_needs_seed(be: Backend, y: Any, i: int) -> GradOutputsError:
     msg = message(
         f"grad_outputs[{i}] is None for a complex output",
@@ -211,7 +216,7 @@ def _check_seeds(
             if len(s_shape) != len(y_shape) + 1 or s_shape[1:] != y_shape:
                 msg = message(
                     f"grad_outputs[{i}] has the wrong shape for is_grads_batched=True",
-                    expected=f"(B, {', '.join(map(str, y_shape))}) (a batch of the output's shape)",
+                    expected=f"{_batched_shape(y_shape)} (a batch of the output's shape)",
                     got=f"{s_shape}",
                     fix="Put the batch in dim 0 and the output's shape after it.",
                 )

@@ -13,6 +13,7 @@ OUT.npz holds both results and the unsharded ones; tests/test_data_parallel.py c
 
 import os
 import sys
+from pathlib import Path
 
 os.environ.setdefault("XLA_FLAGS", "--xla_force_host_platform_device_count=4")
 
@@ -78,6 +79,7 @@ def main(out: str) -> None:
         out_arrays[f"{name}_loss"] = np.asarray(loss)
         for i, g in enumerate(grads):
             out_arrays[f"{name}_grad{i}"] = np.asarray(g)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
     np.savez(out, **out_arrays)
 
 

@@ -51,6 +51,7 @@ def critic_loss(critic, real, fake, alpha):
 
 
 def main(out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)  # every rank: exist_ok makes it safe
     dist.init_process_group("gloo")
     rank, world = dist.get_rank(), dist.get_world_size()
     critic = DistributedDataParallel(make_critic())

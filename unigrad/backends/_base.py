@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, ClassVar, Literal, NamedTuple
 
+from .._errors import UnsupportedFeatureError, message
+
 __all__ = ["Backend", "BackwardRequest", "Capabilities", "GradRequest", "Kind"]
 
 #: The dtype kinds the front distinguishes: float, complex, integer, bool, other.
@@ -108,6 +110,11 @@ class Backend(abc.ABC):
     #: The import name of the framework, checked in ``sys.modules`` before dispatch.
     framework: ClassVar[str]
     capabilities: ClassVar[Capabilities] = Capabilities()
+    #: Whether `watch` changes its argument in place (torch's ``requires_grad_``,
+    #: paddle's ``stop_gradient = False``) rather than returning a new leaf. A
+    #: `unigrad.jit` step then watches a detached alias (`detach`), so that the
+    #: caller's tensor stays as it was.
+    watch_in_place: ClassVar[bool] = False
 
     # ---- recognising and describing tensors -------------------------------------
     @abc.abstractmethod
@@ -186,6 +193,22 @@ class Backend(abc.ABC):
     def lift(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """``fn`` as one differentiable step; the identity for frameworks with a tape."""
         return fn
+
+    def detach(self, x: Any) -> Any:
+        """``x``'s value as a tensor through which no gradient flows (`unigrad.detach`).
+
+        The default returns a tensor that does not require grad as it is and refuses
+        one that does: a backend whose tensors can require grad overrides it.
+        """
+        if not self.requires_grad(x):
+            return x
+        msg = message(
+            f"the {self.name} backend cannot detach a tensor that requires grad",
+            expected="a backend that implements Backend.detach",
+            got=f"a {self.name} tensor that requires grad",
+            fix="Implement detach(x) in the backend (the framework's own detach).",
+        )
+        raise UnsupportedFeatureError(msg)
 
     def has_history(self, x: Any) -> bool:
         """Whether ``x`` was computed by recorded operations (requires grad and is not

@@ -11,7 +11,7 @@ from typing import Any, NoReturn
 
 import jax
 
-from .._errors import TapeError, message
+from .._errors import CompiledStepError, TapeError, message
 from ..tape._backend import TapeBackend
 from ..tape._engine import jax_engine
 from ..tape._tensor import JaxTensor, NumpyTensor, Tensor
@@ -35,6 +35,18 @@ _TRACER = message(
     expected="unigrad.grad called inside the transformed function that recorded the tape",
     got="tape values that are tracers of a finished trace",
     fix="Move the unigrad.grad call into the jitted function and return its gradients.",
+)
+
+
+_TRACED_READ = message(
+    "unigrad.to_numpy was given a value that a jax transformation is tracing",
+    expected="a concrete value: to_numpy copies it to the host, and inside the caller's "
+    "jax.jit / jax.grad / jax.vmap a value is abstract until the function returns",
+    got="a jax tracer (a tape tensor's value or a jax array inside the transformed function)",
+    fix="Inside the function keep jax values: t.value or t.detach() (a jax array the "
+    "caller's jax.grad still differentiates), or unigrad.detach(t) (cut from it too); "
+    "return what you want to read and call unigrad.to_numpy on the result outside, or "
+    "print it inside with jax.debug.print.",
 )
 
 
@@ -91,10 +103,24 @@ class JaxBackend(TapeBackend):
 
         return {"jax": str(jax.__version__), "jaxlib": str(getattr(jaxlib, "__version__", "?"))}
 
+    def detach(self, x: Any) -> Any:
+        v = x._value if isinstance(x, JaxTensor) else x
+        # a tracer of the caller's transformation (jax.grad, jax.jit): cut from it too;
+        # a concrete array has no history to cut
+        return jax.lax.stop_gradient(v) if isinstance(v, jax.core.Tracer) else v
+
     def to_numpy(self, x: Any) -> Any:
         import numpy as np
 
         v = x._value if isinstance(x, JaxTensor) else x
+        if isinstance(v, jax.core.Tracer):
+            from .._compile import in_step
+
+            if in_step():  # a unigrad.jit step's own trace: the step's refusal
+                from ..tape._compiled import READ
+
+                raise CompiledStepError(READ)
+            raise TapeError(_TRACED_READ)
         out = np.array(jax.device_get(v), copy=True)
         if out.dtype.name == "bfloat16":  # ml_dtypes' type: float32 holds it exactly
             out = out.astype(np.float32)

@@ -20,13 +20,19 @@ paddle.grad differs from the contract in ways this adapter closes:
   result), given back by `_handed`;
 * paddle's engine is not thread-safe (two threads in backward crash the process):
   every backward pass runs under one re-entrant lock, so a hook or a nested call that
-  runs ``grad`` on the same thread proceeds.
+  runs ``grad`` on the same thread proceeds;
+* its engine logs a glog warning (``W... backward.cc] While running Node (...) raises
+  an EnforceNotMet exception``) to stderr before it raises from a node: the errors
+  unigrad translates (a consumed graph, a missing higher-order kernel, an in-place
+  change) would print it before unigrad's own message, so glog's warnings are off
+  while unigrad runs paddle's passes (`_quiet_glog`).
 """
 
 from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import re
 import sys
 import threading
@@ -525,6 +531,58 @@ def _engine() -> Callable[..., list[Any]] | None:
 _RUN_PARTIAL_GRAD = _engine()
 
 
+def _glog_minloglevel() -> Any:
+    """glog's ``FLAGS_minloglevel`` (a ``ctypes.c_int``) in the library that holds
+    paddle's eager engine (``paddle.base.core``, libpaddle.so), or None where it cannot
+    be found (another build or platform: the warnings then print, nothing else changes).
+
+    paddle 3.3.1 offers no setting for it after import (``GLOG_minloglevel`` is read
+    when glog starts, and ``core.init_gflags`` runs once), and logs from
+    ``paddle/fluid/eager/backward.cc`` (line 685) before every error a node raises in
+    a pass (no upstream issue about quieting it was found; PaddlePaddle/Paddle#72357
+    shows the line printed before an error)."""
+    path = getattr(_core, "__file__", None)
+    noload = getattr(os, "RTLD_NOLOAD", None)
+    if not path or noload is None:
+        return None
+    try:  # (RTLD_NOLOAD: the handle of the copy Python loaded, never a second one)
+        lib = ctypes.CDLL(path, mode=noload)
+        return ctypes.c_int.in_dll(lib, "_ZN3fLI17FLAGS_minloglevelE")  # fLI::FLAGS_minloglevel
+    except (OSError, ValueError):
+        return None
+
+
+_MINLOGLEVEL = _glog_minloglevel()
+_GLOG_ERROR = 2  # glog's severities: INFO 0, WARNING 1, ERROR 2, FATAL 3
+#: [depth, saved level]: passes nest on one thread (a hook's grad) and every pass
+#: holds ENGINE_LOCK, so no other thread changes them meanwhile
+_GLOG = [0, 0]
+
+
+class _quiet_glog:  # (a context manager, named as one)
+    """glog's INFO and WARNING lines off while unigrad runs a paddle pass, whose
+    errors it catches and translates; the level is restored when the outermost pass
+    ends. Called under ENGINE_LOCK."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        level = _MINLOGLEVEL
+        if level is not None:
+            if _GLOG[0] == 0:
+                _GLOG[1] = saved = level.value
+                if saved < _GLOG_ERROR:
+                    level.value = _GLOG_ERROR
+            _GLOG[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        level = _MINLOGLEVEL
+        if level is not None:
+            _GLOG[0] -= 1
+            if _GLOG[0] == 0:
+                level.value = _GLOG[1]
+
+
 def _paddle_grad(
     outputs: list[Any], inputs: list[Any], seeds: list[Any], retain: bool, create: bool
 ) -> list[Any]:
@@ -953,6 +1011,7 @@ class PaddleBackend(Backend):
 
     name = "paddle"
     framework = "paddle"
+    watch_in_place = True  # stop_gradient = False
     capabilities = Capabilities(
         max_order=2,
         native_batched=False,
@@ -1082,7 +1141,8 @@ class PaddleBackend(Backend):
         _PASS.plain = _plain(outputs)
         _PASS.call = (outputs, inputs)
         try:
-            return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
+            with _quiet_glog():
+                return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
@@ -1334,7 +1394,10 @@ class PaddleBackend(Backend):
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
             try:
-                paddle.autograd.backward(list(outputs), seeds, retain_graph=request.retain_graph)
+                with _quiet_glog():
+                    paddle.autograd.backward(
+                        list(outputs), seeds, retain_graph=request.retain_graph
+                    )
             except Exception as err:
                 _set_has_grad(grad_mode)
                 new = _translate(err)
@@ -1375,6 +1438,9 @@ class PaddleBackend(Backend):
             raise UnsupportedDtypeError(msg)
         x.stop_gradient = False
         return x
+
+    def detach(self, x: Any) -> Any:
+        return x.detach()
 
     def to_numpy(self, x: Any) -> Any:
         if x.dtype == paddle.bfloat16:  # .numpy() gives the raw bits as uint16

@@ -617,6 +617,7 @@ class TorchBackend(Backend):
 
     name = "torch"
     framework = "torch"
+    watch_in_place = True  # requires_grad_()
     capabilities = Capabilities(
         max_order=None,
         native_batched=True,
@@ -903,6 +904,9 @@ class TorchBackend(Backend):
         if not x.requires_grad:
             x.requires_grad_(True)
         return x
+
+    def detach(self, x: Any) -> Any:
+        return x.detach()
 
     def to_numpy(self, x: Any) -> Any:
         t = x.detach()

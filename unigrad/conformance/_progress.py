@@ -14,7 +14,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
@@ -123,6 +123,8 @@ class Progress:
         live: Redraw one line in place (a terminal); default: whether ``stream`` is one.
         colour: Colour the counts; default: ``wants_colour(stream)``.
         width: The line's width; default: the terminal's, at most ``MAX_WIDTH``.
+        words: The word shown for a status in the counts (default: the status's value;
+            the differential run says ``agree`` for ``pass``, for instance).
     """
 
     def __init__(
@@ -134,8 +136,10 @@ class Progress:
         live: bool | None = None,
         colour: bool | None = None,
         width: int | None = None,
+        words: Mapping[str, str] | None = None,
     ) -> None:
         self.stream = stream
+        self.words = dict(words or {})
         self.cases = cases
         self.pad = max((len(n) for n in backends), default=0)
         self.live = _is_terminal(stream) if live is None else live
@@ -152,14 +156,14 @@ class Progress:
     def started(self, case: Case, backend: str) -> None:
         """A cell is about to run: show its case."""
         if backend != self.backend:
-            self._begin(backend)
+            self.begin(backend)
         if self.live:
             self._draw(case.id)
 
     def __call__(self, result: Result, done: int, total: int) -> None:
         """A cell finished: count it; a backend's last cell ends its line."""
         if result.backend != self.backend:  # no `started` call (a plain callback user)
-            self._begin(result.backend)
+            self.begin(result.backend)
         self.done += 1
         status = result.status.value
         self.counts[status] = self.counts.get(status, 0) + 1
@@ -169,7 +173,8 @@ class Progress:
             self._draw(result.case)
 
     # -- drawing --------------------------------------------------------------------------
-    def _begin(self, backend: str) -> None:
+    def begin(self, backend: str) -> None:
+        """``backend``'s line starts now (its clock too); the callbacks call it."""
         if self.backend is not None and self.done < self.cases:
             self._finish()  # a backend cut short (not expected from the runner)
         self.backend, self.done, self.counts = backend, 0, {}
@@ -186,7 +191,9 @@ class Progress:
         return shown, len(plain)
 
     def _tally(self) -> tuple[str, int]:
-        parts = [(s, f"{self.counts[s]} {s}") for s in _ORDER if self.counts.get(s)]
+        parts = [
+            (s, f"{self.counts[s]} {self.words.get(s, s)}") for s in _ORDER if self.counts.get(s)
+        ]
         plain = ", ".join(text for _, text in parts)
         shown = ", ".join(self.palette.status(s, text) for s, text in parts)
         return shown, len(plain)

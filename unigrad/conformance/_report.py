@@ -40,14 +40,22 @@ _MD_CELL = {
 }
 
 
-def render(report: Report, fmt: str, *, colour: bool = False, failures_only: bool = False) -> str:
+def render(
+    report: Report,
+    fmt: str,
+    *,
+    colour: bool = False,
+    failures_only: bool = False,
+    summary: str | None = None,
+) -> str:
     """The report in format ``fmt`` (one of ``FORMATS``), as text.
 
-    ``colour`` (ANSI colours) and ``failures_only`` (only the rows with a failure, an
-    error or an unexpected pass) apply to the table; the other formats are complete.
+    ``colour`` (ANSI colours), ``failures_only`` (only the rows with a failure, an
+    error or an unexpected pass) and ``summary`` (the table's last lines instead of
+    `summary_line`) apply to the table; the other formats are complete.
     """
     if fmt == "table":
-        return _table(report, Palette(colour), failures_only)
+        return _table(report, Palette(colour), failures_only, summary)
     if fmt == "json":
         return json.dumps(_as_dict(report), indent=2, ensure_ascii=False) + "\n"
     if fmt == "junit":
@@ -77,7 +85,7 @@ def summary_line(report: Report) -> str:
 
 
 # ---- table ---------------------------------------------------------------------------------
-def _table(report: Report, palette: Palette, failures_only: bool) -> str:
+def _table(report: Report, palette: Palette, failures_only: bool, summary: str | None) -> str:
     names = [b.name for b in report.backends]
     rows = report.cases
     if failures_only:
@@ -123,8 +131,8 @@ def _table(report: Report, palette: Palette, failures_only: bool) -> str:
             f"{palette.bad('UNMATCHED')} xfail line {e.origin}: {scope}{e.pattern} matches no case"
         )
     lines.append("")
-    summary = summary_line(report)
-    lines.append(palette.good(summary) if report.ok else palette.bad(summary))
+    paint = palette.good if report.ok else palette.bad
+    lines.extend(paint(line) for line in (summary or summary_line(report)).splitlines())
     return "\n".join(lines) + "\n"
 
 

@@ -17,7 +17,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["ExitCode", "main"]
+__all__ = ["DIFFERENTIAL_EXTRA", "ExitCode", "differential_requirements", "main"]
+
+#: The extra that installs what ``--differential`` needs besides a backend.
+DIFFERENTIAL_EXTRA = "certify"
+#: What ``--differential`` imports: Hypothesis draws the programs, NumPy is the reference.
+_DIFFERENTIAL_MODULES = ("hypothesis", "numpy")
 
 
 class ExitCode(enum.IntEnum):
@@ -148,6 +153,10 @@ def _main(args: argparse.Namespace) -> int:
     from .cases import CASES
 
     if args.differential is not None:
+        missing = differential_requirements()
+        if missing:
+            print(f"unigrad-conformance: --differential {missing}", file=sys.stderr)
+            return ExitCode.USAGE
         from .differential._cli import main as differential
 
         return differential(args)
@@ -193,9 +202,31 @@ def _main(args: argparse.Namespace) -> int:
             print(table, end="")
     else:
         print(table if args.format == "table" else render(report, args.format), end="")
-    if args.output or args.format != "table":
+    table_shown = (args.format != "table") if args.output else (args.format == "table")
+    if not table_shown:  # the table ends with the summary: print it once
         print(summary_line(report), file=sys.stderr)
     return ExitCode.OK if report.ok else ExitCode.FAILED
+
+
+def differential_requirements() -> str:
+    """Why the differential tester cannot run here, in words that follow its option's name
+    (``"needs hypothesis, which is not installed: pip install 'unigrad[certify]'"``);
+    ``""`` when Hypothesis and NumPy are importable."""
+    missing = [m for m in _DIFFERENTIAL_MODULES if not _importable(m)]
+    if not missing:
+        return ""
+    what = " and ".join(missing)
+    verb = "is" if len(missing) == 1 else "are"
+    return f"needs {what}, which {verb} not installed: pip install 'unigrad[{DIFFERENTIAL_EXTRA}]'"
+
+
+def _importable(module: str) -> bool:
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a blocked (None) or broken entry of sys.modules
+        return False
 
 
 def _unknown_backends(unknown: list[str], known: Sequence[str]) -> str:

@@ -105,6 +105,13 @@ def pytest_configure(config: pytest.Config) -> None:
             f"the entry-point group 'unigrad.backends')"
         )
         raise pytest.UsageError(msg)
+    if config.getoption(DIFFERENTIAL_OPTION):
+        from .cli import differential_requirements
+
+        missing = differential_requirements()
+        if missing:
+            msg = f"{DIFFERENTIAL_OPTION} {missing}"
+            raise pytest.UsageError(msg)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str] | None:

@@ -40,6 +40,41 @@ def _dropped(what: str) -> TapeError:
     )
 
 
+def _numpy_ufunc(ufunc: Any) -> bool:
+    """Whether ``ufunc`` is NumPy's own (``np.sin``), not another library's."""
+    import numpy as np
+
+    return getattr(np, ufunc.__name__, None) is ufunc
+
+
+def _foreign_name(ufunc: Any) -> str:
+    """A ufunc's public name: NumPy's ufuncs carry no module, so the modules that
+    define ufuncs (SciPy's) are looked up, where they are imported."""
+    import sys
+
+    name = ufunc.__name__
+    for module in ("scipy.special",):
+        mod = sys.modules.get(module)
+        if mod is not None and getattr(mod, name, None) is ufunc:
+            return f"{module}.{name}"
+    return f"the ufunc {name} (not NumPy's)"
+
+
+def _foreign(what: str, name: str) -> TapeError:
+    lib = f"scipy.special.{name}" if what.startswith("scipy.special.") else name
+    return TapeError(
+        message(
+            f"{what} on a tape tensor: the tape records NumPy's ufuncs, not other libraries'",
+            expected="a NumPy ufunc (np.sin(t)), an operator or a unigrad.namespace(t) "
+            "function, which record",
+            got=what,
+            fix="Write it with operators and xp = unigrad.namespace(t) (expit(t) is "
+            "1 / (1 + xp.exp(-t))), or lift the framework's differentiable version: "
+            f"unigrad.lift(jax.{lib}) on jax, unigrad.lift(autograd.{lib}) on numpy.",
+        )
+    )
+
+
 def _plain(key: Any) -> Any:
     from ._tensor import Tensor
 
@@ -187,15 +222,25 @@ class ArrayObject:
 
     # ---- NumPy / JAX interoperability --------------------------------------------
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        """``np.sin(t)``, ``ndarray + t``: recorded with the tape's own ufunc of that name."""
+        """``np.sin(t)``, ``ndarray + t``: recorded with the tape's own ufunc of that name.
+
+        Only NumPy's own ufuncs have one: a ufunc of another library (SciPy's
+        ``scipy.special.expit``) is refused under its own name, even where NumPy has a
+        function of the same name."""
         from ._tensor import record_call
 
         cls: type[Tensor] = type(self)  # type: ignore[assignment]
-        fn = getattr(cls._engine.np, ufunc.__name__, None)
+        name = ufunc.__name__
+        numpys = _numpy_ufunc(ufunc)
+        fn = getattr(cls._engine.np, name, None) if numpys else None
         if method != "__call__" or "out" in kwargs or fn is None:
-            call = f"np.{ufunc.__name__}" + ("" if method == "__call__" else f".{method}")
+            call = (f"np.{name}" if numpys else _foreign_name(ufunc)) + (
+                "" if method == "__call__" else f".{method}"
+            )
             if "out" in kwargs:
                 call += "(..., out=...)"
+            if not numpys:
+                raise _foreign(call, name)
             raise _dropped(call)
         return record_call(cls, fn, inputs, kwargs)
 

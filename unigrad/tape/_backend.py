@@ -272,6 +272,10 @@ class TapeBackend(Backend):
         _WATCHED[key] = weakref.ref(leaf, _forget(key))
         return leaf
 
+    def detach(self, x: Any) -> Any:
+        """A tape tensor's framework array (``t.detach()``); an array as it is."""
+        return _value(x)
+
     def to_numpy(self, x: Any) -> Any:
         import numpy as np
 

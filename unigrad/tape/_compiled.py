@@ -7,8 +7,9 @@ their shapes and dtypes. Inside the trace each tensor argument is rebuilt: a wat
 leaf as a fresh watched leaf, a constant as a constant. The same object passed twice
 enters once, so that ``watch`` of it gives one leaf, as it does outside. The step then
 runs on tracers: its ops record, its ``grad`` calls rebuild and differentiate, all of
-it staged into one ``jax.jit`` function. Results come back as they left: tape
-constants as tape constants, arrays as arrays, static values as they were traced.
+it staged into one ``jax.jit`` function. Results come back as values: tape tensors that
+require grad as their arrays, detached (`unigrad.detach`), tape constants as tape
+constants, arrays as arrays, static values as they were traced.
 """
 
 from __future__ import annotations
@@ -18,15 +19,15 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from .._compile import check_results, history_error, step_scope, unhashable_error
+from .._compile import history_error, step_scope, unhashable_error
 from .._errors import CompiledStepError, message
 from ._tensor import Tensor, tracing_step
 
-__all__ = ["CompiledStep"]
+__all__ = ["READ", "CompiledStep"]
 
 _NUMBERS = (int, float, complex)
 
-_READ = message(
+READ = message(
     "a unigrad.jit step read a value while jax traced it",
     expected="a step whose Python does not depend on the values it computes (jax runs "
     "the Python once, on abstract values, and replays the compiled result)",
@@ -126,7 +127,7 @@ class CompiledStep:
         ) as err:
             with self.lock:
                 self.cache.pop(key, None)
-            raise CompiledStepError(_READ) from err
+            raise CompiledStepError(READ) from err
         except BaseException:
             with self.lock:
                 self.cache.pop(key, None)
@@ -174,14 +175,17 @@ class CompiledStep:
             args, kwargs = jax.tree_util.tree_unflatten(treedef, inner)
             with step_scope(), tracing_step():
                 out = fn(*args, **kwargs)
-            check_results(out)
             out_leaves, out_tree = jax.tree_util.tree_flatten(
                 out, is_leaf=lambda v: isinstance(v, Tensor)
             )
             arrays: list[Any] = []
             out_kinds: list[tuple[str, Any]] = []
             for v in out_leaves:
-                if isinstance(v, cls):
+                if isinstance(v, cls) and v.requires_grad:
+                    # a value, detached: `detach_results`' rule, on jax's pytree leaves
+                    out_kinds.append(("array", None))
+                    arrays.append(self.backend.detach(v))
+                elif isinstance(v, cls):
                     out_kinds.append(("tensor", None))
                     arrays.append(v._value)
                 elif engine.is_array(v):

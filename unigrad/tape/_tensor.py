@@ -946,11 +946,15 @@ class Tensor(ArrayObject):
     # ---- explicit conversion --------------------------------------------------
     @property
     def value(self) -> Any:
-        """The framework array (a ``jax.Array`` / ``numpy.ndarray``), without history."""
+        """The framework array (a ``jax.Array`` / ``numpy.ndarray``), cut from unigrad's
+        tape. Under a caller's ``jax.grad`` / ``jax.jit`` / ``jax.vmap`` it is the
+        caller's tracer, still differentiable by the caller (`unigrad.detach` cuts
+        both)."""
         return self._value
 
     def detach(self) -> Any:
-        """The framework array, without history (as `value`)."""
+        """The framework array, cut from unigrad's tape (as `value`: under a caller's
+        jax transformation still a value of its trace; `unigrad.detach` cuts both)."""
         return self._value
 
     def __array__(self, *args: Any, **kwargs: Any) -> Any:

@@ -1,12 +1,15 @@
 """Differential testing: random programs on every backend against a float64 reference.
 
 A program (`Program`) is data: leaves, namespace ops and ``grad``/``backward``
-calls with random flags, drawn by Hypothesis (`programs`). It runs on each
+calls with random flags, drawn from one op table (`_ops.TABLE`: every differentiable
+function of the namespace, in every mode) by `generate` (a deterministic cycle over
+functions and modes) or by Hypothesis (`programs`, which shrinks). It runs on each
 backend through the public API only (its own lines: `Program.source` is the
 repro) and on a NumPy float64 reference with closed-form derivatives that implements
-the contract (`_reference`). Outcomes are compared call by call: the error class,
-the result structure (tuple length, None entries), dtypes, shapes, requires-grad-ness
-and values at stated tolerances (`TOLERANCE`).
+the contract and imports nothing from the code it checks (`_reference`). Outcomes are
+compared call by call: the error class, the result structure (tuple length, None
+entries), dtypes, shapes, requires-grad-ness and values at stated tolerances
+(`TOLERANCE`).
 
 ``python -m unigrad.conformance --differential N [--seed S]`` certifies any backend,
 third-party ones included, on N programs. Importing this package imports NumPy, not a

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +11,15 @@ from .._case import Case
 from .._kit import Kit
 from .._runner import BackendInfo, Report, Result, Status, load_backend
 from . import _reference
-from ._execute import compare, expected_on, on_backend, on_backend_compiled, on_reference
+from ._execute import (
+    CallOutcome,
+    compare,
+    expected_on,
+    on_backend,
+    on_backend_compiled,
+    on_reference,
+)
+from ._ops import coverage
 from ._program import Backward, Grad, Op, Program
 
 __all__ = [
@@ -109,63 +116,41 @@ class Summary:
     divergences: list[Divergence] = field(default_factory=list)
     seconds: float = 0.0
     report: Report | None = None
+    #: Whether ``compiled`` was asked for (``--jit``).
+    compiled: bool = False
+    #: The backends that also ran each program as one `unigrad.jit` step (``compiled``,
+    #: and the backend compiles steps).
+    jitted: list[str] = field(default_factory=list)
 
+    @property
+    def compared(self) -> int:
+        """The programs the backends ran: neither degenerate nor failing the reference."""
+        broken = {d.index for d in self.divergences if d.backend == "reference"}
+        return self.programs - self.degenerate - len(broken)
 
-@contextlib.contextmanager
-def _without_local_constants() -> Iterator[None]:
-    """Hypothesis draws, about one time in twenty, a constant it harvested from the
-    source of every *local* module imported so far (an editable unigrad, the caller's
-    own code). The programs of a seed would then depend on which modules are imported
-    and on their text: one edit to a backend, or another backend set, and ``--seed S``
-    draws other programs. Here the harvest is empty, so a seed names one list of
-    programs for a given unigrad, installed or editable, whatever else is imported.
-    On a Hypothesis without these internals nothing is patched."""
-    try:
-        from hypothesis.internal.conjecture import providers
-        from hypothesis.internal.constants_ast import Constants
-    except ImportError:  # pragma: no cover - another Hypothesis layout
-        yield
-        return
-    get = getattr(providers, "_get_local_constants", None)
-    # (a per-thread dict of the constants already chosen per draw kind, locals included)
-    cache: Any = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    if get is None or not hasattr(cache, "clear"):  # pragma: no cover
-        yield
-        return
-    cache.clear()
-    providers._get_local_constants = Constants
-    try:
-        yield
-    finally:
-        providers._get_local_constants = get
-        cache.clear()
+    def outcomes(self, backend: str) -> dict[str, int]:
+        """How many compared programs ``backend`` agrees on (``agree``), diverges on with
+        only `KNOWN` divergences (``known``), and diverges on otherwise (``diverge``)."""
+        mine: dict[int, bool] = {}
+        for d in self.divergences:
+            if d.backend == backend:
+                mine[d.index] = mine.get(d.index, True) and bool(d.known)
+        known = sum(mine.values())
+        diverge = len(mine) - known
+        return {"agree": self.compared - len(mine), "known": known, "diverge": diverge}
 
 
 def generate(n: int, seed: int) -> list[Program]:
-    """``n`` programs drawn by Hypothesis from `_generate.programs` with ``seed``: the
-    same programs for the same seed and unigrad, whatever else the process imported."""
-    from hypothesis import HealthCheck, Phase, given, settings
-    from hypothesis import seed as hseed
+    """``n`` programs for ``seed``: program ``i`` draws `_generate.focus_for` ``(i)``
+    (a deterministic cycle over every differentiable namespace function and every
+    mode) first, then random ops and calls, from NumPy generators seeded with
+    ``(seed, i)``: the same programs for the same seed and unigrad, whatever else the
+    process imported. (Hypothesis draws `_generate.programs` for the tests, which
+    shrink a failure; its engine would take a program whose draws depend on its index
+    for a flaky strategy.)"""
+    from ._generate import generate_focused
 
-    from ._generate import programs
-
-    out: list[Program] = []
-
-    @hseed(seed)
-    @settings(
-        max_examples=n,
-        database=None,
-        phases=[Phase.generate],
-        deadline=None,
-        suppress_health_check=list(HealthCheck),
-    )
-    @given(programs())
-    def collect(p: Program) -> None:
-        out.append(p)
-
-    with _without_local_constants():
-        collect()
-    return out[:n]
+    return generate_focused(n, seed)
 
 
 def check_program(
@@ -182,17 +167,22 @@ def check_program(
         return None
     except Exception as err:  # a bug of the tester itself: loud, never skipped
         return [("reference", f"the reference failed: {type(err).__name__}: {err}")]
+    return [(kit.name, diff) for kit in kits for diff in _differences(program, want, kit, compiled)]
+
+
+def _differences(program: Program, want: list[CallOutcome], kit: Kit, compiled: bool) -> list[str]:
+    """How ``program`` on ``kit`` differs from the reference's outcome ``want`` (eager,
+    and with ``compiled`` as one `unigrad.jit` step where the backend compiles steps)."""
     out = []
-    for kit in kits:
-        expected = expected_on(want, program, kit)
-        diff = compare(on_backend(program, kit), expected, program)
+    expected = expected_on(want, program, kit)
+    diff = compare(on_backend(program, kit), expected, program)
+    if diff is not None:
+        out.append(diff)
+    if compiled and kit.caps.compiles_steps:
+        got = on_backend_compiled(program, kit)
+        diff = None if got is None else compare(got, expected, program)
         if diff is not None:
-            out.append((kit.name, diff))
-        if compiled and kit.caps.compiles_steps:
-            got = on_backend_compiled(program, kit)
-            diff = None if got is None else compare(got, expected, program)
-            if diff is not None:
-                out.append((kit.name, f"under unigrad.jit: {diff}"))
+            out.append(f"under unigrad.jit: {diff}")
     return out
 
 
@@ -201,17 +191,41 @@ def known_reason(program: Program, backend: str, difference: str) -> str:
     return next((k.reason for k in KNOWN if k.matches(program, backend, difference)), "")
 
 
+#: A progress callback of `certify`: a `Result` per program and backend, how many of
+#: that backend's programs are done, and how many it runs (the runner's callback type).
+Progress = Callable[[Result, int, int], None]
+
+#: The word for each status in a differential run's progress and summary.
+WORDS = {
+    "pass": "agree",
+    "fail": "diverge",
+    "xfail": "known",
+    "error": "error",
+    "skip": "degenerate",
+}
+
+
 def certify(
     n: int,
     seed: int = 0,
     backends: Iterable[str] | None = None,
     *,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
+    started: Callable[[str, int], None] | None = None,
     compiled: bool = False,
 ) -> Summary:
     """Run ``n`` random programs (Hypothesis seed ``seed``) on ``backends`` and the
     float64 reference; the `Summary` holds a suite `Report` with one row
-    per diverging program plus one summary row. ``compiled``: see `check_program`."""
+    per diverging program plus one summary row. ``compiled``: see `check_program`.
+
+    The reference runs every program first, then each backend runs the programs the
+    reference computed, one backend after the other (as the case suite runs), so that
+    ``progress`` sees the backend ``"reference"`` (``pass``: computed, ``skip``:
+    degenerate, ``error``: the reference failed) and then each loaded backend in turn
+    (``pass``: agrees, ``fail``: diverges, ``xfail``: a `KNOWN` divergence).
+    ``started(backend, total)`` is called as each of them begins (the reference before
+    the programs are drawn) with the number of programs it will run.
+    """
     from ..._dispatch import backends as installed
 
     names = list(installed() if backends is None else backends)
@@ -223,19 +237,49 @@ def certify(
         infos.append(info)
         if be is not None:
             kits.append(Kit(be))
-    summary = Summary(seed)
+    summary = Summary(seed, compiled=compiled)
+    summary.jitted = [k.name for k in kits if compiled and k.caps.compiles_steps]
+    if started is not None:
+        started("reference", n)
     programs = generate(n, seed)
+    wants: list[tuple[int, Program, list[CallOutcome]]] = []
+    summary.coverage = coverage(programs)
     for i, p in enumerate(programs):
-        found = check_program(p, kits, compiled=compiled)
         summary.programs += 1
-        if found is None:
+        cid = f"program-{i}"
+        try:
+            want = on_reference(p)
+        except _reference.Degenerate:
             summary.degenerate += 1
+            status = Status.SKIP
+        except Exception as err:  # a bug of the tester itself: loud, never skipped
+            why = f"the reference failed: {type(err).__name__}: {err}"
+            summary.divergences.append(Divergence(i, "reference", p, why))
+            status = Status.ERROR
         else:
-            summary.divergences.extend(
-                Divergence(i, b, p, d, known_reason(p, b, d)) for b, d in found
-            )
+            wants.append((i, p, want))
+            status = Status.PASS
         if progress is not None:
-            progress(i + 1, len(programs))
+            progress(Result(cid, "reference", status), i + 1, len(programs))
+    for kit in kits:
+        if started is not None:
+            started(kit.name, len(wants))
+        for done, (i, p, want) in enumerate(wants, 1):
+            found = [
+                Divergence(i, kit.name, p, d, known_reason(p, kit.name, d))
+                for d in _differences(p, want, kit, compiled)
+            ]
+            summary.divergences.extend(found)
+            if progress is not None:
+                status = (
+                    Status.PASS
+                    if not found
+                    else Status.XFAIL
+                    if all(d.known for d in found)
+                    else Status.FAIL
+                )
+                progress(Result(f"program-{i}", kit.name, status), done, len(wants))
+    summary.divergences.sort(key=lambda d: d.index)  # program order, as the report shows
     summary.seconds = time.perf_counter() - start
     summary.report = _report(summary, names, infos, kits)
     return summary
@@ -250,6 +294,8 @@ def _report(
 ) -> Report:
     total_id = f"differential/seed={summary.seed}/{summary.programs}-programs"
     source = "unigrad.conformance.differential: random programs against the float64 reference"
+    if summary.compiled:
+        source += " (--jit: and as one unigrad.jit step where a backend compiles steps)"
     ids = sorted({d.index for d in summary.divergences})
     cases = [Case(total_id, source, _never, expected=None)]
     cases += [
@@ -273,9 +319,10 @@ def _report(
         elif mine:
             status, reason = Status.XFAIL, f"{len(mine)} known divergences"
         else:
+            how = ", eager and as one unigrad.jit step each" if name in summary.jitted else ""
             status, reason = (
                 Status.PASS,
-                f"{compared} programs agree ({summary.degenerate} degenerate skipped)",
+                f"{compared} programs agree{how} ({summary.degenerate} degenerate skipped)",
             )
         report.results[(total_id, name)] = Result(
             total_id, name, status, reason, seconds=summary.seconds

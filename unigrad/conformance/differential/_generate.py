@@ -4,42 +4,53 @@
 over them, then one or two ``grad``/``backward`` calls with random flags: single or
 sequence outputs and inputs, duplicates, None/explicit/batched/wrongly shaped seeds,
 ``no_grad_vars``, ``allow_unused``/``materialize_grads``, ``retain_graph``/
-``create_graph``, a second-order call through the first call's results, or a second pass
-through a graph the first call may have consumed.
+``create_graph``, a second- or third-order call through the first call's results, or a
+second pass through a graph the first call may have consumed.
 
-Piecewise-linear ops (real ``abs``, ``clip``, ``maximum``/``minimum``, comparisons,
-1-norms) appear only in programs without ``create_graph``: their second derivatives are
-zero almost everywhere, and whether that zero is a tensor or an unused input differs
-between torch's own kernels (``abs`` keeps a graph, ``clamp`` does not). Complex ``tanh``
-appears only without ``create_graph`` too: paddle refuses its double grad (a kernel with
-wrong values), which ``tests/test_any_program.py`` checks.
+Every op comes from the one op table (`_ops.TABLE`): its draw picks its arguments,
+shapes, dtypes and parameters. No op is kept out of any mode: piecewise-linear ops,
+cuts and complex functions appear in create_graph programs like every other op.
+
+``focus`` (`focus_for`) makes a program draw given namespace functions in a given
+mode first: `_certify.generate` cycles through every (function, mode) pair by program
+index, so that 300 programs draw every differentiable function in every mode.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
 from typing import Any
 
 import numpy as np
 from hypothesis import strategies as st
 
-from ._program import _REAL_SMOOTH, Backward, Grad, Leaf, Op, Program, Seed, Step
+from ._ops import DIFFERENTIABLE, MODES, OPS, TABLE, Drawn, OpSpec, Var, remember
+from ._program import Backward, Grad, Leaf, Op, Program, Seed, Step
 
-__all__ = ["programs"]
+__all__ = ["focus_for", "generate_focused", "programs"]
 
 _SHAPES: tuple[tuple[int, ...], ...] = ((), (3,), (2, 3), (3, 2), (2, 2))
-_SMOOTH_UNARY = ("neg", "exp", "sin", "cos", "tanh", "square")
-_PIECEWISE_UNARY = ("abs", "clip")
-_PIECEWISE_BINARY = ("maximum", "minimum", "where_gt")
+_DRAWN = tuple(s for s in TABLE if s.draw is not None)
+#: One op per differentiable function: the first in the table that draws it.
+_FOR_FUNCTION: dict[str, OpSpec] = {}
+for _s in _DRAWN:
+    for _c in _s.covers:
+        _FOR_FUNCTION.setdefault(_c, _s)
+
+#: Programs `focus_for` plans for: this many draw every function in every mode.
+PLANNED = 300
 
 
-@dataclass
-class _Var:
-    name: str
-    shape: tuple[int, ...]
-    complex: bool
-    rg: bool  # depends on a watched leaf (as far as the generator can tell)
-    leaf: bool = False
+def focus_for(index: int, planned: int = PLANNED) -> tuple[tuple[str, ...], str]:
+    """The ops and the mode program ``index`` draws first: a deterministic cycle over
+    (function, mode) pairs, so that ``planned`` programs reach every pair."""
+    funcs = DIFFERENTIABLE
+    per_mode = max(planned // len(MODES), 1)
+    k = math.ceil(len(funcs) / per_mode)
+    mode = MODES[index % len(MODES)]
+    base = (index // len(MODES)) * k
+    names = tuple(_FOR_FUNCTION[funcs[(base + j) % len(funcs)]].name for j in range(k))
+    return names, mode
 
 
 def _data(rng: np.random.Generator, shape: tuple[int, ...], complex_: bool) -> Any:
@@ -61,221 +72,154 @@ def _broadcastable(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return True
 
 
+_COMPLEX_OF = {"float32": "complex64", "float64": "complex128"}
+_REAL_OF = {"complex64": "float32", "complex128": "float64"}
+
+
 class _Builder:
-    def __init__(self, draw: Any, dtype: str, smooth: bool) -> None:
-        self.draw = draw
+    """Draws a program step by step; implements `_ops.Builder` for the ops' draws."""
+
+    def __init__(self, source: Any, dtype: str) -> None:
+        self.source = source
         self.dtype = dtype
         self.complex = "complex" in dtype
-        self.real_dtype = {"complex64": "float32", "complex128": "float64"}.get(dtype, dtype)
-        self.smooth = smooth
+        self.real_dtype = _REAL_OF.get(dtype, dtype)
         self.steps: list[Step] = []
-        self.vars: list[_Var] = []
+        self.vars: list[Var] = []
         self.n = 0
-        self.rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+        self.rng = np.random.default_rng(self.integer(0, 2**32 - 1))
 
-    def fresh(self, prefix: str = "v") -> str:
-        self.n += 1
-        return f"{prefix}{self.n}"
+    # ---- the `_ops.Builder` protocol ------------------------------------------------
+    def integer(self, lo: int, hi: int) -> int:
+        got: int = self.source.integer(lo, hi)
+        return got
 
-    def pick(self, vs: list[_Var]) -> _Var:
-        # prefer recent values: programs then chain instead of fanning out
-        i = self.draw(st.integers(0, len(vs) - 1))
-        j = self.draw(st.integers(0, len(vs) - 1))
-        picked: _Var = vs[max(i, j)]
-        return picked
+    def choice(self, options: Any) -> Any:
+        return options[self.integer(0, len(options) - 1)]
 
-    def add_leaf(self, watched: bool) -> None:
-        shape = self.draw(st.sampled_from(_SHAPES))
-        name = self.fresh("x")
-        self.steps.append(Leaf(name, _data(self.rng, shape, self.complex), self.dtype, watched))
-        self.vars.append(_Var(name, shape, self.complex, watched, leaf=True))
+    def flip(self) -> bool:
+        return self.integer(0, 1) == 1
 
-    def emit(
-        self, op: str, args: tuple[_Var, ...], out_shape: tuple[int, ...], complex_: bool, **p: Any
-    ) -> _Var:
-        name = self.fresh()
-        self.steps.append(Op(name, op, tuple(a.name for a in args), tuple(sorted(p.items()))))
-        v = _Var(name, out_shape, complex_, any(a.rg for a in args))
-        self.vars.append(v)
-        return v
+    def partner(
+        self, a: Var, shape: tuple[int, ...] | None = None, *, broadcast: bool = False
+    ) -> Var:
+        """Another floating value of ``a``'s kind: of ``shape``, broadcastable with
+        ``a``, or any; a new leaf where none fits."""
+        cands = [v for v in self.floats() if v.complex == a.complex and v is not a]
+        if shape is not None:
+            cands = [v for v in cands if v.shape == shape]
+        elif broadcast:
+            cands = [v for v in cands if _broadcastable(a.shape, v.shape)]
+        if cands and self.integer(0, 4):
+            return self.pick(cands)
+        return self.add_leaf(
+            self.integer(0, 3) > 0, shape if shape is not None else a.shape, a.dtype
+        )
 
-    def mask(self, shape: tuple[int, ...]) -> _Var:
+    def real_of(self, a: Var) -> Var:
+        if not a.complex:
+            return a
+        name = self.choice(("real", "imag", "abs"))
+        return self.emit(OPS[name], ((a,), a.shape, _REAL_OF[a.dtype], {}))
+
+    def mask(self, shape: tuple[int, ...]) -> Var:
         name = self.fresh("m")
         m = self.rng.random(shape) < 0.6
         if m.size:
             m.flat[0] = True  # never an empty selection
-        self.steps.append(Leaf(name, m.tolist(), "bool", False))
-        return _Var(name, shape, False, False)
+        data = m.tolist()
+        self.steps.append(Leaf(name, data, "bool", False))
+        remember(name, data)
+        return Var(name, shape, "bool", False)
+
+    def data(self, values: Any, dtype: str) -> Var:
+        name = self.fresh("i")
+        self.steps.append(Leaf(name, values, dtype, False))
+        remember(name, values)
+        return Var(name, tuple(np.shape(values)), dtype, False)
+
+    # ---- building ---------------------------------------------------------------------
+    def fresh(self, prefix: str = "v") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def floats(self) -> list[Var]:
+        return [v for v in self.vars if v.floating]
+
+    def pick(self, vs: list[Var]) -> Var:
+        # prefer recent values: programs then chain instead of fanning out
+        i = self.integer(0, len(vs) - 1)
+        j = self.integer(0, len(vs) - 1)
+        picked: Var = vs[max(i, j)]
+        return picked
+
+    def add_leaf(
+        self, watched: bool, shape: tuple[int, ...] | None = None, dtype: str | None = None
+    ) -> Var:
+        if shape is None:
+            shape = self.choice(_SHAPES)
+        dtype = dtype or self.dtype
+        name = self.fresh("x")
+        self.steps.append(Leaf(name, _data(self.rng, shape, "complex" in dtype), dtype, watched))
+        v = Var(name, shape, dtype, watched, leaf=True, deps=frozenset({name} if watched else ()))
+        self.vars.append(v)
+        return v
+
+    def emit(self, spec: OpSpec, drawn: Drawn) -> Var:
+        args, shape, dtype, params = drawn
+        name = self.fresh()
+        self.steps.append(
+            Op(name, spec.name, tuple(a.name for a in args), tuple(sorted(params.items())))
+        )
+        rg = any(a.rg for a in args) and not spec.cuts
+        deps = frozenset() if spec.cuts else frozenset().union(*(a.deps for a in args))
+        v = Var(name, tuple(shape), dtype, rg, deps=deps)
+        self.vars.append(v)
+        return v
+
+    def try_op(self, spec: OpSpec, force: bool) -> bool:
+        """Draw ``spec`` on a value that fits it; with ``force``, make one if none does."""
+        assert spec.draw is not None
+        fits = [v for v in self.floats() if spec.fits(v)]
+        tries = 3 if force else 1
+        for _ in range(tries):
+            if fits:
+                a = self.pick(fits)
+            elif not force:
+                return False
+            else:
+                a = self.fitting_leaf(spec)
+            drawn = spec.draw(self, a)
+            if drawn is not None:
+                self.emit(spec, drawn)
+                return True
+            fits = []
+        a = self.fitting_leaf(spec)
+        drawn = spec.draw(self, a)
+        if drawn is not None:
+            self.emit(spec, drawn)
+            return True
+        return False
+
+    def fitting_leaf(self, spec: OpSpec) -> Var:
+        """A value ``spec`` can take: a new leaf of its example shape and kind (real
+        from a complex program's value through ``real``/``imag``/``abs``)."""
+        shape = spec.example if spec.min_nd <= len(spec.example) else (2, 2, 2)
+        if self.complex and not spec.complex:
+            return self.real_of(self.add_leaf(True, shape))
+        if not self.complex and not spec.real:
+            return self.add_leaf(True, shape, _COMPLEX_OF[self.dtype])
+        return self.add_leaf(True, shape)
 
     def op(self) -> None:
-        d = self.draw
-        a = self.pick(self.vars)
-        nd = len(a.shape)
-        choices = ["unary", "unary", "binary", "binary", "scalar", "reduce", "shape"]
-        if nd >= 1:
-            choices += ["index", "join", "matmul"]
-        if not a.complex and not self.smooth:
-            choices += ["piecewise", "piecewise"]
-        if a.complex:
-            choices += ["to_real"]
-        kind = d(st.sampled_from(choices))
-        c = a.complex
-        if kind == "unary":
-            ops = _SMOOTH_UNARY + (("conj",) if c else (*_REAL_SMOOTH, "log1p_sq"))
-            if c and self.smooth:  # paddle refuses complex tanh's double grad (wrong kernel)
-                ops = tuple(o for o in ops if o != "tanh")
-            self.emit(d(st.sampled_from(ops)), (a,), a.shape, c)
-        elif kind == "to_real":
-            self.emit(d(st.sampled_from(("real", "imag", "abs"))), (a,), a.shape, False)
-        elif kind == "scalar":
-            cval = d(st.sampled_from((0.5, -1.5, 2.0, 3.0)))
-            self.emit(d(st.sampled_from(("scale", "shift", "rsub"))), (a,), a.shape, c, c=cval)
-        elif kind == "binary":
-            others = [v for v in self.vars if v.complex == c and _broadcastable(a.shape, v.shape)]
-            b = self.pick(others)
-            ops = ("add", "sub", "mul") + (() if c else ("div",))
-            shape = tuple(np.broadcast_shapes(a.shape, b.shape))
-            args = (a, b) if d(st.booleans()) else (b, a)
-            self.emit(d(st.sampled_from(ops)), args, shape, c)
-        elif kind == "piecewise":
-            name = d(st.sampled_from(_PIECEWISE_UNARY + _PIECEWISE_BINARY + ("norm1",)))
-            if name == "abs":
-                self.emit("abs", (a,), a.shape, False)
-            elif name == "clip":
-                self.emit("clip", (a,), a.shape, False, lo=-0.7, hi=0.8)
-            elif name == "norm1":
-                if nd:
-                    self.emit("vector_norm", (a,), (), False, axis=None, keepdims=False, ord=1)
-            else:
-                others = [
-                    v
-                    for v in self.vars
-                    if not v.complex and v is not a and _broadcastable(a.shape, v.shape)
-                ]
-                if others:
-                    b = self.pick(others)
-                    self.emit(name, (a, b), tuple(np.broadcast_shapes(a.shape, b.shape)), False)
-        elif kind == "reduce":
-            self.reduce(a)
-        elif kind == "shape":
-            self.reshape(a)
-        elif kind == "index":
-            self.index(a)
-        elif kind == "join":
-            same = [v for v in self.vars if v.shape == a.shape and v.complex == c]
-            b = self.pick(same)
-            how = d(st.sampled_from(("stack", "concat", "where")))
-            if how == "stack":
-                ax = d(st.integers(-nd - 1, nd))
-                dims = list(a.shape)
-                dims.insert(ax % (nd + 1), 2)
-                self.emit("stack", (a, b), tuple(dims), c, axis=ax)
-            elif how == "concat":
-                ax = d(st.integers(-nd, nd - 1))
-                dims = list(a.shape)
-                dims[ax] *= 2
-                self.emit("concat", (a, b), tuple(dims), c, axis=ax)
-            else:
-                m = self.mask(a.shape)
-                self.emit("where", (a, b, m), a.shape, c)
-        elif kind == "matmul":
-            self.matmul(a)
-
-    def reduce(self, a: _Var) -> None:
-        d = self.draw
-        nd = len(a.shape)
-        op = d(st.sampled_from(("sum", "mean", "vector_norm")))
-        if nd == 0:
-            axis: Any = None
-        else:
-            axis = d(
-                st.one_of(
-                    st.none(),
-                    st.integers(-nd, nd - 1),
-                    st.just(tuple(range(nd))),
-                )
-            )
-        keep = d(st.booleans())
-        if axis is None:
-            axes = set(range(nd))
-        elif isinstance(axis, int):
-            axes = {axis % nd}
-        else:
-            axes = set(axis)
-        shape = (
-            tuple(1 if i in axes else n for i, n in enumerate(a.shape))
-            if keep
-            else tuple(n for i, n in enumerate(a.shape) if i not in axes)
-        )
-        if op == "vector_norm":
-            self.emit(op, (a,), shape, False, axis=axis, keepdims=keep, ord=2)
-        else:
-            self.emit(op, (a,), shape, a.complex, axis=axis, keepdims=keep)
-
-    def reshape(self, a: _Var) -> None:
-        d = self.draw
-        nd = len(a.shape)
-        size = int(np.prod(a.shape))
-        how = d(st.sampled_from(("reshape", "permute", "expand", "squeeze")))
-        if how == "reshape":
-            targets = [(size,), (1, size)] + ([(size // 2, 2)] if size % 2 == 0 and size else [])
-            shape = d(st.sampled_from(targets))
-            self.emit("reshape", (a,), tuple(shape), a.complex, shape=tuple(shape))
-        elif how == "permute" and nd == 2:
-            if d(st.booleans()):
-                self.emit("T", (a,), a.shape[::-1], a.complex)
-            else:
-                self.emit("permute_dims", (a,), a.shape[::-1], a.complex, axes=(1, 0))
-        elif how == "squeeze" and 1 in a.shape:
-            ax = a.shape.index(1)
-            self.emit("squeeze", (a,), a.shape[:ax] + a.shape[ax + 1 :], a.complex, axis=ax)
-        else:
-            ax = d(st.integers(0, nd))
-            self.emit("expand_dims", (a,), (*a.shape[:ax], 1, *a.shape[ax:]), a.complex, axis=ax)
-
-    def index(self, a: _Var) -> None:
-        d = self.draw
-        n0 = a.shape[0]
-        how = d(st.sampled_from(("int", "slice", "mask")))
-        if how == "int":
-            i = d(st.integers(-n0, n0 - 1))
-            self.emit("index", (a,), a.shape[1:], a.complex, index=("int", i))
-        elif how == "slice":
-            lo = d(st.integers(0, n0 - 1))
-            hi = d(st.integers(lo + 1, n0))
-            self.emit("index", (a,), (hi - lo, *a.shape[1:]), a.complex, index=("slice", lo, hi))
-        else:
-            full = d(st.booleans())
-            m = self.mask(a.shape if full else a.shape[:1])
-            name = self.fresh()
-            # the count is known from the mask's data
-            leaf = self.steps[-1]
-            assert isinstance(leaf, Leaf)
-            k = int(np.sum(np.asarray(leaf.data)))
-            shape = (k,) if full else (k, *a.shape[1:])
-            self.steps.append(Op(name, "index", (a.name, m.name), (("index", ("mask",)),)))
-            self.vars.append(_Var(name, shape, a.complex, a.rg))
-
-    def matmul(self, a: _Var) -> None:
-        if len(a.shape) != 2:
-            return
-        m, k = a.shape
-        cands = [
-            v
-            for v in self.vars
-            if v.complex == a.complex and len(v.shape) in (1, 2) and v.shape[0] == k
-        ]
-        if not cands:
-            return
-        b = self.pick(cands)
-        shape = (m,) if len(b.shape) == 1 else (m, b.shape[1])
-        self.emit("matmul", (a, b), shape, a.complex)
+        spec = self.choice(_DRAWN)
+        if not self.try_op(spec, force=False):
+            a = self.pick(self.floats())
+            self.emit(OPS["neg"], ((a,), a.shape, a.dtype, {}))
 
     # ---- calls ---------------------------------------------------------------------
-    def seed(self, v: _Var, batched: bool) -> Seed | None:
-        d = self.draw
-        kind = d(st.sampled_from(("none", "explicit", "explicit", "wrong")))
-        dtype = self.dtype if v.complex else self.real_dtype
+    def seed(self, v: Var, batched: bool) -> Seed | None:
+        kind = self.choice(("none", "none", "explicit", "explicit", "explicit", "wrong"))
         if batched:
             kind = "wrong" if kind == "wrong" else "explicit"
             shape: tuple[int, ...] = (2, *v.shape)
@@ -284,90 +228,158 @@ class _Builder:
         if kind == "none":
             return None
         if kind == "wrong":
-            shape = (*shape, 2) if d(st.booleans()) or not shape else shape[:-1]
-        return Seed(_data(self.rng, shape, v.complex), dtype)
+            shape = (*shape, 2) if self.flip() or not shape else shape[:-1]
+        return Seed(_data(self.rng, shape, v.complex), v.dtype)
 
-    def grad(self, name: str, outs: list[_Var], ins: list[_Var], create: bool) -> Grad:
-        d = self.draw
-        batched = d(st.integers(0, 9)) == 0
+    def grad(
+        self, name: str, outs: list[Var], ins: list[Var], create: bool, mode: str | None
+    ) -> Grad:
+        batched = mode == "batched" or self.integer(0, 9) == 0
         seeds: tuple[Seed | None, ...] | None = None
-        if batched or any(o.complex for o in outs) or d(st.booleans()):
+        if batched or any(o.complex for o in outs) or self.flip():
             seeds = tuple(self.seed(o, batched) for o in outs)
         ngv = None
-        if d(st.integers(0, 5)) == 0:
-            ngv = (self.pick([v for v in self.vars if v.rg] or self.vars).name,)
-        materialize = d(st.integers(0, 4)) == 0
+        if mode == "no_grad_vars" or self.integer(0, 5) == 0:
+            ngv = (self.pick([v for v in self.floats() if v.rg] or self.floats()).name,)
+        materialize = self.integer(0, 4) == 0
+        allow = self.choice((None, None, True, False))
+        if mode == "allow_unused":
+            allow = True
+        retain = self.choice((None, None, True, False))
+        if mode == "consumed":
+            retain = False
         return Grad(
             name,
             tuple(o.name for o in outs),
             tuple(i.name for i in ins),
             seeds,
-            retain_graph=d(st.sampled_from((None, None, True, False))),
+            retain_graph=retain,
             create_graph=create,
-            allow_unused=d(st.sampled_from((None, None, True, False))),
-            materialize_grads=materialize,
+            allow_unused=allow,
+            materialize_grads=materialize and allow is not False,
             no_grad_vars=ngv,
             batched=batched,
-            single=len(outs) == 1 and len(ins) == 1 and d(st.booleans()),
+            single=len(outs) == 1 and len(ins) == 1 and self.flip(),
         )
 
-    def call(self, first: bool) -> Grad | None:
-        d = self.draw
-        inner = [v for v in self.vars if not v.leaf and not v.name.startswith("g")] or self.vars
-        if d(st.integers(0, 9)):  # mostly outputs that require grad
+    def call(self, mode: str | None, create: bool | None = None) -> Grad | None:
+        fl = self.floats()
+        inner = [v for v in fl if not v.leaf and not v.name.startswith("g")] or fl
+        if self.integer(0, 9):  # mostly outputs that require grad
             inner = [v for v in inner if v.rg] or inner
-        n_out = d(st.integers(1, 2))
-        outs = [self.pick(inner) for _ in range(n_out)]
-        n_in = d(st.integers(1, 3))
-        pool = [v for v in self.vars if not v.name.startswith("m")]
-        leaves = [v for v in pool if v.leaf]
-        ins = [self.pick(leaves) if d(st.integers(0, 3)) else self.pick(pool) for _ in range(n_in)]
-        create = self.smooth and d(st.booleans())
-        if d(st.integers(0, 5)) == 0:  # backward
-            watched = [v for v in leaves if v.rg]
-            by_inputs = create or d(st.booleans())
+        n_out = self.integer(1, 2)
+        # the latest values first: the ops just drawn are on the path
+        outs = [inner[-1] if self.flip() else self.pick(inner) for _ in range(n_out)]
+        n_in = self.integer(1, 3)
+        leaves = [v for v in fl if v.leaf]
+        # mostly leaves the outputs depend on (an unused input is one draw in eight)
+        reach = [v for v in leaves if any(v.name in o.deps for o in outs)] or leaves
+        ins = [
+            self.pick(reach) if self.integer(0, 7) else self.pick(leaves if self.flip() else fl)
+            for _ in range(n_in)
+        ]
+        if create is None:
+            create = self.flip()
+        if mode == "backward" or (mode is None and self.integer(0, 5) == 0):
+            by_inputs = create or self.flip()
             inputs = tuple(v.name for v in ins) if by_inputs else None
             seeds = None
-            if any(o.complex for o in outs) or d(st.booleans()):
+            if any(o.complex for o in outs) or self.flip():
                 seeds = tuple(self.seed(o, False) for o in outs)
-            del watched
             self.steps.append(
                 Backward(
                     tuple(o.name for o in outs),
                     seeds,
-                    retain_graph=d(st.sampled_from((None, True, False))),
+                    retain_graph=self.choice((None, True, False)),
                     create_graph=create,
                     inputs=inputs,
                 )
             )
             return None
         name = self.fresh("g")
-        g = self.grad(name, outs, ins, create)
+        g = self.grad(name, outs, ins, create, mode)
         self.steps.append(g)
         return g
+
+    def results_of(self, g: Grad) -> None:
+        """Make ``g``'s results values later ops may use."""
+        ins = {v.name: v for v in self.vars}
+        for j, name in enumerate(g.inputs):
+            v = ins[name]
+            shape = (2, *v.shape) if g.batched else v.shape  # batched results lead with B
+            deps = frozenset(u.name for u in self.vars if u.leaf and u.rg)
+            self.vars.append(Var(f"{g.name}[{j}]", shape, v.dtype, True, deps=deps))
+
+
+class _Hypothesis:
+    """Choices drawn by Hypothesis (so that it shrinks a failing program)."""
+
+    def __init__(self, draw: Any) -> None:
+        self.draw = draw
+
+    def integer(self, lo: int, hi: int) -> int:
+        return int(self.draw(st.integers(lo, hi)))
+
+
+class _Seeded:
+    """Choices from a NumPy generator: `generate_focused`'s programs, whose draws
+    depend on their focus (which Hypothesis's engine would call flaky)."""
+
+    def __init__(self, seed: tuple[int, ...]) -> None:
+        self.rng = np.random.default_rng(list(seed))
+
+    def integer(self, lo: int, hi: int) -> int:
+        return int(self.rng.integers(lo, hi + 1))
 
 
 @st.composite
 def programs(draw: Any, max_ops: int = 7) -> Program:
-    """A random `_program.Program` (see the module docstring)."""
-    dtype = draw(st.sampled_from(("float64", "float64", "float32", "complex128", "complex64")))
-    smooth = draw(st.booleans())
-    b = _Builder(draw, dtype, smooth)
-    for i in range(draw(st.integers(1, 3))):
-        b.add_leaf(watched=i == 0 or draw(st.integers(0, 3)) > 0)
-    for _ in range(draw(st.integers(1, max_ops))):
+    """A random `_program.Program` (see the module docstring), drawn by Hypothesis."""
+    return _build(_Hypothesis(draw), max_ops, None)
+
+
+def generate_focused(n: int, seed: int, max_ops: int = 7) -> list[Program]:
+    """``n`` programs, program ``i`` drawing `focus_for` ``(i)`` first (from NumPy
+    generators seeded with ``(seed, i)``: the same programs for the same seed)."""
+    return [_build(_Seeded((seed, i)), max_ops, focus_for(i)) for i in range(n)]
+
+
+def _build(source: Any, max_ops: int, focus: tuple[tuple[str, ...], str] | None) -> Program:
+    b = _Builder(source, "float64")
+    b.dtype = dtype = b.choice(("float64", "float64", "float32", "complex128", "complex64"))
+    b.complex = "complex" in dtype
+    b.real_dtype = _REAL_OF.get(dtype, dtype)
+    for i in range(b.integer(1, 3)):
+        b.add_leaf(watched=i == 0 or b.integer(0, 3) > 0)
+    ops, mode = focus if focus is not None else ((), None)
+    for _ in range(b.integer(0 if ops else 1, max_ops)):
         b.op()
-    g = b.call(first=True)
-    follow = draw(st.sampled_from(("none", "again", "higher", "higher")))
-    if follow == "again":
-        b.call(first=False)
-    elif follow == "higher" and g is not None and g.create_graph:
-        ins = {v.name: v for v in b.vars}
-        for j, name in enumerate(g.inputs):
-            v = ins[name]
-            shape = (2, *v.shape) if g.batched else v.shape  # batched results lead with B
-            b.vars.append(_Var(f"{g.name}[{j}]", shape, v.complex, True))
-        for _ in range(draw(st.integers(1, 3))):
+    for name in ops:
+        b.try_op(OPS[name], force=True)
+    if mode is None:
+        g = b.call(None)
+        follow = b.choice(("none", "again", "higher", "higher"))
+        if follow == "again":
+            b.call(None)
+        elif follow == "higher" and g is not None and g.create_graph:
+            b.results_of(g)
+            for _ in range(b.integer(1, 3)):
+                b.op()
+            b.call(None)
+        return Program(tuple(b.steps))
+    higher = mode in ("create_graph", "third_order")
+    g = b.call(mode, create=True if higher else None)
+    if mode == "consumed":
+        b.call(None)
+    elif higher and g is not None:
+        b.results_of(g)
+        for _ in range(b.integer(1, 2)):
             b.op()
-        b.call(first=False)
+        g2 = b.call("higher", create=mode == "third_order")
+        if mode == "third_order" and g2 is not None:
+            b.results_of(g2)
+            b.op()
+            b.call("higher")
+    elif b.flip():
+        b.call(None)
     return Program(tuple(b.steps))

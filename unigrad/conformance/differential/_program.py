@@ -153,72 +153,12 @@ class Program:
         return [s for s in self.steps if isinstance(s, (Grad, Backward))]
 
 
-#: Smooth unary ops drawn for real tensors only (their complex kernels are not the
-#: point here); paddle has no second-order kernel for them (capability
-#: ``no_second_order``). ``log1p_sq`` is ``log1p(a * a)`` (in its domain).
-_REAL_SMOOTH = ("sinh", "cosh", "expm1", "atan", "asinh")
-
-
-def _axis(v: Any) -> str:
-    return repr(v)
-
-
 def render_op(op: str, args: tuple[str, ...], p: dict[str, Any]) -> str:
-    """The namespace code of ``op`` (one table: the reference reads the same names)."""
-    a = args[0]
-    b = args[1] if len(args) > 1 else ""
-    if op in (*("exp", "sin", "cos", "tanh", "abs", "real", "imag", "conj"), *_REAL_SMOOTH):
-        return f"xp.{op}({a})"
-    if op == "log1p_sq":
-        return f"xp.log1p({a} * {a})"
-    simple = {
-        "neg": f"-{a}",
-        "add": f"{a} + {b}",
-        "sub": f"{a} - {b}",
-        "mul": f"{a} * {b}",
-        "square": f"{a} * {a}",
-        "div": f"{a} / ({b} * {b} + 1.0)",
-        "matmul": f"{a} @ {b}",
-        "maximum": f"xp.maximum({a}, {b})",
-        "minimum": f"xp.minimum({a}, {b})",
-        "where_gt": f"xp.where({a} > {b}, {a}, {b})",
-        "T": f"{a}.T",
-    }
-    if op in simple:
-        return simple[op]
-    if op == "scale":
-        return f"{a} * {p['c']!r}"
-    if op == "shift":
-        return f"{a} + {p['c']!r}"
-    if op == "rsub":
-        return f"{p['c']!r} - {a}"
-    if op == "where":
-        return f"xp.where({args[2]}, {a}, {b})"
-    if op == "clip":
-        return f"xp.clip({a}, {p['lo']!r}, {p['hi']!r})"
-    if op in ("sum", "mean"):
-        return f"xp.{op}({a}, axis={_axis(p['axis'])}, keepdims={p['keepdims']})"
-    if op == "vector_norm":
-        return (
-            f"xp.linalg.vector_norm({a}, axis={_axis(p['axis'])}, "
-            f"keepdims={p['keepdims']}, ord={p['ord']})"
-        )
-    if op == "reshape":
-        return f"xp.reshape({a}, {p['shape']!r})"
-    if op == "permute_dims":
-        return f"xp.permute_dims({a}, {p['axes']!r})"
-    if op == "expand_dims":
-        return f"xp.expand_dims({a}, axis={p['axis']})"
-    if op == "squeeze":
-        return f"xp.squeeze({a}, axis={p['axis']})"
-    if op in ("stack", "concat"):
-        return f"xp.{op}([{', '.join(args)}], axis={p['axis']})"
-    if op == "index":
-        idx = p["index"]
-        if idx[0] == "int":
-            return f"{a}[{idx[1]}]"
-        if idx[0] == "slice":
-            return f"{a}[{idx[1]}:{idx[2]}]"
-        return f"{a}[{b}]"  # a boolean mask tensor
-    msg = f"unknown differential op {op!r}"
-    raise ValueError(msg)
+    """The namespace code of ``op``: `_ops.OPS`'s renderer (the one op table)."""
+    from ._ops import OPS
+
+    spec = OPS.get(op)
+    if spec is None:
+        msg = f"unknown differential op {op!r}"
+        raise ValueError(msg)
+    return spec.render(args, p)

@@ -1,19 +1,22 @@
 """The float64 reference of the contract: ``grad`` and ``backward`` on reference values.
 
-``grad`` follows the tape's model (``unigrad.tape``): the live nodes between outputs
-and inputs are replayed afresh and differentiated with their closed forms
-(`_closed_forms`), so create_graph results never run through nodes a
-``retain_graph=False`` pass consumed. Errors follow the front's precedence
-(``docs/semantics.md``) and are raised as `ContractError` naming the class.
+``grad`` replays the live nodes between outputs and inputs afresh and differentiates
+them with their closed forms (`_closed_forms`). Rule 6's ruling (issue 23): a
+create_graph result carries the forward nodes of the pass that made it (and,
+transitively, those carried by the create_graph results that pass ran through); a
+later pass that runs through it raises ``GraphFreedError`` once any carried node was
+consumed. Errors follow the front's precedence (``docs/semantics.md``) and are raised
+as `ContractError` naming the class. The refusal rules are the oracle's own
+(`_rules`): nothing here is imported from the code under test.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from ...backends._ambiguous import Record, ambiguous
 from ._closed_forms import (
     RV,
     ContractError,
@@ -23,11 +26,22 @@ from ._closed_forms import (
     const,
     getitem,
     leaf,
-    op,
     stack,
 )
+from ._rules import Call, refused
 
 __all__ = ["RV", "ContractError", "Degenerate", "backward", "const", "grad", "leaf", "op"]
+
+
+def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
+    """Evaluate program op ``name``: `_ops.OPS`'s oracle (the one op table)."""
+    from ._ops import OPS
+
+    spec = OPS.get(name)
+    if spec is None:
+        msg = f"unknown op {name!r}"
+        raise ValueError(msg)
+    return spec.oracle(list(args), p)
 
 
 # ---- grad and backward, with the contract's errors ---------------------------------------
@@ -152,19 +166,15 @@ def _errors_front(
             raise ContractError("GradOutputsError", "batch sizes differ")
 
 
-def _kids(r: RV) -> tuple[RV, ...]:
-    return () if r.node is None else r.node.parents
-
-
 def _ambiguous(outputs: Sequence[RV], inputs: Sequence[RV], cuts: Sequence[RV]) -> None:
-    """The contract's refusal (`unigrad.backends._ambiguous`): a non-leaf input or cut
-    between the inputs and outputs of an earlier create_graph call the outputs reach."""
+    """Row 16's refusal (`_rules.refused`) of a non-leaf input or cut behind a
+    create_graph call the outputs reach."""
     cands = [(f"inputs[{i}]", x) for i, x in enumerate(inputs) if x.node is not None]
     cands += [(f"no_grad_vars[{i}]", v) for i, v in enumerate(cuts) if v.node is not None]
     if cands:
-        found = ambiguous(outputs, cands, _kids, lambda r: r.key, lambda r: r.records)
+        found = refused(outputs, cands)
         if found is not None:
-            raise ContractError("UnsupportedFeatureError", f"{found[0]} is ambiguous")
+            raise ContractError("UnsupportedFeatureError", f"{found} is ambiguous")
 
 
 def _full_slices(tensors: Sequence[RV], what: str) -> None:
@@ -180,26 +190,49 @@ def _record(
     inputs: Sequence[RV],
     seeds: Sequence[RV | None],
     results: Sequence[RV | None],
+    order: Sequence[Node],
 ) -> None:
-    """Attach the call's `Record` (its view for each position) to its results."""
-    rec = Record(
-        frozenset(x.key for x in inputs),
-        tuple(outputs),
-        tuple(s for s in seeds if s is not None),
-        tuple((x.key, x) for x in inputs),
-    )
+    """Attach the call's `_rules.Call` view to each result, and (rule 6) the forward
+    nodes it carries: the pass's and those its create_graph results carried."""
+    token = object()
+    now = _CALLS[0]
+    carried: set[tuple[Node, int]] = {(n, now) for n in order}
+    for n in order:
+        carried |= n.carried
+    frozen = frozenset(carried)
     for g in results:
         if g is not None:
             g.records = ()
     for i, g in enumerate(results):
         if g is not None and g.node is not None:
-            g.records = (*g.records, rec.at(i))
+            call = Call(
+                token, tuple(inputs), tuple(outputs), tuple(s for s in seeds if s is not None), i
+            )
+            g.records = (*g.records, call)
+            g.node.carried = g.node.carried | frozen
+
+
+#: The number of the current grad/backward call (rule 6 asks what was consumed since).
+_CALLS = [0]
+
+
+def _consume(order: Sequence[Node]) -> None:
+    """A ``retain_graph=False`` pass consumes the nodes it ran (not a full slice's)."""
+    for n in order:
+        if not n.kept and not n.consumed:
+            n.consumed = True
+            n.consumed_by = _CALLS[0]
 
 
 def _consumed(order: list[Node]) -> None:
     for n in order:
         if n.consumed:
             raise ContractError("GraphFreedError", "through a consumed node")
+        if any(c.consumed_by is not None and c.consumed_by > made for c, made in n.carried):
+            raise ContractError(
+                "GraphFreedError",
+                "through a create_graph result whose pass ran through a consumed node",
+            )
 
 
 def grad(
@@ -215,6 +248,7 @@ def grad(
     batched: bool,
 ) -> tuple[RV | None, ...]:
     """``unigrad.grad`` on reference values, by the contract."""
+    _CALLS[0] += 1
     retain = create_graph if retain_graph is None else retain_graph
     if materialize_grads and allow_unused is False:
         raise ContractError("GradArgumentError", "materialize_grads with allow_unused=False")
@@ -260,8 +294,7 @@ def grad(
                 if reached[i]:
                     grads[i] = _zero_if_none(got[i], distinct_in[i])
     if not retain:
-        for n in order:
-            n.consumed = not n.kept
+        _consume(order)
     out: list[RV | None] = []
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
@@ -286,7 +319,7 @@ def grad(
         same[id(x)] = g
         out.append(g)
     if create_graph:
-        _record(outputs, inputs, seeds, out)
+        _record(outputs, inputs, seeds, out, order)
     return tuple(out)
 
 
@@ -304,6 +337,7 @@ def backward(
     inputs: Sequence[RV] | None,
 ) -> None:
     """``unigrad.backward``: accumulate into ``.grad`` of ``inputs`` or every leaf."""
+    _CALLS[0] += 1
     _errors_front(outputs, seeds, False)
     if inputs is not None:
         for i, x in enumerate(inputs):
@@ -331,7 +365,6 @@ def backward(
             t.grad = g if t.grad is None else add(t.grad, g)
         if create_graph:  # the .grad results, as grad(create_graph=True)'s
             results = [t.grad if hit else None for t, hit in zip(targets, reached, strict=True)]
-            _record(outputs, targets, seeds, results)
+            _record(outputs, targets, seeds, results, order)
     if not retain:
-        for n in order:
-            n.consumed = not n.kept
+        _consume(order)
