@@ -147,6 +147,9 @@ def test_a_piecewise_constant_op_cuts_dependence(backend, op) -> None:
     backend.close(gw, ref(v), **TOL)
     with pytest.raises(UnusedInputError):
         unigrad.grad(xp.sum(f(x) * w), [x, w])
+    # a result of the cut alone depends on nothing: as an output that requires no grad
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(f(x)), x)
 
 
 def test_where_on_a_comparison(backend) -> None:

@@ -54,7 +54,14 @@ from .._errors import (
 )
 from . import _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
-from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._base import (
+    Backend,
+    BackwardRequest,
+    Capabilities,
+    GradRequest,
+    Kind,
+    constant_output_message,
+)
 from ._paddle_deps import CUT_NODES, edges, recorded, seed_copies, structure
 from ._paddle_nodes import forgetter, hold, peek, peek_name
 from ._paddle_nodes import name as _name
@@ -266,6 +273,31 @@ def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
             return True
         stack.extend(edges(node, keep))
     return False
+
+
+def _refuse_constant_outputs(outputs: tuple[Any, ...], keep: bool) -> None:
+    """`NotDifferentiableError` for an output that reaches no leaf but through a node of
+    `CUT_NODES` (rule 14: paddle's ``sign(x)`` requires grad, but depends on nothing)."""
+    read_name = _name if keep else peek_name
+    for i, y in enumerate(outputs):
+        node = _grad_fn(y)
+        if node is None:
+            continue
+        seen: set[Any] = set()
+        stack = [node]
+        found = False
+        while stack and not found:
+            n = stack.pop()
+            if n is None or n in seen:
+                continue
+            seen.add(n)
+            name = read_name(n)
+            if name == "GradNodeAccumulation":
+                found = True
+            elif name not in CUT_NODES:
+                stack.extend(edges(n, keep))
+        if not found:
+            raise NotDifferentiableError(constant_output_message(i))
 
 
 _has_grad: Callable[[], bool] = _core._has_grad
@@ -1204,11 +1236,10 @@ class PaddleBackend(Backend):
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
-        if (
-            request.no_grad_vars
-            or recorded()
-            or _cuts_dependence(request.outputs, request.retain_graph)
-        ):
+        cuts_dependence = _cuts_dependence(request.outputs, request.retain_graph)
+        if cuts_dependence:
+            _refuse_constant_outputs(request.outputs, request.retain_graph)
+        if request.no_grad_vars or recorded() or cuts_dependence:
             # a create_graph result's spurious edges, or an edge through a node whose
             # derivative is zero (rule 14), may reach an input: leave it out
             return self._grad_cut(request)

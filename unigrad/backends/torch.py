@@ -34,7 +34,14 @@ from .._errors import (
     message,
 )
 from ._ambiguous import Record, ambiguous, refuse
-from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._base import (
+    Backend,
+    BackwardRequest,
+    Capabilities,
+    GradRequest,
+    Kind,
+    constant_output_message,
+)
 from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "TorchBackend"]
@@ -122,6 +129,8 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
     "RoundBackward0": None,
     "RoundBackward1": None,
     "TruncBackward0": None,
+    # copysign(a, b) = |a| sign(b): b's formula is ``zeros_like``
+    "CopysignBackward0": (1,),
     # double-backward nodes of piecewise-linear activations: (grad_output, self)
     "ThresholdBackwardBackward0": (1,),
     "HardtanhBackwardBackward0": (1,),
@@ -178,6 +187,15 @@ def _has_cuts(outputs: tuple[Any, ...]) -> bool:
                 add(c)
                 push(c)
     return False
+
+
+def _refuse_constant_outputs(outputs: tuple[Any, ...]) -> None:
+    """`NotDifferentiableError` for an output that depends on nothing (rule 14): torch
+    marks ``sign(x)`` or ``floor(x)`` as requiring grad, but every path from it to a
+    leaf crosses a cut edge, as an output that does not require grad."""
+    for i, y in enumerate(outputs):
+        if y.grad_fn is not None and not _depends(y.grad_fn):
+            raise NotDifferentiableError(constant_output_message(i))
 
 
 def _depends(node: Any) -> bool:
@@ -743,7 +761,10 @@ class TorchBackend(Backend):
         retain = retain_graph or create_graph or bool(no_grad_vars)
         old = _forward_nodes(outputs) if consume_only else None
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
-        if no_grad_vars or _has_cuts(outputs):
+        has_cuts = _has_cuts(outputs)
+        if has_cuts:
+            _refuse_constant_outputs(outputs)
+        if no_grad_vars or has_cuts:
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
                 i

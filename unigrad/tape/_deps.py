@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["CUT_FUNCTIONS", "CUT_PRIMITIVES", "cut_ops", "jax_dependencies", "numpy_trace"]
+__all__ = ["CUT_FUNCTIONS", "CUT_PRIMITIVES", "jax_dependencies", "numpy_trace"]
 
 Deps = list[frozenset[int]]
 
@@ -47,25 +47,9 @@ _SUB_JAXPR_PARAMS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
 #: (``jnp.trunc`` is ``select_n(x < 0, floor, ceil)``; comparisons give bools already).
 CUT_PRIMITIVES = frozenset({"sign", "floor", "ceil", "round", "is_finite", "nextafter"})
 
-#: The namespace functions (both tapes) whose results depend on nothing: a forward
-#: walk (`_replay.analyse`) does not follow a node recorded from one of them, so an
-#: input reached only through them is unused. Their results still require grad (as
-#: torch's ``sign(x)`` does); the ``*_like`` creators return constants instead
-#: (`_namespace`), as torch's do.
-CUT_FUNCTIONS = ("sign", "floor", "ceil", "round", "trunc")
-
-_CUT_IDS: dict[str, frozenset[int]] = {}
-
-
-def cut_ops(engine_name: str, module: Any) -> frozenset[int]:
-    """The ids of ``module``'s `CUT_FUNCTIONS` (the recording namespace's functions, as
-    a recorded node's key holds them), computed once per engine."""
-    ids = _CUT_IDS.get(engine_name)
-    if ids is None:
-        ids = _CUT_IDS[engine_name] = frozenset(
-            id(getattr(module, n)) for n in CUT_FUNCTIONS if hasattr(module, n)
-        )
-    return ids
+#: The namespace functions (both tapes) whose real results depend on nothing: the
+#: recording namespace returns them as constants, as comparisons (`_namespace`).
+CUT_FUNCTIONS = frozenset({"sign", "floor", "ceil", "round", "trunc"})
 
 
 def _walk(jaxpr: Any, in_deps: Sequence[frozenset[int]]) -> Deps:

@@ -17,6 +17,7 @@ from typing import Any
 
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
+from ._deps import CUT_FUNCTIONS
 from ._tensor import Tensor, constants, record, record_call
 
 __all__ = ["RecordingNamespace", "namespace_for"]
@@ -91,6 +92,8 @@ class RecordingNamespace:
             value = _on_values(target, name)
             if self._tensors:
                 value = _as_constants(self._cls, value)
+        elif name in CUT_FUNCTIONS and callable(target) and self._tensors:
+            value = _cutting(self._cls, target, name)
         elif callable(target) and not isinstance(target, type):
             value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
@@ -172,6 +175,24 @@ def _as_constants(cls: type[Tensor], fn: Any) -> Any:
     wrapper.__name__ = wrapper.__qualname__ = fn.__name__
     wrapper.__doc__ = fn.__doc__
     wrapper.__wrapped__ = fn.__wrapped__  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _cutting(cls: type[Tensor], fn: Any, name: str) -> Any:
+    """``fn`` (`CUT_FUNCTIONS`: sign, floor, ...) whose real result depends on nothing
+    (rule 14): a constant, as a comparison's. Complex ``sign`` is ``z / |z|``, which has
+    a derivative: recorded."""
+    on_values = _on_values(fn, name)
+    record_it = _recording(cls, fn, name, False)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if any(isinstance(a, Tensor) and "complex" in str(a.dtype) for a in args):
+            return record_it(*args, **kwargs)
+        return constants(cls, on_values(*args, **kwargs))
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    wrapper.__wrapped__ = getattr(fn, "fun", fn)  # type: ignore[attr-defined]
     return wrapper
 
 

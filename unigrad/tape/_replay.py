@@ -1,10 +1,9 @@
 """Cut, rebuild, differentiate: how ``grad`` runs on the tape.
 
-1. `analyse` walks back from the outputs (never through ``no_grad_vars``, nor through
-   a node of an op whose derivative is identically zero, ``sign``, ``floor``, ...:
-   `_deps.CUT_FUNCTIONS`) and finds the *live* nodes: those with an input upstream.
-   Everything else a live node reads (untracked arrays, tensors that do not depend on
-   an input, cut tensors) is a constant.
+1. `analyse` walks back from the outputs (never through ``no_grad_vars``) and
+   finds the *live* nodes: those with an input upstream. Everything else a live node
+   reads (untracked arrays, tensors that do not depend on an input, cut tensors) is a
+   constant.
 2. The live nodes become one pure function ``forward(inputs, constants)``. A non-leaf
    input ``h`` is both computed (so gradients flow through it to inputs upstream, as in
    torch) and perturbed by a zero argument whose gradient is the gradient for ``h``.
@@ -197,7 +196,6 @@ def analyse(
     n_slots = 0
     seen: set[Node] = set()
     stack: list[tuple[Node, bool]] = []
-    cut_ops = _cut_ops(outputs)
     for y in outputs:
         if isinstance(y, Tensor) and id(y) not in cut:
             i = in_pos.get(id(y))
@@ -213,9 +211,6 @@ def analyse(
         if expanded:
             if node.consumed:
                 _decide_consumed(a, node, cut, collect_leaves)
-                continue
-            if cut_ops and _is_cut(node, cut_ops):  # depends on nothing (rule 14)
-                live[node] = False
                 continue
             # Whether the node is live, and the sources of its arguments should it be:
             # (2, slot) for a live parent's output, (0, position) for an input, else a
@@ -277,8 +272,6 @@ def analyse(
             continue
         seen.add(node)
         push((node, True))
-        if cut_ops and _is_cut(node, cut_ops):
-            continue
         for p in node.parents if not node.consumed else _parents(node):
             if isinstance(p, Tensor):
                 n = p._node
@@ -294,24 +287,6 @@ def analyse(
                 push((n, False))
     a.n_slots = n_slots
     return a
-
-
-def _cut_ops(outputs: Sequence[Any]) -> frozenset[int]:
-    """The ids of the functions whose nodes cut dependence, for the outputs' engine."""
-    from . import _deps
-    from ._namespace import namespace_for
-
-    for y in outputs:
-        if isinstance(y, Tensor):
-            cls = type(y)
-            return _deps.cut_ops(cls._engine.name, namespace_for(cls)._module)
-    return frozenset()
-
-
-def _is_cut(node: Node, cut_ops: frozenset[int]) -> bool:
-    """Whether ``node`` was recorded from one of ``cut_ops`` (its key's first item)."""
-    key = node.key
-    return type(key) is tuple and bool(key) and id(key[0]) in cut_ops
 
 
 def _decide_consumed(a: Analysis, node: Node, cut: set[int], collect_leaves: bool) -> None:
