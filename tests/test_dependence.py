@@ -251,3 +251,13 @@ def test_backward_create_graph_gives_a_constant_grad(backend) -> None:
         )
         backend.close(backend.grad_of(x), [1.0, -1.0], **TOL)
         assert not backend.requires_grad(backend.grad_of(x))
+
+
+def test_copysign_reads_its_second_argument_only_through_a_sign(backend) -> None:
+    xp = backend.xp
+    a, c = backend.leaf([0.5, -1.6], "float64"), backend.leaf([-2.0, 3.0], "float64")
+    ga, gc = unigrad.grad(xp.sum(xp.copysign(a, c)), [a, c], allow_unused=True)
+    backend.close(ga, np.sign([0.5, -1.6]) * np.sign([-2.0, 3.0]), **TOL)
+    assert gc is None
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(xp.copysign(backend.tensor([1.0, 2.0], "float64"), c)), c)

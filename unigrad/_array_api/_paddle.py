@@ -331,7 +331,13 @@ bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
 bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
 bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
 bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
-copysign = _binary(paddle.copysign, "copysign")
+def _copysign(x1: Any, x2: Any) -> Any:
+    # rule 14: x2 is read only through its sign, a cut: it enters as a constant (paddle
+    # 3.3's copysign node has an edge to it, which a walk cannot cut on its own)
+    return paddle.copysign(x1, x2.detach() if not x2.stop_gradient else x2)
+
+
+copysign = _binary(_copysign, "copysign")
 divide = _binary(paddle.divide, "divide")
 
 

@@ -94,6 +94,8 @@ class RecordingNamespace:
                 value = _as_constants(self._cls, value)
         elif name in CUT_FUNCTIONS and callable(target) and self._tensors:
             value = _cutting(self._cls, target, name)
+        elif name == "copysign" and callable(target) and self._tensors:
+            value = _sign_of_a_constant(self._cls, target, name)
         elif callable(target) and not isinstance(target, type):
             value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
@@ -189,6 +191,22 @@ def _cutting(cls: type[Tensor], fn: Any, name: str) -> Any:
         if any(isinstance(a, Tensor) and "complex" in str(a.dtype) for a in args):
             return record_it(*args, **kwargs)
         return constants(cls, on_values(*args, **kwargs))
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    wrapper.__wrapped__ = getattr(fn, "fun", fn)  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _sign_of_a_constant(cls: type[Tensor], fn: Any, name: str) -> Any:
+    """``copysign(a, b)`` = ``|a| sign(b)``: ``b`` is read only through its sign, a cut
+    (rule 14), so it enters as a constant (its value): the result depends on ``a``."""
+    record_it = _recording(cls, fn, name, False)
+
+    def wrapper(x1: Any, x2: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(x2, Tensor) and x2.requires_grad:
+            x2 = cls._constant(x2._value)
+        return record_it(x1, x2, *args, **kwargs)
 
     wrapper.__name__ = wrapper.__qualname__ = name
     wrapper.__doc__ = getattr(fn, "__doc__", None)
