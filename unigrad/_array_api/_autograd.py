@@ -414,6 +414,39 @@ def _abs(anp: Any) -> Any:
     return abs_
 
 
+def _prod(
+    xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
+) -> Any:
+    """``prod`` as a tree of pairwise multiplies over the reduced elements (ceil(log2 n)
+    steps) for floating arrays: autograd 1.7's ``prod`` rule is ``g * ans / x``, NaN at
+    an exact zero (torch and jax give the product of the other elements there)."""
+    import numpy as np
+
+    if dtype is not None:
+        x = x.astype(dtype)
+    elif np.dtype(x.dtype).kind in "biu":
+        return xp.prod(x, axis=axis, keepdims=keepdims, dtype=dtype)
+    if np.dtype(x.dtype).kind not in "fc" or x.ndim == 0 or axis == ():
+        return xp.prod(x, axis=axis, keepdims=keepdims)
+    nd = x.ndim
+    given = tuple(range(nd)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    axes = sorted({a % nd for a in given})
+    kept = [d for d in range(nd) if d not in axes]
+    n = int(np.prod([x.shape[d] for d in axes]))
+    if n == 0:
+        return xp.prod(x, axis=tuple(axes), keepdims=keepdims)
+    t = xp.reshape(xp.transpose(x, (*kept, *axes)), (*(x.shape[d] for d in kept), n))
+    while n > 1:
+        h = n // 2
+        p = t[..., :h] * t[..., h : 2 * h]
+        t = xp.concatenate([p, t[..., 2 * h :]], axis=-1) if n % 2 else p
+        n -= h
+    out = t[..., 0]
+    if keepdims:
+        out = xp.reshape(out, tuple(1 if d in axes else x.shape[d] for d in range(nd)))
+    return out
+
+
 @functools.cache
 def build() -> _Module:
     """The namespace (built once): ``autograd.numpy`` with the standard's rules."""
@@ -447,6 +480,7 @@ def build() -> _Module:
     vars(ns).update(
         abs=abs_,
         mean=c.bind(_mean, anp, "mean"),
+        prod=c.bind(_prod, anp, "prod"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
         where=c.bind(_where, anp, "where"),
