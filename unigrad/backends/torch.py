@@ -971,6 +971,19 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
+        if _has_cuts(outputs):
+            # an input reached only through cut edges (rule 14) keeps its .grad
+            edges, leaves = _reachable(outputs, _NO_CUTS)
+            live = tuple(
+                x
+                for x in inputs
+                if (id(x) in leaves if x.grad_fn is None else (x.grad_fn, x.output_nr) in edges)
+            )
+            if not live:
+                if not request.retain_graph:
+                    _consume(runs)
+                return
+            inputs = live
         rec = _new_record(request, inputs) if request.create_graph else None
         consume_only = request.create_graph and not request.retain_graph
         old = _forward_nodes(outputs) if consume_only else None
@@ -992,6 +1005,10 @@ class TorchBackend(Backend):
         if old is not None:
             _mark_grad_graph([x.grad for x in inputs], old)
         if rec is not None:
+            for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
+                g = x.grad
+                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+                    x.grad = g.detach()
             _attach(rec, [x.grad for x in inputs])
 
     def watch(self, x: Any) -> Any:
