@@ -112,8 +112,13 @@ class _Prims:
 
     def sort(self, x: Any, axis: int = -1, kind: Any = None) -> Any:
         # autograd differentiates sort of 1-d arrays only: gather with argsort instead
+        # (the permutation from the plain value: autograd's argsort of a box nested in a
+        # create_graph replay is a box too, and the gather's index arithmetic fails on it)
+        import numpy as np
+        from autograd.tracer import getval
+
         anp = self._anp
-        idx = anp.argsort(x, axis=axis, kind=kind)
+        idx = np.argsort(getval(x), axis=axis, kind=kind)
         return _gather(anp, x, idx, axis)
 
     def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:
@@ -170,6 +175,24 @@ def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     rows = np.arange(im.size // n if n else 0).reshape((*im.shape[:-1], 1)) * n
     flat = anp.reshape(xm, (-1,))[(rows + im).reshape(-1)] if n else xm
     return anp.moveaxis(anp.reshape(flat, xm.shape), -1, axis)
+
+
+def _take_along_axis(anp: Any, x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    """The standard's ``take_along_axis`` as one differentiable flat index (autograd has
+    no derivative rule for NumPy's)."""
+    import numpy as np
+    from autograd.tracer import getval
+
+    idx = np.asarray(getval(indices))
+    if x.ndim == 0:
+        return x
+    xm = anp.moveaxis(x, axis, -1)
+    im = np.moveaxis(idx, axis, -1)
+    n = xm.shape[-1]
+    im = np.broadcast_to(im, (*xm.shape[:-1], im.shape[-1])) % max(n, 1)
+    rows = np.arange(int(np.prod(im.shape[:-1]))).reshape((*im.shape[:-1], 1)) * n
+    flat = anp.reshape(xm, (-1,))[(rows + im).reshape(-1)]
+    return anp.moveaxis(anp.reshape(flat, im.shape), -1, axis)
 
 
 def _complex_special(anp: Any, name: str) -> Any:
@@ -484,6 +507,7 @@ def build() -> _Module:
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
         where=c.bind(_where, anp, "where"),
+        take_along_axis=c.bind(_take_along_axis, anp, "take_along_axis"),
         finfo=c.bind(c.finfo, np, "finfo"),
         iinfo=c.bind(c.iinfo, np, "iinfo"),
         __array_namespace_info__=np.__array_namespace_info__,
@@ -493,4 +517,44 @@ def build() -> _Module:
     for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
         setattr(ns, name, getattr(np, name))
     vars(ns).update(linalg=linalg, fft=fft)
+    vars(ns).update(_extensions(anp))
     return ns
+
+
+def _extensions(anp: Any) -> dict[str, Any]:
+    """unigrad's extension set (``_portable.EXTENSIONS``) over autograd, whose rules for
+    these (``autograd.scipy.special``'s, ``logaddexp``'s, ``einsum``'s) are written in
+    ``autograd.numpy`` and so differentiable to any order."""
+    import autograd.scipy.special as sps
+    import numpy as np
+
+    def einsum(subscripts: str, /, *operands: Any) -> Any:
+        return anp.einsum(subscripts, *operands)
+
+    def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if anp.ndim(x) == 0 or axis == ():
+            return x + 0.0 * x  # nothing is reduced (autograd's rule wants an axis)
+        return sps.logsumexp(x, axis=axis, keepdims=keepdims)
+
+    def sigmoid(x: Any, /) -> Any:
+        return sps.expit(x)
+
+    def softplus(x: Any, /) -> Any:
+        return anp.logaddexp(x, np.zeros((), dtype=anp.result_type(x)))
+
+    def relu(x: Any, /) -> Any:
+        return anp.where(x > 0, x, anp.zeros_like(x))
+
+    def erf(x: Any, /) -> Any:
+        return sps.erf(x)
+
+    def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return x - sps.logsumexp(x, axis=axis, keepdims=True)
+
+    def softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return anp.exp(log_softmax(x, axis=axis))
+
+    return {
+        f.__name__: f
+        for f in (einsum, logsumexp, sigmoid, softplus, relu, erf, softmax, log_softmax)
+    }

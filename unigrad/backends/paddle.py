@@ -792,8 +792,13 @@ def _translate(err: BaseException) -> BaseException:
             f"paddle has no kernel for this derivative ({name})",
             expected="an op with a gradient kernel of the requested order",
             got=f"{name}, which paddle cannot differentiate once more",
-            fix="Pass create_graph=False on the last differentiation, or rewrite the op "
-            "in terms of ops paddle differentiates further (e.g. x*x*x for x**3).",
+            fix="Write the function with unigrad.namespace(x)'s functions, which "
+            "differentiate to third order on paddle where a formulation exists (paddle's "
+            "tensor operators x**n and a / b do not: use xp.pow and xp.divide); for a "
+            "Hessian or an HVP through an op without one (erf, linalg decompositions, "
+            "sort, fft), compute that part on another backend or with finite differences "
+            "of the gradient; or pass create_graph=False where no further derivative is "
+            "taken.",
         )
         return HigherOrderUnavailableError(msg)
     if _MISSING_BASE_GRAD in text:
@@ -1208,14 +1213,11 @@ class PaddleBackend(Backend):
         leaf_hooks_in_grad=False,
         float16_cpu=False,
         functional=True,
-        # (a PyLayer of the namespace could give them any order, but paddle's backward()
-        # releases a PyLayer node's context after one run: any later pass crashes)
-        no_second_order=frozenset(
-            {
-                *("acosh", "asin", "asinh", "atan", "atanh", "atan2", "cosh", "sinh"),
-                *("expm1", "log1p", "log2", "log10", "pow"),
-            }
-        ),
+        # the namespace computes the others through formulations paddle differentiates
+        # to any order (unigrad/_array_api/_paddle_ho.py); erf has none (no PyLayer:
+        # paddle's backward() releases a PyLayer node after one run, and any later pass
+        # through it crashes the process)
+        no_second_order=frozenset({"erf"}),
     )
 
     def owns(self, cls: type) -> bool:
@@ -1663,7 +1665,7 @@ class PaddleBackend(Backend):
     def namespace(self) -> Any:
         from .._array_api import _paddle
 
-        return _paddle
+        return _paddle.build()
 
 
 BACKEND = PaddleBackend()

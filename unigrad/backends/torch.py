@@ -467,7 +467,10 @@ def _kept(node: Any) -> bool:
 
 
 def _covers(node: Any) -> bool:
-    n = int(node._saved_self_sym_sizes[node._saved_dim])
+    # torch 2.13 saves the slice's dim as an unsigned 64-bit int: a negative dim
+    # (torch.diff slices dim=-1) reads as 2**64 - 1
+    dim = node._saved_dim
+    n = int(node._saved_self_sym_sizes[dim - (1 << 64) if dim >= 1 << 63 else dim])
     start, end = (
         v - (1 << 64) if v >= 1 << 63 else v for v in (node._saved_start, node._saved_end)
     )
@@ -1056,11 +1059,10 @@ class TorchBackend(Backend):
         return t.numpy().copy()
 
     def namespace(self) -> Any:
-        try:
-            from .._array_api import _torch as xp
-        except ImportError:  # pragma: no cover - array-api-compat is a dependency of the extra
-            return torch
-        return xp
+        # array-api-compat's namespace seen through unigrad's portable list
+        from .._array_api import _torch
+
+        return _torch.build()
 
 
 BACKEND = TorchBackend()

@@ -7,7 +7,8 @@ the arrays made from plain data (``asarray``, ``zeros``, ``arange``, ...) are co
 (``requires_grad`` False). Values are the framework's own: ``jax.numpy`` (itself an
 array API namespace) for jax, and for numpy, NumPy's array API made differentiable by
 ``unigrad._array_api._autograd``. Names outside the standard fall through to the
-framework module and record the same way.
+framework module and record the same way; ``unigrad.namespace`` shows only the portable
+names (``unigrad._array_api.PORTABLE``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .._array_api._portable import Portable, portable
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
 from ._deps import CUT_FUNCTIONS
@@ -232,20 +234,22 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
     return wrapper
 
 
-_NAMESPACES: dict[type, RecordingNamespace] = {}
+_NAMESPACES: dict[type, Portable] = {}
 
 
-def namespace_for(cls: type[Tensor]) -> RecordingNamespace:
-    """The (cached) recording namespace for tape tensors of ``cls``."""
+def namespace_for(cls: type[Tensor]) -> Portable:
+    """The (cached) recording namespace for tape tensors of ``cls``, seen through the
+    portable list (``unigrad._array_api.PORTABLE``)."""
     ns = _NAMESPACES.get(cls)
     if ns is None:
         if cls.__unigrad_backend__ == "numpy":
             from .._array_api import _autograd
 
-            ns = RecordingNamespace(cls, _autograd.build(), "unigrad.tape.numpy_namespace")
+            rec = RecordingNamespace(cls, _autograd.build(), "unigrad.tape.numpy_namespace")
         else:
             from .._array_api import _jax
 
-            ns = RecordingNamespace(cls, _jax.build(), "unigrad.tape.jax_namespace")
+            rec = RecordingNamespace(cls, _jax.build(), "unigrad.tape.jax_namespace")
+        ns = portable(rec)
         _NAMESPACES[cls] = ns
     return ns
