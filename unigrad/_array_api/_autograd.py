@@ -413,6 +413,30 @@ def _mean(xp: Any, x: Any, /, *, axis: Any = None, keepdims: bool = False) -> An
     return xp.mean(x, axis=axis, keepdims=keepdims)
 
 
+def _abs(anp: Any) -> Any:
+    """``abs`` whose real derivative is ``sign(x)``: autograd's is ``x / |x|`` (the same
+    numbers, 0 at 0), a path to ``x`` that its dependence trace would follow, where the
+    derivative is piecewise constant (rule 14: ``sign`` cuts dependence). Complex
+    ``abs`` keeps autograd's rule."""
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+    from autograd.numpy.numpy_vjps import np_abs_vjp
+
+    def raw_abs(x: Any, /) -> Any:
+        return np.abs(x)
+
+    raw_abs.__name__ = raw_abs.__qualname__ = "abs"
+    abs_: Any = primitive(raw_abs)
+
+    def vjp(ans: Any, x: Any) -> Any:
+        if np.iscomplexobj(x):
+            return np_abs_vjp(ans, x)
+        return lambda g: g * anp.sign(x)
+
+    defvjp(abs_, vjp)
+    return abs_
+
+
 def _prod(
     xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
 ) -> Any:
@@ -453,6 +477,8 @@ def build() -> _Module:
     import numpy as np
 
     prims = _Prims(anp)
+    abs_ = _abs(anp)
+    setattr(prims, "abs", abs_)  # noqa: B010 - the rules of `_common` read it (norms)
     ns = _Module("unigrad._array_api.numpy_tape", anp)
     linalg = _Module("unigrad._array_api.numpy_tape.linalg", anp.linalg)
     fft = _Module("unigrad._array_api.numpy_tape.fft", anp.fft)
@@ -475,6 +501,7 @@ def build() -> _Module:
         fftfreq=_freq(np.fft.fftfreq, "fftfreq"), rfftfreq=_freq(np.fft.rfftfreq, "rfftfreq")
     )
     vars(ns).update(
+        abs=abs_,
         mean=c.bind(_mean, anp, "mean"),
         prod=c.bind(_prod, anp, "prod"),
         copysign=c.bind(_copysign, anp, "copysign"),

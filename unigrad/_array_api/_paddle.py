@@ -24,6 +24,7 @@ from . import _common as c
 from . import _paddle_ho as ho
 from ._paddle_dtypes import (
     _COMPLEX,
+    _FLOATS,
     _NARROW,
     _promote,
     _widened,
@@ -743,12 +744,40 @@ def unique_all(x: Any, /) -> c.UniqueAll:
 
 
 # ---- statistics and utilities -------------------------------------------------------
+def _extremum(op: Callable[..., Any], x: Any, axis: Any, keepdims: builtins.bool) -> Any:
+    """``op`` (paddle's max or min) of ``x``; for a float ``x`` that requires grad,
+    as ``m + sum((x - m) * mask) / count`` with the value ``m``, the mask of the
+    elements equal to it (NaN: the NaNs) and their count constants: the same value
+    (``x - m`` is 0 under the mask) and gradient (ties share it evenly, as paddle's
+    ``max_grad``), and a ``create_graph`` result paddle 3.3 can build (``max_grad`` and
+    ``amax_grad`` have no gradient kernel); that result is the constant ``mask / count``
+    (rule 14: the mask depends on nothing)."""
+    if x.stop_gradient or x.dtype not in _FLOATS or axis == () or x.size == 0:
+        return _widened(op)(x, axis=axis, keepdims=keepdims)
+    v = x.detach()
+    m = op(v, axis=axis, keepdims=True)
+    mask = paddle.logical_or(v == m, v != v).astype(x.dtype)
+    count = prims.sum(mask, axis=axis, keepdims=True)
+    out = m + prims.sum((x - m) * mask, axis=axis, keepdims=True) / count
+    if keepdims:
+        return out
+    return paddle.reshape(out, [n for i, n in enumerate(x.shape) if i not in _axes(axis, x.ndim)])
+
+
+def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    return tuple(a % ndim for a in axis)
+
+
 def max(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    return _widened(prims.max)(x, axis=axis, keepdims=keepdims)
+    return _extremum(prims.max, x, axis, keepdims)
 
 
 def min(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    return _widened(prims.min)(x, axis=axis, keepdims=keepdims)
+    return _extremum(prims.min, x, axis, keepdims)
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 from .._array_api._portable import Portable, portable
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
+from ._deps import CUT_FUNCTIONS
 from ._tensor import Tensor, constants, record, record_call
 
 __all__ = ["RecordingNamespace", "namespace_for"]
@@ -35,6 +36,12 @@ _METADATA = frozenset(
 _CREATION = frozenset(
     {"arange", "empty", "eye", "full", "linspace", "ones", "zeros", "fftfreq", "rfftfreq"}
 )
+
+
+#: Functions that make an array from another's shape and dtype only: their results
+#: depend on nothing (rule 14), so they are constants, never recorded (torch's
+#: ``ones_like`` of a tensor that requires grad does not require grad either).
+_CONSTANT_LIKE = frozenset({"empty_like", "full_like", "ones_like", "zeros_like"})
 
 
 def _identity(x: Any) -> Any:
@@ -83,6 +90,14 @@ class RecordingNamespace:
             value: Any = RecordingNamespace(self._cls, target, sub, tensors=self._tensors)
         elif name in _METADATA or name == "__array_namespace_info__":
             value = _on_values(target, name)
+        elif name in _CONSTANT_LIKE and callable(target):
+            value = _on_values(target, name)
+            if self._tensors:
+                value = _as_constants(self._cls, value)
+        elif name in CUT_FUNCTIONS and callable(target) and self._tensors:
+            value = _cutting(self._cls, target, name)
+        elif name == "copysign" and callable(target) and self._tensors:
+            value = _sign_of_a_constant(self._cls, target, name)
         elif callable(target) and not isinstance(target, type):
             value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
@@ -155,6 +170,50 @@ def _on_values(fn: Any, name: str) -> Any:
     on_values.__doc__ = getattr(fn, "__doc__", None)
     on_values.__wrapped__ = fn  # type: ignore[attr-defined]
     return on_values
+
+
+def _as_constants(cls: type[Tensor], fn: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return constants(cls, fn(*args, **kwargs))
+
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped__ = fn.__wrapped__  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _cutting(cls: type[Tensor], fn: Any, name: str) -> Any:
+    """``fn`` (`CUT_FUNCTIONS`: sign, floor, ...) whose real result depends on nothing
+    (rule 14): a constant, as a comparison's. Complex ``sign`` is ``z / |z|``, which has
+    a derivative: recorded."""
+    on_values = _on_values(fn, name)
+    record_it = _recording(cls, fn, name, False)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if any(isinstance(a, Tensor) and "complex" in str(a.dtype) for a in args):
+            return record_it(*args, **kwargs)
+        return constants(cls, on_values(*args, **kwargs))
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    wrapper.__wrapped__ = getattr(fn, "fun", fn)  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _sign_of_a_constant(cls: type[Tensor], fn: Any, name: str) -> Any:
+    """``copysign(a, b)`` = ``|a| sign(b)``: ``b`` is read only through its sign, a cut
+    (rule 14), so it enters as a constant (its value): the result depends on ``a``."""
+    record_it = _recording(cls, fn, name, False)
+
+    def wrapper(x1: Any, x2: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(x2, Tensor) and x2.requires_grad:
+            x2 = cls._constant(x2._value)
+        return record_it(x1, x2, *args, **kwargs)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    wrapper.__wrapped__ = getattr(fn, "fun", fn)  # type: ignore[attr-defined]
+    return wrapper
 
 
 def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
