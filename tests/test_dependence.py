@@ -261,3 +261,19 @@ def test_copysign_reads_its_second_argument_only_through_a_sign(backend) -> None
     assert gc is None
     with pytest.raises(NotDifferentiableError):
         unigrad.grad(xp.sum(xp.copysign(backend.tensor([1.0, 2.0], "float64"), c)), c)
+
+
+@pytest.mark.parametrize("inputs", ["other_leaf", "cut_leaf", "no_input_requires_grad"])
+def test_a_constant_output_is_refused_whatever_the_inputs(backend, inputs) -> None:
+    """``trunc(x)[0]`` depends on nothing: refused even when no pass would reach the
+    inputs (torch answered None for another leaf; differential seed 1, program 256)."""
+    xp = backend.xp
+    x, w = backend.leaf([0.91, -1.45, 1.03], "float64"), backend.leaf([1.0, 2.0], "float64")
+    y = xp.unstack(xp.trunc(x), axis=-1)[0]
+    wrt = {
+        "other_leaf": [w, w],
+        "cut_leaf": [x],
+        "no_input_requires_grad": [backend.tensor([1.0], "float64")],
+    }[inputs]
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad([y, y], wrt, allow_unused=True)

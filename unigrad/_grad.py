@@ -509,6 +509,8 @@ def grad(
     elif used:
         request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
         results = be.grad(request)
+    else:  # no pass: the constant-output check (rule 14) Backend.grad makes on its walk
+        be.refuse_constant_outputs(outs, bool(retain))
 
     if -1 not in where and _all_given(results):
         # every input used (the common call): the results in input order

@@ -1246,6 +1246,10 @@ class PaddleBackend(Backend):
     def has_history(self, x: Any) -> bool:
         return not x.stop_gradient and not x.is_leaf
 
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
+        if _cuts_dependence(outputs, retain_graph):
+            _refuse_constant_outputs(outputs, retain_graph)
+
     def cast(self, x: Any, like: Any) -> Any:
         return x.astype(like.dtype)
 

@@ -717,6 +717,10 @@ class TorchBackend(Backend):
     def has_history(self, x: Any) -> bool:
         return x.grad_fn is not None
 
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
+        if _has_cuts(outputs):
+            _refuse_constant_outputs(outputs)
+
     def cast(self, x: Any, like: Any) -> Any:
         return x.to(like.dtype)
 
@@ -757,6 +761,11 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars = request
+        # rule 14: an output that depends on nothing is refused whatever the inputs are
+        # and whether the pass would reach them (before the walks that may return early)
+        has_cuts = _has_cuts(outputs)
+        if has_cuts:
+            _refuse_constant_outputs(outputs)
         intermediate = False  # a non-leaf input (leaves, the common inputs, cost one read)
         for x in inputs:
             if x.grad_fn is not None:
@@ -809,9 +818,6 @@ class TorchBackend(Backend):
         retain = retain_graph or create_graph or bool(no_grad_vars)
         old = _forward_nodes(outputs) if consume_only else None
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
-        has_cuts = _has_cuts(outputs)
-        if has_cuts:
-            _refuse_constant_outputs(outputs)
         if no_grad_vars or has_cuts:
             edges, leaves = _reachable(outputs, cuts)
             unreached = [

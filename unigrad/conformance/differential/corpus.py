@@ -1400,4 +1400,29 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: rule 14: trunc(x)[0] depends on nothing: NotDifferentiableError whatever the "
+        "inputs, even another leaf no pass would reach (torch answered None; differential "
+        "seed 1, program 256)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.91, -1.45, 1.03], dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[-0.91, 1.27, 1.41], [1.41, 1.38, 0.96]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v3", op="trunc", args=("x1",)),
+                Op(name="v4", op="unstack", args=("v3",), params=(("axis", -1), ("i", 0))),
+                Grad(
+                    name="g5",
+                    outputs=("v4", "v4"),
+                    inputs=("x2", "x2"),
+                    retain_graph=False,
+                    allow_unused=True,
+                ),
+            )
+        ),
+    ),
 ]
