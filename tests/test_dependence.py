@@ -277,3 +277,28 @@ def test_a_constant_output_is_refused_whatever_the_inputs(backend, inputs) -> No
     }[inputs]
     with pytest.raises(NotDifferentiableError):
         unigrad.grad([y, y], wrt, allow_unused=True)
+
+
+def test_a_constant_output_is_refused_before_its_seed_is_checked(backend) -> None:
+    """The output's refusal comes before the seed's (torch and paddle checked a wrong
+    seed first; differential seed 20261123, programs 87 and 222)."""
+    xp = backend.xp
+    x = backend.leaf([0.5, -1.6], "float64")
+    y = xp.sign(x)
+    bad = backend.tensor([1.0, 2.0, 3.0], "float64")
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(y, x, grad_outputs=bad, allow_unused=True)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.backward(y, grad_tensors=bad, inputs=[x])
+
+
+def test_backward_refuses_a_constant_output(backend) -> None:
+    """``backward`` of an output that depends on nothing is refused, as ``grad``'s (torch
+    and paddle accumulated nothing; differential seed 2, program 31)."""
+    xp = backend.xp
+    x = backend.leaf([0.5, -1.6], "float64")
+    y = xp.sum(xp.floor(x))
+    for inputs in (None, [x, x]):
+        with pytest.raises(NotDifferentiableError):
+            unigrad.backward([y, y], inputs=inputs)
+    assert backend.grad_of(x) is None

@@ -138,8 +138,13 @@ def _seeds(grad_outputs: Any, n_outputs: int) -> tuple[Any, ...]:
     return seeds
 
 
-def _check_outputs(be: Backend, outs: tuple[Any, ...]) -> bool:
-    """Raise unless every output is differentiable; whether one of them is complex."""
+def _check_outputs(be: Backend, outs: tuple[Any, ...], retain: bool) -> bool:
+    """Raise unless every output is differentiable; whether one of them is complex.
+
+    An output that requires grad but depends on nothing (rule 14) is refused here too,
+    before the seeds are checked and whatever the inputs are, as one that does not
+    require grad (``retain``: whether the call keeps the graph, for the backend's walk).
+    """
     complex_ = False
     for i, y in enumerate(outs):
         kind = be.kind(y)
@@ -165,6 +170,7 @@ def _check_outputs(be: Backend, outs: tuple[Any, ...]) -> bool:
             raise NotDifferentiableError(msg)
         if kind == "c":
             complex_ = True
+    be.refuse_constant_outputs(outs, retain)
     return complex_
 
 
@@ -495,7 +501,7 @@ def grad(
     create, retain, unused_ok, materialize, batched = _flags(
         create_graph, retain_graph, only_inputs, allow_unused, materialize_grads, is_grads_batched
     )
-    complex_out = _check_outputs(be, outs)
+    complex_out = _check_outputs(be, outs, bool(retain))
     if grad_outputs is not None or batched or complex_out:  # (None seeds for real
         seeds = _check_seeds(be, outs, seeds, batched)  # outputs: nothing to check)
     if len(outs) > 1:
@@ -509,8 +515,6 @@ def grad(
     elif used:
         request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
         results = be.grad(request)
-    else:  # no pass: the constant-output check (rule 14) Backend.grad makes on its walk
-        be.refuse_constant_outputs(outs, bool(retain))
 
     if -1 not in where and _all_given(results):
         # every input used (the common call): the results in input order
@@ -578,7 +582,7 @@ def backward(
     be = backend_for((("tensors", outs), ("grad_tensors", seeds), ("inputs", leaves or ())))
     create = _flag(create_graph, "create_graph")
     retain = create if retain_graph is None else _flag(retain_graph, "retain_graph")
-    _check_outputs(be, outs)
+    _check_outputs(be, outs, bool(retain))
     seeds = _check_seeds(be, outs, seeds, batched=False)
     outs, seeds = _merge_outputs(be, outs, seeds)
     if leaves is not None:

@@ -226,10 +226,10 @@ class Backend(abc.ABC):
 
     def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
         """Raise `NotDifferentiableError` for an output that requires grad in its
-        framework but depends on nothing (rule 14). `grad` calls it where no input
-        requires grad, so no pass runs: `Backend.grad` makes the same check on its own
-        walk otherwise. The default does nothing: a backend whose outputs require grad
-        exactly when they depend on something has nothing to find."""
+        framework but depends on nothing (rule 14). `grad` and `backward` call it on
+        every call, after the outputs' own checks and before the seeds' (``retain_graph``:
+        whether the call keeps the graph). The default does nothing: a backend whose
+        outputs require grad exactly when they depend on something has nothing to find."""
 
     def has_history(self, x: Any) -> bool:
         """Whether ``x`` was computed by recorded operations (requires grad and is not

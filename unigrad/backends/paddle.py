@@ -1412,9 +1412,8 @@ class PaddleBackend(Backend):
             _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         _check_carried(request.outputs, request.inputs)
+        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
         cuts_dependence = _cuts_dependence(request.outputs, request.retain_graph)
-        if cuts_dependence:
-            _refuse_constant_outputs(request.outputs, request.retain_graph)
         if request.no_grad_vars or recorded() or cuts_dependence:
             # a create_graph result's spurious edges, or an edge through a node whose
             # derivative is zero (rule 14), may reach an input: leave it out

@@ -761,11 +761,8 @@ class TorchBackend(Backend):
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars = request
-        # rule 14: an output that depends on nothing is refused whatever the inputs are
-        # and whether the pass would reach them (before the walks that may return early)
+        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
         has_cuts = _has_cuts(outputs)
-        if has_cuts:
-            _refuse_constant_outputs(outputs)
         intermediate = False  # a non-leaf input (leaves, the common inputs, cost one read)
         for x in inputs:
             if x.grad_fn is not None:

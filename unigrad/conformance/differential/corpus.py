@@ -1425,4 +1425,44 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch, paddle: rule 14: backward of ceil(x2), which depends on nothing, is "
+        "NotDifferentiableError as grad's (torch and paddle accumulated nothing; "
+        "differential seed 2, program 31)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.33, 1.25, 1.06], dtype="float64", watched=True),
+                Leaf(name="x2", data=[1.32, 0.49, -1.43], dtype="float64", watched=True),
+                Op(name="v3", op="ceil", args=("x2",)),
+                Backward(outputs=("v3", "v3"), inputs=("x1", "x1")),
+            )
+        ),
+    ),
+    (
+        "torch, paddle: rule 14: a constant output (floor) is refused before its seed's "
+        "shape is checked (torch and paddle raised GradOutputsError; differential seed "
+        "20261123, program 87)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.6, 1.05, -0.51], [0.92, -1.49, 0.51]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="exp", args=("x1",)),
+                Op(name="v3", op="flip", args=("v2",), params=(("axis", None),)),
+                Op(name="v4", op="floor", args=("v2",)),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("v3",),
+                    seeds=(Seed(data=[-0.59, -1.33], dtype="float64"),),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                ),
+            )
+        ),
+    ),
 ]
