@@ -302,3 +302,21 @@ def test_backward_refuses_a_constant_output(backend) -> None:
         with pytest.raises(NotDifferentiableError):
             unigrad.backward([y, y], inputs=inputs)
     assert backend.grad_of(x) is None
+
+
+def test_a_gradient_through_tensor_indexing_and_a_mask_is_a_constant(backend) -> None:
+    """``take`` at a ``nonzero`` index is linear in the incoming gradient: the gradient
+    of ``v * signbit(v)`` through it is a constant (paddle's IndexElementwiseGet node
+    kept it requiring grad; differential seed 20261123, program 22)."""
+    xp = backend.xp
+    data = np.array([[1.27, 0.61, 1.05], [0.45, 0.79, -0.82]])
+    mask = np.array([[True, True, True], [False, True, True]])
+    x = backend.leaf(data, "float64")
+    idx = xp.nonzero(xp.reshape(backend.tensor(mask, "bool"), (-1,)))[0]
+    v = xp.take(xp.reshape(x, (-1,)), idx, axis=0)
+    y = xp.sum(v * xp.astype(xp.signbit(v), xp.float64))
+    (g,) = unigrad.grad(y, x, create_graph=True)
+    backend.close(g, np.where(mask, np.signbit(data), 0.0).astype(float), **TOL)
+    assert not backend.requires_grad(g)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(g), x)

@@ -63,6 +63,9 @@ _LINEAR = frozenset(
         "IndexSelectGradNode",
         "GatherGradNode",
         "GatherNdGradNode",
+        # tensor indexing (``x[idx]``, the namespace's ``take`` on paddle 3.3): a
+        # scatter-add of the incoming gradient at the index
+        "IndexElementwiseGetGradNode",
         # the double-grad nodes of those ops (in a create_graph result's graph, which a
         # later call walks): the same linear map of the incoming gradient-of-gradient
         "AddDoubleGradNode",
@@ -84,6 +87,7 @@ _LINEAR = frozenset(
         "IndexSelectDoubleGradNode",
         "GatherDoubleGradNode",
         "GatherNdDoubleGradNode",
+        "IndexElementwiseGetDoubleGradNode",
     }
 )
 

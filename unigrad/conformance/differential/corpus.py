@@ -1465,4 +1465,30 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: rule 14: the create_graph gradient of v * signbit(v), v taken at a "
+        "nonzero index, is a constant (paddle's IndexElementwiseGet nodes kept it "
+        "requiring grad; differential seed 20261123, program 22)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[1.27, 0.61, 1.05], [0.45, 0.79, -0.82]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="m2",
+                    data=[[True, True, True], [False, True, True]],
+                    dtype="bool",
+                    watched=False,
+                ),
+                Op(name="v3", op="nonzero_take", args=("x1", "m2")),
+                Op(name="v4", op="signbit", args=("v3",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g5", outputs=("v4",), inputs=("x1",), retain_graph=False, create_graph=True
+                ),
+            )
+        ),
+    ),
 ]
