@@ -1466,9 +1466,10 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "paddle: rule 14: the create_graph gradient of v * signbit(v), v taken at a "
-        "nonzero index, is a constant (paddle's IndexElementwiseGet nodes kept it "
-        "requiring grad; differential seed 20261123, program 22)",
+        "paddle: rule 14: the create_graph gradient of v * signbit(v), v = take(x, i), "
+        "is a constant (paddle's IndexElementwiseGet nodes kept it "
+        "requiring grad; differential seed 20261123, program 22, there with take at a "
+        "nonzero index)",
         Program(
             steps=(
                 Leaf(
@@ -1477,17 +1478,11 @@ CORPUS: list[tuple[str, Program]] = [
                     dtype="float64",
                     watched=True,
                 ),
-                Leaf(
-                    name="m2",
-                    data=[[True, True, True], [False, True, True]],
-                    dtype="bool",
-                    watched=False,
-                ),
-                Op(name="v3", op="nonzero_take", args=("x1", "m2")),
+                Leaf(name="i2", data=[0, 2, 1], dtype="int64", watched=False),
+                Op(name="v3", op="take", args=("x1", "i2"), params=(("axis", 1),)),
                 Op(name="v4", op="signbit", args=("v3",), params=(("dtype", "float64"),)),
-                Grad(
-                    name="g5", outputs=("v4",), inputs=("x1",), retain_graph=False, create_graph=True
-                ),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",), create_graph=True),
+                Grad(name="g6", outputs=("g5[0]",), inputs=("x1",), create_graph=True),
             )
         ),
     ),
