@@ -170,3 +170,28 @@ def test_copysign_derivative_is_constant(backend: B) -> None:
     (g,) = backend.grad(backend.xp.sum(backend.xp.copysign(a, x)), a, create_graph=True)
     assert not backend.requires_grad(g)
     backend.close(g, [-1.0, 1.0, 1.0], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("view", ["real_of_complex", "transpose"])
+def test_take_of_a_non_contiguous_view(backend: B, view: str) -> None:
+    """paddle 3.3.1 indexed a strided view (``real(z)``, ``x.T``) by its memory layout:
+    ``take(real(z), [0, 0], axis=1)`` of a 2x3 ``z`` came out 3x2 (differential seed
+    20261123, program 243)."""
+    xp = backend.xp
+    zn = np.array(
+        [[-0.37 - 0.35j, -1.25 + 0.43j, -1.12 - 0.59j], [-0.9 + 0.37j, 1.48 + 1.23j, 1.13 + 1.39j]]
+    )
+    xn = np.array([[0.5, -1.0], [2.0, 0.25], [-1.5, 0.75]])
+    idx = backend.tensor([0, 0, 2], "int64")
+    if view == "real_of_complex":
+        z = backend.leaf(zn, "complex128")
+        v, vn = xp.real(z), zn.real
+    else:
+        z = backend.leaf(xn, "float64")
+        v, vn = xp.permute_dims(z, (1, 0)), xn.T
+    y = xp.take(v, idx, axis=1)
+    backend.close(y, vn[:, [0, 0, 2]], rtol=0, atol=0)
+    (g,) = backend.grad(xp.sum(y * y), z)
+    want = np.zeros(vn.shape)
+    np.add.at(want, (slice(None), [0, 0, 2]), 2 * vn[:, [0, 0, 2]])
+    backend.close(g, want if view == "real_of_complex" else want.T, rtol=RTOL64, atol=0)

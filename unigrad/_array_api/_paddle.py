@@ -671,6 +671,11 @@ def unstack(x: Any, /, *, axis: int = 0) -> tuple[Any, ...]:
 
 
 def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+    # paddle 3.3.1: indexing a non-contiguous view (``real(z)``, ``x.T``) with a tensor,
+    # ``x[:, idx]``, indexes by the view's memory layout, not its shape (real(z)[:, [0, 0]]
+    # of a 2x3 z came out 3x2, with wrong values and gradients): index a contiguous copy
+    if not x.is_contiguous():
+        x = x.contiguous()
     return c.take(prims, x, indices, axis=axis)
 
 

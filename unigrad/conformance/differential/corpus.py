@@ -1486,4 +1486,31 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: take(real(z), i, axis=1) of a 2x3 z: paddle 3.3.1 indexed the strided "
+        "view by its memory layout, a 3x2 result (wrong values and gradients; GradOutputsError "
+        "for a right-shaped batched seed; differential seed 20261123, program 243)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(-0.37 - 0.35j), (-1.25 + 0.43j), (-1.12 - 0.59j)],
+                        [(-0.9 + 0.37j), (1.48 + 1.23j), (1.13 + 1.39j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v2", op="real", args=("x1",)),
+                Leaf(name="i3", data=[0, 0], dtype="int64", watched=False),
+                Op(name="v4", op="take", args=("v2", "i3"), params=(("axis", 1),)),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[[0.98, 0.79], [0.46, -0.74]], dtype="float32"),),
+                ),
+            )
+        ),
+    ),
 ]
