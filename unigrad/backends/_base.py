@@ -230,6 +230,7 @@ class Backend(abc.ABC):
         every call, after the outputs' own checks and before the seeds' (``retain_graph``:
         whether the call keeps the graph). The default does nothing: a backend whose
         outputs require grad exactly when they depend on something has nothing to find."""
+        return
 
     def has_history(self, x: Any) -> bool:
         """Whether ``x`` was computed by recorded operations (requires grad and is not
