@@ -116,6 +116,9 @@ class _Prims:
         idx = anp.argsort(x, axis=axis, kind=kind)
         return _gather(anp, x, idx, axis)
 
+    def broadcast_to(self, x: Any, shape: Any) -> Any:
+        return _broadcast_to(self._anp, x, shape)
+
     def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:
         anp = self._anp  # autograd's cumsum rule takes no dtype: cast first
         return anp.cumsum(x if dtype is None else x.astype(dtype), axis=axis)
@@ -378,6 +381,37 @@ def _copysign(xp: Any, x1: Any, x2: Any, /) -> Any:
     return _where(xp, flip, -x1, x1).astype(dtype)
 
 
+def _svd(xp: Any, x: Any, /, *, full_matrices: bool = True) -> Any:
+    from autograd.tracer import getval
+
+    return c.svd_via_reduced(xp, getval, x, full_matrices=full_matrices)
+
+
+def _broadcast_to(xp: Any, x: Any, /, shape: Any) -> Any:
+    # autograd's broadcast_to VJP keeps the rank ("Can't handle extra leading dims",
+    # autograd 1.9.1 numpy_vjps.grad_broadcast_to): new leading axes through reshape
+    shape = tuple(shape)
+    lead = len(shape) - xp.ndim(x)
+    if lead > 0:
+        x = xp.reshape(x, (1,) * lead + xp.shape(x))
+    return xp.broadcast_to(x, shape)
+
+
+def _repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    # autograd's repeat VJP (1.9.1 numpy_vjps.grad_repeat) slices the shape with a negative
+    # axis as it were positive (wrong gradients along axis=-1) and takes int repeats only:
+    # index with the repeated positions instead (autograd sums the repeats back)
+    import numpy as np
+    from autograd.tracer import getval
+
+    if axis is None:
+        x = xp.reshape(x, (-1,))
+        axis = 0
+    axis = c.normalize_axis(axis, xp.ndim(x))
+    idx = np.repeat(np.arange(xp.shape(x)[axis]), np.asarray(getval(repeats)))
+    return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
+
+
 def _positive(xp: Any, x: Any, /) -> Any:
     return x * 1  # autograd has no rule for np.positive; x * 1 keeps -0.0 and the dtype
 
@@ -409,6 +443,7 @@ def build() -> _Module:
         tensordot=c.bind(_tensordot, anp, "tensordot"),
         cholesky=c.bind(_cholesky, anp, "cholesky"),
         qr=c.bind(_qr, anp, "qr"),
+        svd=c.bind(_svd, anp, "svd"),
     )
     for name, fn in (("rfft", _rfft), ("irfft", _irfft), ("rfftn", _rfftn), ("irfftn", _irfftn)):
         setattr(fft, name, c.bind(fn, anp, name))
@@ -422,6 +457,8 @@ def build() -> _Module:
         mean=c.bind(_mean, anp, "mean"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
+        broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
+        repeat=c.bind(_repeat, anp, "repeat"),
         where=c.bind(_where, anp, "where"),
         finfo=c.bind(c.finfo, np, "finfo"),
         iinfo=c.bind(c.iinfo, np, "iinfo"),

@@ -80,7 +80,8 @@ def jax_dependencies(fn: Callable[..., Any], vals: Sequence[Any]) -> Deps:
 
 
 def _dep_node_class() -> type:
-    from autograd.tracer import Node
+    from autograd.core import VJPNode
+    from autograd.tracer import Node, notrace_primitives
 
     class DepNode(Node):  # type: ignore[misc]
         """An autograd trace node that records what it computed, not how to differentiate."""
@@ -101,6 +102,12 @@ def _dep_node_class() -> type:
             self.args = ()
             self.argnums = ()
 
+    # autograd's nondifferentiable functions (any, argsort, comparisons, ...) are
+    # registered per node class, for its VJPNode (autograd 1.9.1 numpy_vjps.py
+    # nograd_functions): this trace shares that registry, so a VJP that reads an index or
+    # a mask (eigh's ``if anp.any(vg)``, sort's argsort) computes it on values instead of
+    # failing to box a bool or int ("Can't differentiate w.r.t. type numpy.bool")
+    notrace_primitives[DepNode] = notrace_primitives[VJPNode]
     return DepNode
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .._array_api import _common as c
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
 from ._tensor import Tensor, constants, record, record_call
@@ -119,6 +120,35 @@ class RecordingNamespace:
             raise TapeError(msg)
         out = self._module.asarray(_values(obj), **kwargs)
         return constants(cls, out) if self._tensors else out
+
+    # ---- functions whose outputs depend on fewer arguments than they are handed -----
+    # The tape records a call as one node that depends on all its tensor arguments; these
+    # record what each result really depends on (rule 14: structure follows
+    # differentiable dependence), so an argument a result does not use stays unused.
+    def broadcast_arrays(self, *arrays: Any) -> list[Any]:
+        """Each array broadcast on its own: one recorded node per result."""
+        return c.broadcast_arrays(self, *arrays)
+
+    def meshgrid(self, *arrays: Any, indexing: str = "xy") -> list[Any]:
+        """Each grid from its own array (reshape and broadcast): one node per grid."""
+        return c.meshgrid(self, *arrays, indexing=indexing)
+
+    def copysign(self, x1: Any, x2: Any, /) -> Any:
+        """``|x1|`` with ``x2``'s sign: ``x2`` is read for its sign bit only (a derivative
+        identically zero), so it enters as a constant, a cut as ``sign``."""
+        if isinstance(x2, Tensor):
+            x2 = x2.detach()
+        return self._function("copysign")(x1, x2)
+
+    def _function(self, name: str) -> Any:
+        """The recording wrapper of the module's ``name`` (for the methods above, which
+        shadow ``__getattr__``)."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_functions", {})
+        fn = cache.get(name)
+        if fn is None:
+            fn = _recording(self._cls, getattr(self._module, name), name, False)
+            cache[name] = fn
+        return fn
 
     def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
         """A tape tensor's own history goes with it; other arrays become constants."""
