@@ -119,6 +119,9 @@ class _Prims:
     def broadcast_to(self, x: Any, shape: Any) -> Any:
         return _broadcast_to(self._anp, x, shape)
 
+    def abs(self, x: Any) -> Any:
+        return _abs(self._anp, x)
+
     def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:
         anp = self._anp  # autograd's cumsum rule takes no dtype: cast first
         return anp.cumsum(x if dtype is None else x.astype(dtype), axis=axis)
@@ -165,7 +168,7 @@ def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     """``take_along_axis(x, idx, axis)`` as one differentiable flat index."""
     import numpy as np
 
-    if x.ndim == 0:
+    if x.ndim == 0 or x.size == 0:
         return x
     xm = anp.moveaxis(x, axis, -1)
     im = np.moveaxis(np.asarray(idx), axis, -1)
@@ -412,6 +415,52 @@ def _repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any
     return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
 
 
+@functools.cache
+def _abs_real_primitive() -> Any:
+    """``abs`` of a real array whose derivative reads ``x`` for its sign only: a
+    constant of the values (rule 14: sign reads cut dependence). autograd's own rule
+    (1.9.1, ``conj(x) / abs(x)``) is differentiable in ``x`` again, so a ``create_graph``
+    gradient of ``abs`` depended on ``x`` where torch's ``sgn`` gradient does not."""
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+    from autograd.tracer import getval
+
+    @primitive  # type: ignore[untyped-decorator]
+    def abs_real(x: Any) -> Any:
+        return np.abs(x)
+
+    def abs_vjp(ans: Any, x: Any) -> Any:
+        sign = np.sign(getval(x)) + 0  # + 0: the zero of -0.0 is +0, as autograd's
+        return lambda g: g * sign
+
+    defvjp(abs_real, abs_vjp)
+    return abs_real
+
+
+def _abs(xp: Any, x: Any, /) -> Any:
+    import numpy as np
+    from autograd.tracer import getval
+
+    if np.issubdtype(np.asarray(getval(x)).dtype, np.floating):
+        return _abs_real_primitive()(x)
+    return xp.abs(x)
+
+
+def _prod(
+    xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
+) -> Any:
+    # autograd's prod rule (1.9.1) divides the product by each factor: a gradient that
+    # depends on the factor even where the product has one factor, itself (a sum of one
+    # term: the same value, and a gradient that is the seed)
+    axes = range(xp.ndim(x)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    count = 1
+    for a in axes:
+        count *= xp.shape(x)[a]
+    if count == 1:
+        return xp.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
+    return xp.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+
 def _positive(xp: Any, x: Any, /) -> Any:
     return x * 1  # autograd has no rule for np.positive; x * 1 keeps -0.0 and the dtype
 
@@ -457,6 +506,8 @@ def build() -> _Module:
         mean=c.bind(_mean, anp, "mean"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
+        abs=c.bind(_abs, anp, "abs"),
+        prod=c.bind(_prod, anp, "prod"),
         broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
         repeat=c.bind(_repeat, anp, "repeat"),
         where=c.bind(_where, anp, "where"),

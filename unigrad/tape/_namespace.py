@@ -36,6 +36,11 @@ _CREATION = frozenset(
 )
 
 
+#: Functions that read only their array argument's shape and dtype (torch's ``zeros_like``
+#: and the rest make tensors that do not require grad): constants of its value.
+_LIKE = frozenset({"empty_like", "full_like", "ones_like", "zeros_like"})
+
+
 def _identity(x: Any) -> Any:
     return x
 
@@ -82,6 +87,8 @@ class RecordingNamespace:
             value: Any = RecordingNamespace(self._cls, target, sub, tensors=self._tensors)
         elif name in _METADATA or name == "__array_namespace_info__":
             value = _on_values(target, name)
+        elif name in _LIKE:
+            value = _like(self._cls, target, name)
         elif callable(target) and not isinstance(target, type):
             value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
@@ -183,6 +190,25 @@ def _on_values(fn: Any, name: str) -> Any:
     on_values.__doc__ = getattr(fn, "__doc__", None)
     on_values.__wrapped__ = fn  # type: ignore[attr-defined]
     return on_values
+
+
+def _like(cls: type[Tensor], fn: Any, name: str) -> Any:
+    fn = getattr(fn, "fun", fn)  # autograd's wrapper: computed on values, not recorded
+
+    def like(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*_values(args), **kwargs)
+        return constants(cls, out) if _has_tensor(args) else out
+
+    like.__name__ = like.__qualname__ = name
+    like.__doc__ = getattr(fn, "__doc__", None)
+    like.__wrapped__ = fn  # type: ignore[attr-defined]
+    return like
+
+
+def _has_tensor(tree: Any) -> bool:
+    if isinstance(tree, Tensor):
+        return True
+    return type(tree) in (list, tuple) and any(_has_tensor(v) for v in tree)
 
 
 def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
