@@ -219,7 +219,17 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
     else:
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            return record_call(cls, fn, args, kwargs)
+            try:
+                return record_call(cls, fn, args, kwargs)
+            except (TypeError, IndexError) as err:
+                # inside a unigrad.jit step, jax refuses a value read (nonzero's size):
+                # the documented CompiledStepError, as the step itself raises
+                from ._compiled import step_read_error
+
+                documented = step_read_error(err)
+                if documented is None:
+                    raise
+                raise documented from err
 
     wrapper.__name__ = name
     wrapper.__qualname__ = name

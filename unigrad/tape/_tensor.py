@@ -96,6 +96,11 @@ class tracing_step:  # (a context manager, named as one)
         _STEP_STARTS.stack.pop()
 
 
+def in_traced_step() -> bool:
+    """Whether this thread is tracing a `unigrad.jit` step (jax's values are abstract)."""
+    return bool(getattr(_STEP_STARTS, "stack", None))
+
+
 def recorded_before_step(nodes: Sequence[Node]) -> bool:
     """Whether a `unigrad.jit` step is being traced and one of ``nodes`` was recorded
     before it began (outside the step: its graph outlives the trace)."""
