@@ -232,3 +232,17 @@ def test_nonzero_inside_a_step_is_refused_where_the_step_compiles(backend):
         assert "read a value" in str(seen[0])
     else:
         assert seen == [[1, 2]]
+
+
+def test_nonzero_of_a_mask_the_step_closes_over(backend):
+    # a concrete mask has concrete indices: the step knows their number
+    mask = backend.tensor([True, False, True], "bool")
+
+    @unigrad.jit
+    def step(w):
+        w = unigrad.watch(w)
+        xp = unigrad.namespace(w)
+        picked = xp.take(w, xp.nonzero(mask)[0], axis=0)
+        return unigrad.grad(xp.sum(picked * picked), w)[0]
+
+    backend.close(step(backend.tensor([0.5, 2.0, -1.5], "float64")), [1.0, 0.0, -3.0], rtol=RTOL)
