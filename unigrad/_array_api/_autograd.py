@@ -411,7 +411,7 @@ def _repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any
         x = xp.reshape(x, (-1,))
         axis = 0
     axis = c.normalize_axis(axis, xp.ndim(x))
-    idx = np.repeat(np.arange(xp.shape(x)[axis]), np.asarray(getval(repeats)))
+    idx: Any = np.repeat(np.arange(xp.shape(x)[axis]), np.asarray(getval(repeats)))
     return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
 
 

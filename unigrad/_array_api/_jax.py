@@ -70,7 +70,7 @@ def build() -> Any:
     for name in _c99.FUNCTIONS:
         setattr(ns, name, complex_special(name))
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
-    linalg.svd = svd
+    vars(linalg).update(svd=svd)
     vars(ns).update(
         linalg=linalg,
         sign=sign,
