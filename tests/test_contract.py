@@ -370,15 +370,6 @@ def test_r6_a_chain_consumed_below_a_held_tensor_raises_from_it(backend):
         unigrad.grad(c, b)
 
 
-_OPEN_R6 = (
-    "open (semantics row 6): the tapes rebuild a create_graph result's graph from the "
-    "inputs, so a later pass that consumes the forward nodes it was computed from does not "
-    "end its differentiability; torch's and paddle's graphs of it run through those nodes"
-)
-
-
-@pytest.mark.xfail_backend("jax", reason=_OPEN_R6)
-@pytest.mark.xfail_backend("numpy", reason=_OPEN_R6)
 def test_r6_a_gradient_graph_built_before_the_consuming_pass_is_consumed(backend):
     # the gradient's graph refers to the forward graph's nodes (a saved product), which a
     # later pass over another output consumes (found by a test of issue 14's paddle work)
@@ -390,6 +381,88 @@ def test_r6_a_gradient_graph_built_before_the_consuming_pass_is_consumed(backend
     unigrad.grad(y, x)
     with pytest.raises(GraphFreedError):
         unigrad.grad(g.sum(), x)
+
+
+def _through_a_saved_product(backend):
+    x = backend.leaf([1.0, 2.0])
+    xp = backend.xp
+    h = xp.sin(x)
+    (g,) = unigrad.grad(xp.sum(h * h), x, create_graph=True)
+    return x, h, g, lambda: unigrad.grad(xp.sum(2 * h), x)
+
+
+def _through_nodes_that_saved_nothing(backend):
+    x = backend.leaf([1.0, 2.0])
+    xp = backend.xp
+    h = x + 1
+    (g,) = unigrad.grad(xp.sum(h * h), x, create_graph=True)
+    return x, h, g, lambda: unigrad.backward(xp.sum(-h))
+
+
+def _a_gradient_graph_that_reads_no_forward_node(backend):
+    # g = w: torch's and paddle's graph of g runs through no node of x * w, which the
+    # later pass consumes; the result still carries it
+    x = backend.leaf([1.0, 2.0])
+    w = backend.leaf([3.0, 4.0])
+    xp = backend.xp
+    p = x * w
+    (g,) = unigrad.grad(xp.sum(p), x, create_graph=True)
+    return w, p, g, lambda: unigrad.grad(xp.sum(p), w)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        _through_a_saved_product,
+        _through_nodes_that_saved_nothing,
+        _a_gradient_graph_that_reads_no_forward_node,
+    ],
+    ids=["saved-product", "saved-nothing", "reads-no-forward-node"],
+)
+def test_r6_a_create_graph_result_whose_forward_nodes_a_later_pass_consumed(backend, make) -> None:
+    inp, _h, g, consume = make(backend)
+    consume()
+    with pytest.raises(GraphFreedError, match="consumed"):
+        unigrad.grad(backend.xp.sum(g * g), inp)
+    with pytest.raises(GraphFreedError):
+        unigrad.backward(backend.xp.sum(g * g))
+
+
+def test_r6_a_result_carries_what_the_results_it_ran_through_carry(backend) -> None:
+    x = backend.leaf([1.0, 2.0])
+    xp = backend.xp
+    h = x + 1
+    (g,) = unigrad.grad(xp.sum(h * h * h), x, create_graph=True)
+    (g2,) = unigrad.grad(xp.sum(g * x), x, create_graph=True)
+    unigrad.grad(xp.sum(h), x)  # consumes h's node, which g2 carries through g
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(xp.sum(g2), x)
+
+
+def test_r6_what_a_result_does_not_carry_or_consumed_before_it_answers(backend) -> None:
+    x = backend.leaf([1.0, 2.0])
+    w = backend.leaf([3.0, 4.0])
+    xp = backend.xp
+    # its own consuming call (rule 15): differentiable
+    h = xp.sin(x)
+    (g,) = unigrad.grad(xp.sum(h * h), x, create_graph=True, retain_graph=False)
+    (gg,) = unigrad.grad(xp.sum(g), x)
+    x_np = np.array([1.0, 2.0])
+    backend.close(gg, 2 * np.cos(2 * x_np))
+    # a consumed branch the result's pass did not run
+    p = x * w
+    q = xp.sin(w)
+    (gp,) = unigrad.grad(xp.sum(p), x, create_graph=True)
+    unigrad.grad(xp.sum(q), w)
+    (gw,) = unigrad.grad(xp.sum(gp * gp), w)
+    backend.close(gw, 2 * np.array([3.0, 4.0]))
+    # a pass that does not run through the result (its input is the result itself)
+    p2 = x * w
+    (g3,) = unigrad.grad(xp.sum(p2 * p2), x, create_graph=True)
+    loss = xp.sum(g3 * g3)
+    unigrad.grad(xp.sum(p2), w)
+    (d,) = unigrad.grad(loss, g3)
+    backend.close(d, 2 * backend.np(g3))
 
 
 def test_r6_one_pass_over_several_outputs_consumes_each(backend):

@@ -40,9 +40,11 @@ def _as_tuple(value: Any, name: str, *, allow_set: bool = False) -> tuple[Any, .
             fix=f"Pass the tensor(s) as `{name}`.",
         )
         raise GradArgumentError(msg)
-    if isinstance(value, tuple):
+    if type(value) is tuple:
         items = value
-    elif isinstance(value, list):
+    elif isinstance(value, (list, tuple)):  # a namedtuple or a list subclass: a plain
+        # tuple (torch's engine takes exact tuples only: "inputs to run_backward must
+        # be a tuple", torch 2.13)
         items = tuple(value)
     elif type(value) in _TYPE_CACHE or owner(value) is not None:  # (the cache: one call less)
         return (value,)
@@ -104,7 +106,7 @@ def _flag(value: Any, name: str, *, optional: bool = False) -> bool | None:
 def _seeds(grad_outputs: Any, n_outputs: int) -> tuple[Any, ...]:
     if grad_outputs is None:
         return (None,) * n_outputs
-    if isinstance(grad_outputs, (list, tuple)):
+    if isinstance(grad_outputs, (list, tuple)):  # (a namedtuple too: a plain tuple)
         seeds = tuple(grad_outputs)
     elif owner(grad_outputs) is not None:
         seeds = (grad_outputs,)

@@ -446,21 +446,6 @@ def _abs(xp: Any, x: Any, /) -> Any:
     return xp.abs(x)
 
 
-def _prod(
-    xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
-) -> Any:
-    # autograd's prod rule (1.9.1) divides the product by each factor: a gradient that
-    # depends on the factor even where the product has one factor, itself (a sum of one
-    # term: the same value, and a gradient that is the seed)
-    axes = range(xp.ndim(x)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    count = 1
-    for a in axes:
-        count *= xp.shape(x)[a]
-    if count == 1:
-        return xp.sum(x, axis=axis, dtype=dtype, keepdims=keepdims)
-    return xp.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
-
-
 def _positive(xp: Any, x: Any, /) -> Any:
     return x * 1  # autograd has no rule for np.positive; x * 1 keeps -0.0 and the dtype
 
@@ -471,6 +456,41 @@ def _tensordot(xp: Any, x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 
 def _mean(xp: Any, x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     return xp.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _prod(
+    xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
+) -> Any:
+    """``prod`` as a tree of pairwise multiplies over the reduced elements (ceil(log2 n)
+    steps) for floating arrays: autograd 1.7's ``prod`` rule is ``g * ans / x``, NaN at
+    an exact zero (torch and jax give the product of the other elements there)."""
+    import numpy as np
+
+    if dtype is not None:
+        x = x.astype(dtype)
+    elif np.dtype(x.dtype).kind in "biu":
+        return xp.prod(x, axis=axis, keepdims=keepdims, dtype=dtype)
+    if x.ndim == 0 and np.dtype(x.dtype).kind in "fc":
+        return x * 1  # one factor: itself (autograd's rule would divide by it)
+    if np.dtype(x.dtype).kind not in "fc" or axis == ():
+        return xp.prod(x, axis=axis, keepdims=keepdims)
+    nd = x.ndim
+    given = tuple(range(nd)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    axes = sorted({a % nd for a in given})
+    kept = [d for d in range(nd) if d not in axes]
+    n = int(np.prod([x.shape[d] for d in axes]))
+    if n == 0:
+        return xp.prod(x, axis=tuple(axes), keepdims=keepdims)
+    t = xp.reshape(xp.transpose(x, (*kept, *axes)), (*(x.shape[d] for d in kept), n))
+    while n > 1:
+        h = n // 2
+        p = t[..., :h] * t[..., h : 2 * h]
+        t = xp.concatenate([p, t[..., 2 * h :]], axis=-1) if n % 2 else p
+        n -= h
+    out = t[..., 0]
+    if keepdims:
+        out = xp.reshape(out, tuple(1 if d in axes else x.shape[d] for d in range(nd)))
+    return out
 
 
 @functools.cache

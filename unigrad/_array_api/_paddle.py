@@ -363,7 +363,28 @@ maximum = _binary(paddle.maximum, "maximum")
 minimum = _binary(paddle.minimum, "minimum")
 multiply = _binary(paddle.multiply, "multiply")
 not_equal = _binary(_exact_not_equal, "not_equal")
-pow = _binary(paddle.pow, "pow")
+_pow = _binary(paddle.pow, "pow")
+
+
+def pow(x1: Any, x2: Any, /) -> Any:
+    """``x1 ** x2``. A real floating tensor to the Python power 2 or 3 is ``x1 * x1``
+    (``* x1``), as torch and jax compute it: paddle 3.3's double-grad kernel of its
+    scalar pow (``PowDoubleGradNode``) raises "The output DenseTensor DX can not be
+    nullptr" when a later pass does not differentiate with respect to the base (the
+    weights of ``x**2 * w``: PaddlePaddle/Paddle#57371 made the kernel skip a missing
+    ``grad_out`` gradient, not a missing ``x`` one), and its tensor-exponent pow has no
+    double-grad kernel at all."""
+    if (
+        isinstance(x1, paddle.Tensor)
+        and type(x2) in (int, float)
+        and x2 in (2, 3)
+        and isdtype(x1.dtype, "real floating")
+    ):
+        sq = paddle.multiply(x1, x1)
+        return sq if x2 == 2 else paddle.multiply(sq, x1)
+    return _pow(x1, x2)
+
+
 remainder = _binary(paddle.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
 
@@ -532,8 +553,28 @@ def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
     return paddle.broadcast_to(x, list(shape))
 
 
+def _list_operands(arrays: list[Any]) -> list[Any]:
+    """The operands of a list op (``concat``, ``stack``), a constant among tensors that
+    require grad given a leaf of its own that requires grad (the same memory, held by
+    nobody else, so no gradient of a user's tensor changes). paddle 3.3's double-grad
+    nodes of ``concat`` and ``stack`` fail when one operand is a constant ("Unable to
+    fill empty grad inputs due to empty GradSlotMeta", in any pass through the
+    gradient's graph: ``concat([x, c])`` and a second derivative), which
+    PaddlePaddle/Paddle#44252 fixed for empty gradients but not for an operand with no
+    gradient slot at all."""
+    if not paddle.is_grad_enabled() or builtins.all(a.stop_gradient for a in arrays):
+        return arrays
+    out = []
+    for a in arrays:
+        if a.stop_gradient:
+            a = a.detach()
+            a.stop_gradient = False
+        out.append(a)
+    return out
+
+
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
-    return c.concat(prims, _promote(*arrays), axis=axis)
+    return c.concat(prims, _list_operands(_promote(*arrays)), axis=axis)
 
 
 def expand_dims(x: Any, /, axis: int = 0) -> Any:
@@ -591,7 +632,7 @@ def squeeze(x: Any, /, axis: int | tuple[int, ...]) -> Any:
 
 
 def stack(arrays: Any, /, *, axis: int = 0) -> Any:
-    return paddle.stack(_promote(*arrays), axis=axis)
+    return paddle.stack(_list_operands(_promote(*arrays)), axis=axis)
 
 
 def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:
@@ -707,7 +748,39 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.b
         return x if dtype is None else x.astype(dtype)
     if dtype is not None and x.dtype != dtype:
         x = x.astype(dtype)
+    if not x.stop_gradient and paddle.is_grad_enabled():
+        return _prod_by_multiplies(x, axis, keepdims)
     return paddle.prod(x, axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
+
+
+def _prod_by_multiplies(x: Any, axis: Any, keepdims: builtins.bool) -> Any:
+    """``prod`` of a tensor that requires grad as a tree of pairwise multiplies (halves
+    of the reduced elements, ceil(log2 n) steps): paddle 3.3's ``prod_grad`` has no
+    double-grad kernel, so any ``create_graph=True`` pass through ``paddle.prod``
+    raised, even one whose result is never differentiated again; multiplies and
+    slices differentiate to any order (and at zeros, exactly)."""
+    nd = x.ndim
+    if axis is None:
+        axes = list(range(nd))
+    else:
+        axes = sorted(
+            {c.normalize_axis(a, nd) for a in (axis if isinstance(axis, tuple) else (axis,))}
+        )
+    kept = [d for d in range(nd) if d not in axes]
+    n = math.prod(x.shape[d] for d in axes)
+    if n == 0:  # nothing to multiply: ones, with no edge to x (paddle's answer)
+        return paddle.prod(x, axis=axes or None, keepdim=keepdims)
+    t = paddle.transpose(x, [*kept, *axes]) if axes != list(range(nd - len(axes), nd)) else x
+    t = paddle.reshape(t, [*(x.shape[d] for d in kept), n])
+    while n > 1:
+        h = n // 2
+        p = t[..., :h] * t[..., h : 2 * h]
+        t = paddle.concat([p, t[..., 2 * h :]], axis=-1) if n % 2 else p
+        n -= h
+    out = t[..., 0]
+    if keepdims:
+        out = paddle.reshape(out, [1 if d in axes else x.shape[d] for d in range(nd)])
+    return out
 
 
 def std(

@@ -50,12 +50,6 @@ class Capabilities:
         no_second_order: namespace functions (``unigrad.namespace(x).<name>``) whose
             derivative the framework cannot differentiate again: a ``create_graph=True``
             pass through one raises `unigrad.HigherOrderUnavailableError` naming it.
-        list_ops_after_consuming: a pass the contract lets through nodes an earlier
-            ``retain_graph=False`` pass consumed (a ``create_graph`` result's own
-            graph, a branch that leads to no input) also crosses the nodes of ops that
-            take a list of tensors (``stack``, ``concat``, ``add_n``, ``einsum``);
-            paddle: ``UnsupportedFeatureError`` (its hooks cannot hand their gradients
-            on), never a wrong number.
         compiles_steps: `unigrad.jit` compiles a step into one function (jax): its
             Python runs once per argument signature, and reading a value inside
             raises `unigrad.CompiledStepError`. Off: the step runs as written, every
@@ -69,7 +63,6 @@ class Capabilities:
     float16_cpu: bool = True
     functional: bool = False
     no_second_order: frozenset[str] = frozenset()
-    list_ops_after_consuming: bool = True
     compiles_steps: bool = False
 
 

@@ -52,7 +52,7 @@ from .._errors import (
     UnsupportedFeatureError,
     message,
 )
-from . import _graph
+from . import _carried, _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._paddle_deps import edges, recorded, seed_copies, structure
@@ -132,7 +132,16 @@ def _any_complex(outputs: Sequence[Any], inputs: Sequence[Any]) -> bool:
 
 
 def _zero_grad(g: Any) -> Any:
-    return paddle.zeros_like(g)
+    """A cut's gradient (zeros). In a ``create_graph`` pass (``g`` requires grad) the
+    zeros are a private leaf that requires grad: the double-grad nodes paddle 3.3 builds
+    behind the cut take them as an input and fail in a later pass when it is a constant
+    ("The current MetaTensor is not initialized" from ``ReluDoubleGradNode``, paddle's
+    own ``test_example_with_gradient_accumulation_and_no_grad_vars`` through unigrad;
+    the same class as PaddlePaddle/Paddle#44252's empty grads)."""
+    z = paddle.zeros_like(g)
+    if not g.stop_gradient:
+        z.stop_gradient = False
+    return z
 
 
 #: Serialises paddle's backward passes (its engine crashes when two threads run one).
@@ -413,6 +422,47 @@ _FREED_HOOKS: dict[int, Callable[..., Any]] = {}
 _swept_size = 0
 
 
+#: ``node_ptr -> the stamp of the pass that consumed it`` (rule 6,
+#: `unigrad.backends._carried`); an entry counts while the node holds its freed hook
+#: (`_consumed_at`), and goes with the hook.
+_CONSUMED_AT: dict[int, int] = {}
+
+
+def _stamp(nodes: Any) -> None:
+    stamp = _carried.consume_epoch()
+    for node in nodes:
+        _CONSUMED_AT[node.node_ptr()] = stamp
+
+
+def _consumed_at(ptr: int) -> int:
+    hook = _FREED_HOOKS.get(ptr)
+    # 3: the registry's reference, this name's and getrefcount's argument: no node
+    # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
+    if hook is None or sys.getrefcount(hook) <= 3:
+        return 0
+    return _CONSUMED_AT.get(ptr, 0)
+
+
+def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
+    """`GraphFreedError` before a ``backward()`` pass that would meet a consumed node
+    outside a gradient graph: paddle's ``backward(retain_graph=False)`` frees each node
+    it runs before a later node's freed hook raises, so a refused pass would damage
+    nodes a create_graph result's graph still crosses (a list-op node, unmarked by a
+    create_graph=True, retain_graph=False call, rule 15)."""
+    plain = _PASS.plain
+    seen: set[int] = set()
+    stack = [n for n in map(_grad_fn, outputs) if n is not None]
+    while stack:
+        node = stack.pop()
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if (plain is None or ptr in plain) and _consumed_at(ptr):
+            raise GraphFreedError(_FREED_MESSAGE)
+        stack.extend(_children(node))
+
+
 def _sweep_hooks() -> None:
     global _swept_size
     getrefcount = sys.getrefcount
@@ -423,6 +473,8 @@ def _sweep_hooks() -> None:
         # 2: the registry's reference and getrefcount's argument: no node holds it
         for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
             del hooks[p]
+            if hooks is _FREED_HOOKS:
+                _CONSUMED_AT.pop(p, None)
         if hooks is _FREED_HOOKS:
             _swept_size = len(hooks)
 
@@ -604,7 +656,12 @@ def _is_leaf_node(node: Any) -> bool:
 
 
 def _mark_executed(
-    roots: list[Any], targets: set[Any], leaves: set[Any], cuts: frozenset[int] = frozenset()
+    roots: list[Any],
+    targets: set[Any],
+    leaves: set[Any],
+    cuts: frozenset[int] = frozenset(),
+    *,
+    list_ops: bool = True,
 ) -> None:
     """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
 
@@ -650,6 +707,9 @@ def _mark_executed(
             if p not in ran:
                 ran.add(p)
                 up.append(p)
+    if not list_ops:  # (`PaddleBackend._consume`)
+        ran = {n for n in ran if n.name() not in _MULTI_SLOT}
+    _stamp(ran)
     hooks = _FREED_HOOKS
     for node in ran:  # `_hook_for`, inlined (once per node run)
         ptr = node.node_ptr()
@@ -679,6 +739,15 @@ def _translate(err: BaseException) -> BaseException:
             got=f"{name}, which paddle cannot differentiate once more",
             fix="Pass create_graph=False on the last differentiation, or rewrite the op "
             "in terms of ops paddle differentiates further (e.g. x*x*x for x**3).",
+        )
+        return HigherOrderUnavailableError(msg)
+    if _MISSING_BASE_GRAD in text:
+        msg = message(
+            "paddle's second derivative of x ** p needs the gradient with respect to x",
+            expected="a pass that also reaches the base of the power (or no pow in it)",
+            got="a pass through the gradient of x ** p that does not (PowDoubleGradNode)",
+            fix="Write the power as x * x (or unigrad.namespace(x).pow(x, 2)), or keep the "
+            "create_graph call's inputs alive for the later pass.",
         )
         return HigherOrderUnavailableError(msg)
     if "inplace" in text and ("PermissionDenied" in text or "version" in text):
@@ -832,6 +901,7 @@ def _record_call(
             None if n is None else (n.node_ptr(), None if _is_leaf_node(n) else n) for n in nodes
         ),
     )
+    bases: tuple[weakref.ref[Any], ...] | None = None
     for i, (g, node) in enumerate(zip(grads, results, strict=True)):
         if g is None or node is None:
             continue
@@ -840,6 +910,93 @@ def _record_call(
         if slot is None or slot[0]() is None:
             slot = _RECORDS[ptr] = (weakref.ref(g, forgetter(_RECORDS, ptr)), [])
         slot[1].append(rec.at(i))
+        if bases is None:
+            bases = tuple(weakref.ref(x) for x in request.inputs)
+        held = _CALL_INPUTS.get(ptr)
+        if held is None or held[0]() is None:
+            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), ([], [0]))
+        held[1][0].extend(bases)
+        held[1][1][0] = _carried.now()  # rule 6: made after the call's own consumption
+
+
+#: ``node pointer of a create_graph result -> (a weak reference to the result, weak
+#: references to the inputs of the calls that made it (`_call_inputs_behind`), [the
+#: stamp it was made at] (rule 6, `_check_carried`))``.
+_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]]] = {}
+
+
+def _carried_ptrs(rec: Record, depth: int = 0) -> set[int]:
+    """Rule 6: the forward nodes (pointers) a create_graph call's result carries: those
+    between its outputs and inputs its pass ran, and what the results of earlier calls
+    among them carry."""
+    keys = rec.inputs
+    ran = _graph.executed(rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node)
+    carried = {n.node_ptr() for n in ran}
+    if depth < 64:
+        for n in ran:
+            for earlier in _records(n):
+                if earlier.call is not rec.call:
+                    carried |= _carried_ptrs(earlier, depth + 1)
+    return carried
+
+
+def _ptr_in(ptrs: set[int], node: Any) -> bool:
+    return bool(node.node_ptr() in ptrs)
+
+
+def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None:
+    """Rule 6: `GraphFreedError` where the pass runs through a create_graph result one
+    of whose carried nodes a pass consumed after the result was made. Walks only while
+    such a consumption may have happened (a live result older than the latest
+    consuming pass)."""
+    latest = _carried.now()
+    if not any(h[1][1][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None):
+        return
+    is_target: Callable[[Any], bool] = _is_leaf_node  # backward() into every leaf
+    if inputs is not None:
+        targets = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+        is_target = functools.partial(_ptr_in, targets)
+
+    roots = [n for n in map(_grad_fn, outputs) if n is not None]
+    for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
+        held = _CALL_INPUTS.get(node.node_ptr())
+        if held is None or held[0]() is None or held[1][1][0] >= latest:
+            continue
+        for rec in _records(node):
+            _carried.check(_carried_ptrs(rec), _consumed_at, held[1][1][0])
+
+
+#: What paddle 3.3's ``PowDoubleGradNode`` raises when a pass through a gradient of
+#: ``x ** p`` (a Python scalar ``p``) does not differentiate with respect to ``x``: its
+#: kernel requires the ``x`` gradient output (PaddlePaddle/Paddle#57371 made it skip a
+#: missing ``grad_out`` gradient only).
+_MISSING_BASE_GRAD = "DenseTensor DX can not be nullptr"
+
+
+def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[Any]:
+    """The live inputs of the ``create_graph`` calls whose results the outputs reach,
+    other than ``inputs``. A double-grad node exists only for an op the first pass ran
+    through, so its base depends on one of that call's inputs: requesting them too
+    makes paddle compute the base's gradient (then dropped)."""
+    have = {id(x) for x in inputs}
+    extra: list[Any] = []
+    seen: set[int] = set()
+    stack = [n for n in (_grad_fn(y) for y in outputs) if n is not None]
+    while stack:
+        node = stack.pop()
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        held = _CALL_INPUTS.get(ptr)
+        if held is not None and held[0]() is not None:
+            for ref in held[1][0]:
+                x = ref()
+                if x is not None and id(x) not in have:
+                    have.add(id(x))
+                    extra.append(x)
+        stack.extend(_children(node))
+    return extra
 
 
 def _refuse_ambiguous(
@@ -1004,7 +1161,6 @@ class PaddleBackend(Backend):
                 *("expm1", "log1p", "log2", "log10", "pow"),
             }
         ),
-        list_ops_after_consuming=False,
     )
 
     def owns(self, cls: type) -> bool:
@@ -1119,7 +1275,20 @@ class PaddleBackend(Backend):
         _PASS.call = (outputs, inputs)
         try:
             with _quiet_glog():
-                return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
+                try:
+                    return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
+                except Exception as err:
+                    if _MISSING_BASE_GRAD not in str(err) or any(map(_made_by_a_view, inputs)):
+                        raise
+                    # paddle 3.3's PowDoubleGradNode needs its base's gradient
+                    # (`_MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
+                    # view-made input, which would get a wrong number: `_VIEW_NODES`)
+                    _set_has_grad(grad_mode)
+                    extra = _call_inputs_behind(outputs, inputs)
+                    if not extra:
+                        raise
+                    both = [*inputs, *extra]
+                    return _paddle_grad(list(outputs), both, seeds, retain, create)[: len(inputs)]
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
@@ -1181,6 +1350,7 @@ class PaddleBackend(Backend):
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
+        _check_carried(request.outputs, request.inputs)
         if request.no_grad_vars:
             return self._grad_cut(request)
         if recorded():
@@ -1190,7 +1360,7 @@ class PaddleBackend(Backend):
         old = _graph_ptrs(request.outputs) if consume_only else set()
         grads: list[Any | None] = self._grads(request, request.inputs)
         if not request.retain_graph:
-            self._consume(request.outputs, request.inputs)
+            self._consume(request.outputs, request.inputs, list_ops=not consume_only)
             if consume_only:  # its results stay differentiable (the contract)
                 _mark_grad_graph(grads, old)
         return grads
@@ -1233,7 +1403,7 @@ class PaddleBackend(Backend):
             if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
                 grads[i] = g
         if not request.retain_graph:
-            self._consume(request.outputs, used, cut_ptrs)
+            self._consume(request.outputs, used, cut_ptrs, list_ops=not consume_only)
             if consume_only:
                 _mark_grad_graph(grads, old)
         return grads
@@ -1290,7 +1460,13 @@ class PaddleBackend(Backend):
         outputs: tuple[Any, ...],
         inputs: tuple[Any, ...] | None,
         cuts: frozenset[int] = frozenset(),
+        *,
+        list_ops: bool = True,
     ) -> None:
+        """Mark the nodes the pass ran consumed (`_mark_executed`). ``list_ops=False``
+        (a ``create_graph=True, retain_graph=False`` call) leaves out the nodes of list
+        ops (`_MULTI_SLOT`): its results' graphs run through them (rule 15), and a
+        post-hook cannot hand their gradients on (paddle 3.3)."""
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
         if inputs is not None:
             targets: set[Any] = set()
@@ -1301,11 +1477,13 @@ class PaddleBackend(Backend):
                     targets.add(node)
                     if x.is_leaf:
                         leaves.add(node)
-            _mark_executed(roots, targets, leaves, cuts)
+            _mark_executed(roots, targets, leaves, cuts, list_ops=list_ops)
             return
         # every leaf is a target (backward into .grad)
         _sweep_hooks()
-        for node in _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node):
+        ran = _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node)
+        _stamp(ran)
+        for node in ran:
             node._register_post_hook(_hook_for(node))
 
     def backward(self, request: BackwardRequest) -> None:
@@ -1329,6 +1507,7 @@ class PaddleBackend(Backend):
         if request.inputs is not None:
             _refuse_full_slices(request.inputs, "inputs")
             _refuse_ambiguous(request.outputs, request.inputs)
+            _check_carried(request.outputs, request.inputs)
             inputs = request.inputs
             if recorded():
                 # a create_graph result's spurious edges may reach an input that it does
@@ -1361,12 +1540,15 @@ class PaddleBackend(Backend):
             # (its leaves are unknown before the pass: a complex output decides here; a
             # real one over a complex create_graph result meets `_NoHigherOrder`)
             self._refuse_wrong_kernels(request.outputs, ())
+            _check_carried(request.outputs, None)
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
             _PASS.plain = _plain(request.outputs)
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
             try:
+                if _CONSUMED_AT and not request.retain_graph:
+                    _refuse_consumed_before_backward(request.outputs)
                 with _quiet_glog():
                     paddle.autograd.backward(
                         list(outputs), seeds, retain_graph=request.retain_graph

@@ -28,6 +28,7 @@ from .._errors import (
     NotDifferentiableError,
     message,
 )
+from . import _carried, _graph
 from ._ambiguous import Record, ambiguous, refuse
 from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
 from ._slices import refuse_full_slice
@@ -96,10 +97,13 @@ class _Consumed:
     `_LIVE` holds a weak reference to it whose callback, ``_LIVE.discard``, removes the
     reference itself when the token dies (its hash is the token's, computed while the
     token lives, and kept): no Python code runs, no ``__init__`` or ``__del__`` per
-    consuming pass.
+    consuming pass. ``at`` is the pass's stamp (`unigrad.backends._carried`, rule 6).
     """
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "at")
+
+    def __init__(self) -> None:
+        self.at = _carried.consume_epoch()
 
 
 def _children(node: Any) -> list[Any]:
@@ -152,7 +156,39 @@ def _plan(
             if _CONSUMED in node.metadata:
                 _check_consumed(roots, runs, partial(_kids, cuts))
                 break
+        if _RECORDS_LIVE:  # rule 6: a create_graph result the pass runs through
+            for node in runs:
+                pairs = node.metadata.get(_RECORD)
+                if pairs:
+                    for rec, _ in pairs:
+                        _carried.check(_carried_by(rec), _consumed_at, rec.since)
     return runs
+
+
+def _consumed_at(node: Any) -> int:
+    token = node.metadata.get(_CONSUMED)
+    return 0 if token is None else int(token.at)
+
+
+def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:
+    """Rule 6: the forward nodes a create_graph call's results carry: those between
+    its outputs and inputs that its pass ran, and what the results of earlier calls
+    among them carry (walked once per record, when a consumed node is alive)."""
+    if rec.carried is None:
+        keys = rec.inputs
+        ran = _graph.executed(
+            rec.outputs,
+            _children,
+            lambda n: _ident(n) in keys,
+            lambda n: type(n) is _ACCUMULATE,
+        )
+        carried = dict.fromkeys(ran)
+        for node in ran:
+            for earlier, _ in node.metadata.get(_RECORD) or ():
+                if earlier is not rec:
+                    carried.update(dict.fromkeys(_carried_by(earlier)))
+        rec.carried = tuple(carried)
+    return rec.carried
 
 
 def _runs_recursive(
@@ -365,7 +401,14 @@ class _CallRecord(Record):
     weak reference to register per result. `_new_record` enters it in `_RECORDS_LIVE`
     as `_Consumed` tokens enter `_LIVE`."""
 
-    __slots__ = ()
+    __slots__ = ("carried", "since")
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        #: Rule 6: the stamp the results were made at (`_attach`), and the forward
+        #: nodes they carry (`_carried_by`, walked when first needed).
+        self.since = 0
+        self.carried: tuple[Any, ...] | None = None
 
 
 def _ident(node: Any) -> Any:
@@ -395,7 +438,9 @@ def _new_record(request: GradRequest | BackwardRequest, inputs: Any = None) -> _
 
 
 def _attach(rec: _CallRecord, result: Any) -> None:
-    """Attach ``rec`` to each differentiable result's node, with the result's position."""
+    """Attach ``rec`` to each differentiable result's node, with the result's position
+    (after the call's own consumption: its stamp, rule 6)."""
+    rec.since = _carried.now()
     for i, g in enumerate(result):
         fn = None if g is None else g.grad_fn
         if fn is None:
@@ -704,31 +749,7 @@ class TorchBackend(Backend):
 
     def backward(self, request: BackwardRequest) -> None:
         if request.inputs is not None:
-            # torch's backward(inputs=[h]) runs h's own node to capture h.grad (and so
-            # fails on a consumed h that the contract's pass never touches): take the
-            # gradients with grad() and accumulate them as torch's AccumulateGrad does.
-            inputs = request.inputs
-            grads = self.grad(
-                GradRequest(
-                    request.outputs,
-                    inputs,
-                    request.seeds,
-                    request.retain_graph,
-                    request.create_graph,
-                    False,
-                    (),
-                )
-            )
-            for x, g in zip(inputs, grads, strict=True):
-                if g is None:
-                    continue
-                if not request.create_graph:
-                    g = g.detach()
-                with warnings.catch_warnings():
-                    # reading a non-leaf's .grad warns unless it was set: this sets it
-                    warnings.simplefilter("ignore", UserWarning)
-                    prev = x.grad
-                x.grad = g.clone() if prev is None else prev + g
+            self._backward_into(request, request.inputs)
             return
         runs = _plan(request.outputs, None)
         outputs, seeds = request.outputs, request.seeds
@@ -754,6 +775,83 @@ class TorchBackend(Backend):
             _consume(runs)
         if rec is not None:
             _attach(rec, [x.grad for x in leaves])
+
+    def _backward_into(self, request: BackwardRequest, inputs: tuple[Any, ...]) -> None:
+        """``backward(inputs=...)``: torch's own engine call, so that every hook fires as
+        in ``torch.autograd.backward`` (tensor hooks, the nodes' pre- and post-hooks,
+        the accumulators' hooks, ``retain_grad``, post-accumulate hooks: torch's
+        ``test_hook_edge_case_when_called_with_grad`` and ``test_prehook_ordering``),
+        with the contract's checks and consumption around it. torch's engine runs a
+        non-leaf input's own node to fill its ``.grad``: that node is kept (the
+        buffers retained) and not consumed, as the contract's pass never runs it; where
+        an earlier pass consumed it, torch cannot fill that ``.grad``, and the gradients
+        are taken with `grad` and accumulated as torch's AccumulateGrad does."""
+        intermediate = [x for x in inputs if x.grad_fn is not None]
+        if intermediate and any(_CONSUMED in x.grad_fn.metadata for x in intermediate):
+            grads = self.grad(
+                GradRequest(
+                    request.outputs,
+                    inputs,
+                    request.seeds,
+                    request.retain_graph,
+                    request.create_graph,
+                    False,
+                    (),
+                )
+            )
+            for x, g in zip(inputs, grads, strict=True):
+                if g is None:
+                    continue
+                if not request.create_graph:
+                    g = g.detach()
+                with warnings.catch_warnings():
+                    # reading a non-leaf's .grad warns unless it was set: this sets it
+                    warnings.simplefilter("ignore", UserWarning)
+                    prev = x.grad
+                x.grad = g.clone() if prev is None else prev + g
+            return
+        if intermediate:
+            refuse_full_slice(inputs, "inputs", _is_full_slice)
+            if _RECORDS_LIVE:
+                _refuse_ambiguous(
+                    GradRequest(
+                        request.outputs,
+                        inputs,
+                        request.seeds,
+                        request.retain_graph,
+                        request.create_graph,
+                        False,
+                        (),
+                    )
+                )
+        outputs, seeds = request.outputs, request.seeds
+        runs = _plan(outputs, inputs)
+        for s in seeds:
+            if s is not None:
+                self._check_devices(outputs, seeds)
+                break
+        rec = _new_record(request, inputs) if request.create_graph else None
+        consume_only = request.create_graph and not request.retain_graph
+        old = _forward_nodes(outputs) if consume_only else None
+        # (torch frees what it ran, a non-leaf input's node included: retained, and the
+        # contract's consumption marked below)
+        retain = request.retain_graph or request.create_graph or bool(intermediate)
+        try:
+            torch.autograd.backward(
+                outputs,
+                self._seeds(outputs, seeds),
+                retain_graph=retain,
+                create_graph=request.create_graph,
+                inputs=inputs,
+            )
+        except RuntimeError as err:
+            raise _translate(err) from err
+        if not request.retain_graph:
+            _consume(runs)
+        if old is not None:
+            _mark_grad_graph([x.grad for x in inputs], old)
+        if rec is not None:
+            _attach(rec, [x.grad for x in inputs])
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, torch.Tensor):

@@ -36,6 +36,7 @@ from types import FrameType
 from typing import Any
 
 from .._errors import CompiledStepError, GraphFreedError, message
+from ..backends import _carried
 from . import _lazy
 from ._tensor import (
     KEPT_NODES,
@@ -106,12 +107,35 @@ def _parents(node: Node) -> tuple[Any, ...]:
 
 def _consume(nodes: Sequence[Node]) -> None:
     kept = KEPT_NODES or ()  # (a WeakSet's truth is its length: one call per pass)
+    stamp = 0
     for node in nodes:
         if node.consumed or node in kept:
             continue
         node.parents = tuple([_Ref(p) if isinstance(p, Tensor) else None for p in node.parents])
         node.fn = None
         node.consumed = True
+        node.consumed_at = stamp = stamp or _carried.consume_epoch()
+
+
+def _consumed_at(node: Node) -> int:
+    return node.consumed_at
+
+
+def _carry(a: Analysis, result: Sequence[Any]) -> None:
+    """Rule 6: the nodes a create_graph call's results carry, its live nodes and what
+    the results of earlier calls among them carry, stamped after the call's own
+    consumption (`unigrad.backends._carried`)."""
+    carried: dict[Node, None] = dict.fromkeys(a.order)
+    for n in a.order:
+        if n.carries:
+            carried.update(dict.fromkeys(n.carries))
+    nodes = tuple(carried)
+    since = _carried.now()
+    for g in result:
+        node = g._node if isinstance(g, Tensor) else None
+        if node is not None:
+            node.carries = nodes
+            node.carried_at = since
 
 
 class Analysis:
@@ -263,6 +287,8 @@ def analyse(
                 a.deltas.update(i for _, i in dl)
             if node.fn is None:  # (consumed nodes are decided above; a real check)
                 raise GraphFreedError(_FREED)
+            if node.carries is not None:  # a create_graph result's node (rule 6)
+                _carried.check(node.carries, _consumed_at, node.carried_at)
             steps.append((node.fn, srcs, n_slots, node.n_out, ds))
             keys.append((node.key, srcs, ds))
             n_slots += node.n_out
@@ -775,6 +801,7 @@ def grad(
             result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs)
+        _carry(a, result)
     return result
 
 

@@ -43,7 +43,10 @@ class Node:
 
     __slots__ = (
         "__weakref__",
+        "carried_at",
+        "carries",
         "consumed",
+        "consumed_at",
         "fn",
         "key",
         "n_out",
@@ -61,6 +64,12 @@ class Node:
         self.parents: tuple[Any, ...] = parents
         self.n_out = n_out
         self.consumed = False
+        #: The stamp of the pass that consumed it (`unigrad.backends._carried`).
+        self.consumed_at = 0
+        #: A create_graph result's node: the forward nodes it carries (rule 6) and the
+        #: stamp it was made at; None for every other node.
+        self.carries: tuple[Node, ...] | None = None
+        self.carried_at = 0
         #: Weak references to the outputs of a multi-output node recorded pending: a
         #: consumed graph must compute the ones still held (``_lazy``).
         self.outs: tuple[weakref.ref[Any], ...] = ()
@@ -730,7 +739,11 @@ def _integer_masks(idx: Any) -> Any:
 
     ``x[mask]`` is documented for tape tensors, but the rebuilt function is traced
     (``jax.jit``), where a boolean mask has no static shape. Its ``nonzero`` indices are
-    integer arrays, which trace. A mask that is itself a tracer is left alone.
+    integer arrays, which trace. A tape tensor used as a mask (``x[x > 0]``) has a
+    concrete value outside a compiled step (a comparison runs eagerly): its value is
+    read the same way. A mask that is itself a tracer (inside `unigrad.jit` or the
+    caller's ``jax.jit``) is left alone, and the trace raises (`unigrad.jit`: a
+    `CompiledStepError`, as for any value read while tracing).
     """
     items = idx if isinstance(idx, tuple) else (idx,)
     if not any(_is_mask(i) for i in items):
@@ -739,10 +752,10 @@ def _integer_masks(idx: Any) -> Any:
 
     out: list[Any] = []
     for i in items:
-        if _is_mask(i) and not isinstance(i, Tensor):
+        if _is_mask(i):
             try:
-                host = np.asarray(i)
-            except Exception:  # a tracer under the caller's jit: keep the mask
+                host = np.asarray(i._value if isinstance(i, Tensor) else i)
+            except Exception:  # a tracer under a jit: keep the mask
                 out.append(i)
                 continue
             out.extend(np.nonzero(host))

@@ -19,7 +19,7 @@ from ._execute import (
     on_backend_compiled,
     on_reference,
 )
-from ._ops import coverage
+from ._ops import Coverage, coverage
 from ._program import Backward, Grad, Op, Program
 
 __all__ = [
@@ -62,33 +62,10 @@ class Known:
 
 
 #: Divergences known and owned elsewhere or still open, shown as xfail rows with their
-#: reason. Keep it tiny and delete entries as the work lands.
-_OPEN_R6 = (
-    "open (semantics row 6): a create_graph result made before a later pass consumed the "
-    "forward nodes it was computed from: torch and paddle raise GraphFreedError, the tapes "
-    "and the reference answer (they rebuild its graph from the inputs)"
-)
-_LIST_OPS = (
-    "capability list_ops_after_consuming (semantics row 15): paddle refuses a create_graph "
-    "result's pass through a consumed stack or concat node (UnsupportedFeatureError): its "
-    "hooks cannot hand on a slot of several tensors"
-)
-KNOWN: list[Known] = [
-    *(
-        Known(b, _OPEN_R6, text=("expected a result, got GraphFreedError",), higher_order=True)
-        for b in ("torch", "paddle")
-    ),
-    *(
-        Known(
-            "paddle",
-            _LIST_OPS,
-            op=op,
-            text=("expected a result, got UnsupportedFeatureError",),
-            higher_order=True,
-        )
-        for op in ("stack", "concat")
-    ),
-]
+#: reason. Keep it tiny and delete entries as the work lands. Empty: rule 6's class is
+#: decided (docs/semantics.md, row 6: a create_graph result carries its pass's forward
+#: nodes), and paddle crosses a consumed list-op node (row 15).
+KNOWN: list[Known] = []
 
 
 @dataclass(frozen=True)
@@ -121,6 +98,8 @@ class Summary:
     #: The backends that also ran each program as one `unigrad.jit` step (``compiled``,
     #: and the backend compiles steps).
     jitted: list[str] = field(default_factory=list)
+    #: Which namespace functions the programs drew, by mode (`_ops.Coverage`).
+    coverage: Coverage | None = None
 
     @property
     def compared(self) -> int:

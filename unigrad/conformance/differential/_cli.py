@@ -109,8 +109,7 @@ def main(args: argparse.Namespace) -> int:
 
     short = False
     cov = summary.coverage
-    if cov is not None:
-        print(cov.line(), file=sys.stderr)
+    if cov is not None:  # (its line is in the summary)
         missing = cov.missing()
         if missing and summary.programs >= PLANNED:
             short = True
@@ -174,6 +173,8 @@ def summary_text(summary: Summary, report: Report) -> str:
     if broken:
         head += f", {broken} where the reference failed (a bug of the tester)"
     jit = textwrap.wrap(_jit_text(summary.jitted), WIDTH) if summary.compiled else []
+    if summary.coverage is not None:
+        jit += textwrap.wrap(summary.coverage.line(), WIDTH)
     parts = []
     for info in report.backends:
         if info.error:

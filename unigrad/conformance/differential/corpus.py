@@ -975,9 +975,9 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "open (semantics row 6, KNOWN on torch and paddle): a create_graph result made "
-        "before a later pass consumed its forward nodes: torch and paddle raise "
-        "GraphFreedError, the tapes and the reference answer",
+        "rule 6 (decided): a create_graph result made before a later pass consumed its "
+        "forward nodes raises GraphFreedError on every backend (torch and paddle raised, "
+        "the tapes answered; KNOWN until the ruling)",
         Program(
             steps=(
                 Leaf(name="x1", data=[1.0, 2.0], dtype="float64", watched=True),
@@ -1112,6 +1112,76 @@ CORPUS: list[tuple[str, Program]] = [
                     retain_graph=False,
                     inputs=("x2", "x3", "x3"),
                 ),
+            )
+        ),
+    ),
+    (
+        "paddle 3.3: a second derivative through concat with a constant operand raised "
+        "SystemError (ConcatDoubleGradNode: 'Unable to fill empty grad inputs due to empty "
+        "GradSlotMeta'); issue 23",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.0, 2.0], dtype="float64", watched=True),
+                Leaf(name="x2", data=[3.0, 4.0], dtype="float64", watched=False),
+                Op(name="v3", op="concat", args=("x1", "x2", "x1"), params=(("axis", 0),)),
+                Op(name="v4", op="square", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "v3"), params=()),
+                Op(name="v6", op="sum", args=("v5",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g7", outputs=("v6",), inputs=("x1",), create_graph=True),
+                Op(
+                    name="v8",
+                    op="sum",
+                    args=("g7[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g9", outputs=("v8",), inputs=("x1",)),
+            )
+        ),
+    ),
+    (
+        "rule 6 (issue 23): g = d(sum(x*w))/dx = w reads no forward node, yet carries x*w's; "
+        "a later pass consumed it, so differentiating g raises GraphFreedError (torch and "
+        "paddle answered, their graph of g running through no consumed node)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.0, 2.0], dtype="float64", watched=True),
+                Leaf(name="x2", data=[3.0, 4.0], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v4", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",), create_graph=True),
+                Grad(name="g6", outputs=("v4",), inputs=("x2",)),
+                Op(name="v7", op="square", args=("g5[0]",), params=()),
+                Op(name="v8", op="sum", args=("v7",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g9", outputs=("v8",), inputs=("x2",)),
+            )
+        ),
+    ),
+    (
+        "paddle (issue 23, row 15): a create_graph=True, retain_graph=False result crosses "
+        "the consumed concat node (UnsupportedFeatureError, capability "
+        "list_ops_after_consuming, before)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.0, 2.0], dtype="float32", watched=True),
+                Op(name="v2", op="square", args=("x1",), params=()),
+                Op(name="v3", op="scale", args=("x1",), params=(("c", 3.0),)),
+                Op(name="v4", op="concat", args=("v2", "v3"), params=(("axis", 0),)),
+                Op(name="v5", op="square", args=("v4",), params=()),
+                Op(name="v6", op="sum", args=("v5",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1",),
+                    retain_graph=False,
+                    create_graph=True,
+                ),
+                Op(
+                    name="v8",
+                    op="sum",
+                    args=("g7[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g9", outputs=("v8",), inputs=("x1",)),
             )
         ),
     ),
