@@ -1465,4 +1465,34 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        'numpy: complex acosh under create_graph raised TypeError "ArrayBox & ArrayBox" '
+        "(the dependence trace boxed isfinite's masks)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1 + 1j), (2 - 1j), (-0.5 + 0.7j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="acosh", args=("x1",), params=()),
+                Op(name="v3", op="square", args=("v2",), params=()),
+                Op(name="v5", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g4",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=(0.5 - 1j), dtype="complex128"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
