@@ -4,8 +4,9 @@ The standard's rules are written once in ``_common`` over a framework's primitiv
 namespace; ``_autograd`` makes NumPy's array API differentiable for the numpy tape (the
 recording namespace in ``unigrad.tape`` wraps it and ``jax.numpy``), and ``paddle`` is
 the namespace for paddle tensors. Entry point: ``unigrad.namespace(x)``; torch uses
-array-api-compat. ``xfails/`` lists, per namespace, the standard test suite's cases that
-a framework limitation makes impossible, each with that limitation.
+array-api-compat with three gradient corrections (``_torch``). ``xfails/`` lists, per
+namespace, the standard test suite's cases that a framework limitation makes impossible,
+each with that limitation.
 """
 
 from __future__ import annotations

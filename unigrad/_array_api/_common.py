@@ -479,7 +479,7 @@ def vector_norm(
     elif ord == 0:
         out = xp.astype(xp.sum(xp.astype(a != 0, a.dtype), axis=red), a.dtype)
     else:
-        out = xp.sum(a**ord, axis=red) ** (1.0 / ord)
+        out = xp.power(xp.sum(xp.power(a, ord), axis=red), 1.0 / ord)
     if keepdims:
         shape = tuple(1 if i in axes else n for i, n in enumerate(x.shape))
         out = xp.reshape(out, shape)

@@ -330,7 +330,27 @@ bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
 bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
 bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
 bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
-copysign = _binary(paddle.copysign, "copysign")
+_copysign = _widened(paddle.copysign)
+
+
+def copysign(x1: Any, x2: Any, /) -> Any:
+    """``|x1|`` with ``x2``'s sign. Only ``x2``'s sign bit is read, so the result's
+    derivative in ``x2`` is identically zero and ``x2`` is no dependence (rule 14): it
+    enters detached, and a gradient with respect to it alone is unused (None).
+
+    Where ``x1`` requires grad the result is ``x1`` or ``-x1`` picked by a constant mask,
+    so the derivative in ``x1`` (+1 or -1) carries no history: paddle 3.3's
+    ``copysign_grad`` computes it from ``x1``, which a ``create_graph`` gradient keeps.
+    """
+    a, b = _promote(x1, x2)
+    value = _copysign(a.detach(), b.detach())
+    if a.stop_gradient:
+        return value
+    flip = paddle.signbit(value) != paddle.signbit(a.detach())
+    a = paddle.broadcast_to(a, value.shape) if list(a.shape) != list(value.shape) else a
+    return paddle.where(flip, -a, a)
+
+
 divide = _binary(paddle.divide, "divide")
 
 

@@ -113,12 +113,59 @@ def qr(x: Any, /, *, mode: str = "reduced") -> c.QRResult:
 
 
 def slogdet(x: Any, /) -> c.SlogdetResult:
-    return c.SlogdetResult(*paddle.linalg.slogdet(x))
+    """paddle's ``slogdet`` with a real ``logabsdet`` for complex input: paddle 3.3 returns
+    both results in one stacked tensor, so a complex sign makes the log complex too
+    (PaddlePaddle/PaConvert#499 review notes it); the standard's ``logabsdet`` is real."""
+    sign, logabsdet = paddle.linalg.slogdet(x)
+    if logabsdet.is_complex():
+        logabsdet = paddle.real(logabsdet)
+    return c.SlogdetResult(sign, logabsdet)
+
+
+def _zero_tie(t: Any) -> Any:
+    """An exact 0-d zero (whatever ``t`` holds: inf and nan too) whose graph reaches ``t``."""
+    return paddle.where(
+        paddle.zeros([], dtype=paddle.bool), paddle.sum(t), paddle.zeros([], dtype=t.dtype)
+    )
+
+
+def _solve(a: Any, b: Any) -> Any:
+    """``paddle.linalg.solve`` of a real system whose backward never meets paddle's crash.
+
+    paddle 3.3.1's ``SolveGradKernel`` dereferences the gradient of both operands: a pass
+    that needs one alone (the other a constant, or not asked for) dies with SIGSEGV
+    (PaddlePaddle/Paddle#47335, #52836). While either operand requires grad, each is tied
+    to the other by an exact zero (`_zero_tie`), so any pass that reaches one reaches both
+    and the kernel gets both gradients; the values are paddle's solve unchanged.
+    """
+    if not (a.stop_gradient and b.stop_gradient):
+        a, b = a + _zero_tie(b), b + _zero_tie(a)
+    return paddle.linalg.solve(a, b)
 
 
 def solve(x1: Any, x2: Any, /) -> Any:
+    """The standard's ``solve``: ``x2`` of shape ``(..., M)`` with ``ndim == 1`` is a vector.
+
+    Complex systems: paddle 3.3.1 registers ``solve`` for float32/float64 only ("kernel
+    ... not registered", no upstream issue found); they are solved as the real system
+    ``[[Re A, -Im A], [Im A, Re A]] [Re x; Im x] = [Re b; Im b]``, differentiable through
+    ``real``, ``imag``, ``concat`` and ``complex``.
+    """
     a, b = _promote(x1, x2)
-    return paddle.linalg.solve(a, b)
+    if not a.is_complex():
+        return _solve(a, b)
+    vector = b.ndim == 1
+    if vector:
+        b = b.unsqueeze(-1)
+    n = a.shape[-1]
+    ar, ai = paddle.real(a), paddle.imag(a)
+    big = paddle.concat(
+        [paddle.concat([ar, -ai], axis=-1), paddle.concat([ai, ar], axis=-1)], axis=-2
+    )
+    rhs = paddle.concat([paddle.real(b), paddle.imag(b)], axis=-2)
+    y = _solve(big, rhs)
+    out = paddle.complex(y[..., :n, :], y[..., n:, :])
+    return out.squeeze(-1) if vector else out
 
 
 def svd(x: Any, /, *, full_matrices: bool = True) -> c.SVDResult:

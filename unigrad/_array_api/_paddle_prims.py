@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import paddle
 
 __all__ = ["linalg", "prims"]
@@ -60,6 +61,28 @@ class _Prims:
     conj = staticmethod(paddle.conj)
     real = staticmethod(paddle.real)
     matmul = staticmethod(paddle.matmul)
+
+    @staticmethod
+    def power(x: Any, p: float) -> Any:
+        """``x ** p`` for a Python number ``p``, to float64 precision in float64.
+
+        paddle 3.3 keeps a scalar exponent as a float32 attribute (PaddlePaddle/Paddle
+        #74638 changes that), so ``x ** (1/3)`` in float64 is off by about 1e-8 relative;
+        an exponent tensor (``elementwise_pow``) is exact but has no double-grad kernel.
+        So ``p`` is split into its float32 rounding toward zero ``q`` (exact as the
+        attribute) and the small rest ``p - q`` of the same sign (whose float32 error is
+        below 1e-15 absolute): ``x**q * x**(p - q)`` is ``x**p`` within a few ulp, with
+        the same value at 0 (both factors 0, or both inf) and scalar ``pow``'s kernels of
+        every order.
+        """
+        if x.dtype != paddle.float64:
+            return x**p
+        q = float(np.float32(p))
+        if abs(q) > abs(p):
+            q = float(np.nextafter(np.float32(q), np.float32(0.0)))
+        if q == p:
+            return x**p
+        return x**q * x ** (p - q)
 
     @staticmethod
     def reshape(x: Any, shape: Sequence[int]) -> Any:

@@ -899,7 +899,7 @@ class TorchBackend(Backend):
 
     def namespace(self) -> Any:
         try:
-            import array_api_compat.torch as xp
+            from .._array_api import _torch as xp
         except ImportError:  # pragma: no cover - array-api-compat is a dependency of the extra
             return torch
         return xp

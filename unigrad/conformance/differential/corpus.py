@@ -1186,6 +1186,119 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
+        "paddle: grad(solve(A, B), A) with A and B both leaves crashed the process "
+        "(SIGSEGV in SolveGradKernel, paddle 3.3.1); B alone too",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[1.4, 0.3], [-0.2, 1.1]], dtype="float64", watched=True),
+                Leaf(name="x2", data=[[0.5, -1.2], [0.8, 0.3]], dtype="float64", watched=True),
+                Op(name="v3", op="linalg.solve", args=("x1", "x2")),
+                Op(name="v4", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",), retain_graph=True),
+                Grad(name="g6", outputs=("v4",), inputs=("x2",)),
+            )
+        ),
+    ),
+    (
+        "paddle: complex solve raised a raw 'kernel not registered' error (paddle 3.3.1)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(1.2 + 0.4j), (0.3 - 0.2j)], [(-0.5 + 0.1j), (0.9 - 0.7j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[[(0.5 - 1.0j)], [(1.1 + 0.3j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v3", op="linalg.solve", args=("x1", "x2")),
+                Op(name="v4", op="real", args=("v3",)),
+                Op(name="v5", op="sum", args=("v4",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g6", outputs=("v5",), inputs=("x1", "x2")),
+            )
+        ),
+    ),
+    (
+        "paddle: complex slogdet's logabsdet was complex; the standard's is real",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(1.2 + 0.4j), (0.3 - 0.2j)], [(-0.5 + 0.1j), (0.9 - 0.7j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="linalg.slogdet", args=("x1",)),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",)),
+            )
+        ),
+    ),
+    (
+        "paddle: vector_norm(x, ord=3) in float64 was ~1e-8 off (a float32 exponent)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.3, -0.7, 2.1], dtype="float64", watched=True),
+                Op(
+                    name="v2",
+                    op="vector_norm",
+                    args=("x1",),
+                    params=(("axis", None), ("keepdims", False), ("ord", 3)),
+                ),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",)),
+            )
+        ),
+    ),
+    (
+        "torch: grad through x * floor_divide(x, y) raised 'derivative for "
+        "aten::floor_divide is not implemented'",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.2], dtype="float64", watched=True),
+                Leaf(name="x2", data=[0.3, 0.4], dtype="float64", watched=True),
+                Op(name="v3", op="floor_divide", args=("x1", "x2")),
+                Op(name="v4", op="mul", args=("x1", "v3")),
+                Op(name="v5", op="sum", args=("v4",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g6", outputs=("v5",), inputs=("x1",), create_graph=True),
+            )
+        ),
+    ),
+    (
+        "torch: positive(y) returned y itself, so a no_grad_vars cut on it cut y",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.2], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="mul", args=("v2", "v2")),
+                Op(name="v4", op="positive", args=("v2",)),
+                Op(name="v5", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g6", outputs=("v5",), inputs=("x1",), no_grad_vars=("v4",)),
+            )
+        ),
+    ),
+    (
+        "torch: copysign(a, x) w.r.t. x (a cut: only its sign is read) was used, and the "
+        "derivative in a kept a history under create_graph (paddle too)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.2, 0.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[-1.0, -2.0, 3.0], dtype="float64", watched=True),
+                Op(name="v3", op="copysign", args=("x1", "x2")),
+                Op(name="v4", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    allow_unused=True,
+                ),
+            )
+        ),
+    ),
+    (
         "numpy, jax: the singular values of linalg.svd (full_matrices=True) had no "
         "gradient (autograd, jax: no derivative of the full SVD); now the reduced SVD's",
         Program(
