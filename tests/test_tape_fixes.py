@@ -235,17 +235,21 @@ def test_nonzero_inside_a_step_is_refused_where_the_step_compiles(backend):
 
 
 def test_nonzero_of_a_mask_the_step_closes_over(backend):
-    # a concrete mask has concrete indices: the step knows their number
-    mask = backend.tensor([True, False, True], "bool")
+    # a concrete mask has concrete indices, also through ops on it inside the step (jax
+    # would stage the reshape and lose its values): the step knows their number
+    mask = backend.tensor([[True, False], [True, True]], "bool")
 
     @unigrad.jit
     def step(w):
         w = unigrad.watch(w)
         xp = unigrad.namespace(w)
-        picked = xp.take(w, xp.nonzero(mask)[0], axis=0)
+        idx = xp.nonzero(xp.reshape(mask, (-1,)))[0]
+        picked = xp.take(xp.reshape(w, (-1,)), idx, axis=0)
         return unigrad.grad(xp.sum(picked * picked), w)[0]
 
-    backend.close(step(backend.tensor([0.5, 2.0, -1.5], "float64")), [1.0, 0.0, -3.0], rtol=RTOL)
+    data = np.array([[0.5, 2.0], [-1.5, 3.0]])
+    expected = 2 * data * np.array([[1.0, 0.0], [1.0, 1.0]])
+    backend.close(step(backend.tensor(data, "float64")), expected, rtol=RTOL)
 
 
 def test_complex_acosh_with_create_graph(backend):

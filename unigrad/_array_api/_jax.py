@@ -5,8 +5,7 @@ it), so this is ``jax.numpy`` itself, save the rules where it departs from the s
 ``finfo``/``iinfo`` (NumPy's objects, whose limits are NumPy scalars, not Python numbers)
 ``searchsorted`` (int32 indices even where the namespace's indexing dtype is int64) and
 ``sign`` (``sign(-0.0)`` is -0.0 in jax, +0 in the standard) and ``linalg.svd`` (jax has
-no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``) and ``nonzero``
-(NumPy's indices for a concrete array, so a unigrad.jit step may close over a mask).
+no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``).
 """
 
 from __future__ import annotations
@@ -38,16 +37,6 @@ def build() -> Any:
     def sign(x: Any, /) -> Any:
         return jnp.sign(x) + 0  # -0.0 + 0 is +0.0; values and gradients otherwise jnp's
 
-    def nonzero(x: Any, /) -> tuple[Any, ...]:
-        # a concrete array (a mask a unigrad.jit step closes over) has concrete indices:
-        # NumPy's, where jnp.nonzero inside a trace stages the computation and then
-        # cannot know the result's size (jax 0.10 ConcretizationTypeError)
-        if isinstance(x, jax.core.Tracer):
-            return tuple(jnp.nonzero(x))
-        import numpy as np
-
-        return tuple(jnp.asarray(i) for i in np.nonzero(np.asarray(x)))
-
     def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
         return c.svd_via_reduced(jnp, jax.lax.stop_gradient, x, full_matrices=full_matrices)
 
@@ -74,7 +63,6 @@ def build() -> Any:
     vars(ns).update(
         linalg=linalg,
         sign=sign,
-        nonzero=nonzero,
         finfo=c.bind(c.finfo, jnp, "finfo"),
         iinfo=c.bind(c.iinfo, jnp, "iinfo"),
         searchsorted=searchsorted,

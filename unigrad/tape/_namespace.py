@@ -18,7 +18,7 @@ from typing import Any
 from .._array_api import _common as c
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
-from ._tensor import Tensor, constants, record, record_call
+from ._tensor import Tensor, constants, in_traced_step, record, record_call
 
 __all__ = ["RecordingNamespace", "namespace_for"]
 
@@ -208,7 +208,13 @@ def _like(cls: type[Tensor], fn: Any, name: str) -> Any:
 def _has_tensor(tree: Any) -> bool:
     if isinstance(tree, Tensor):
         return True
+    if type(tree) is dict:
+        return any(_has_tensor(v) for v in tree.values())
     return type(tree) in (list, tuple) and any(_has_tensor(v) for v in tree)
+
+
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
 
 
 def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
@@ -220,6 +226,12 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             try:
+                if in_traced_step() and not _has_tensor((args, kwargs)):
+                    # plain data inside a unigrad.jit step (a mask the step closes over):
+                    # computed now, so its values stay concrete (nonzero's size)
+                    leaves = cls._engine.flatten((args, kwargs), _is_tensor)[0]
+                    with cls._engine.evaluating(leaves):
+                        return fn(*args, **kwargs)
                 return record_call(cls, fn, args, kwargs)
             except (TypeError, IndexError) as err:
                 # inside a unigrad.jit step, jax refuses a value read (nonzero's size):

@@ -1555,18 +1555,18 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "jax: nonzero of a mask a unigrad.jit step closes over raised jax's "
-        "ConcretizationTypeError (now the concrete mask's indices)",
+        "jax: nonzero of a (reshaped) mask a unigrad.jit step closes over raised jax's "
+        "ConcretizationTypeError (now computed concretely: the mask's indices)",
         Program(
             steps=(
-                Leaf(name="x1", data=[0.3, -0.7, 1.1], dtype="float64", watched=True),
-                Leaf(name="m2", data=[True, False, True], dtype="bool", watched=False),
+                Leaf(name="x1", data=[[0.3, -0.7], [1.1, 0.4]], dtype="float64", watched=True),
+                Leaf(name="m2", data=[[True, False], [True, True]], dtype="bool", watched=False),
                 Op(name="v3", op="nonzero_take", args=("x1", "m2"), params=()),
                 Grad(
                     name="g4",
                     outputs=("v3",),
                     inputs=("x1",),
-                    seeds=None,
+                    seeds=(Seed(data=[0.5, -1.0, 2.0], dtype="float64"),),
                     retain_graph=None,
                     create_graph=False,
                     allow_unused=None,
