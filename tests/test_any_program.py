@@ -424,20 +424,17 @@ def test_an_output_that_is_also_an_input_passes_gradients_on(backend) -> None:
     backend.close(gx, [-1.0])
 
 
-@pytest.mark.skip_backend(
-    "paddle", reason="abs's gradient is a constant there: piecewise-linear structure rule"
-)
-@pytest.mark.skip_backend(
-    "jax", reason="abs's gradient is a constant there: piecewise-linear structure rule"
-)
 def test_to_numpy_of_a_batched_second_order_abs_gradient(backend) -> None:
-    # torch returns a lazily-zero tensor (ZeroTensor) here, which .numpy() refuses
+    # torch returned a lazily-zero tensor (ZeroTensor) here, which .numpy() refuses;
+    # under rule 14 x is unused by g = sign(x) * w, and its zeros are materialized
     x = backend.leaf([1.0, -2.0], "float64")
-    (g,) = unigrad.grad(backend.xp.abs(x), x, create_graph=True)
-    (h,) = unigrad.grad(
-        g, x, backend.eye(2, "float64"), is_grads_batched=True, materialize_grads=True
+    w = backend.leaf([3.0, 0.5], "float64")
+    (g,) = unigrad.grad(backend.xp.abs(x) * w, x, create_graph=True)
+    h, hw = unigrad.grad(
+        g, [x, w], backend.eye(2, "float64"), is_grads_batched=True, materialize_grads=True
     )
     assert unigrad.to_numpy(h).tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    assert unigrad.to_numpy(hw).tolist() == [[1.0, 0.0], [0.0, -1.0]]
 
 
 def test_to_numpy_is_a_copy(backend) -> None:

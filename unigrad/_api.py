@@ -4,6 +4,7 @@ to_numpy."""
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -101,11 +102,15 @@ def namespace(*xs: Any) -> Any:
     """The array namespace to write forward code in, for these tensors.
 
     An array API standard namespace (2023.12) on every backend. torch:
-    ``array_api_compat.torch`` (``positive``, ``floor_divide`` and ``copysign``
-    corrected for gradients); paddle: unigrad's, on paddle's own ops; jax and numpy tape
-    tensors: a recording namespace over ``jax.numpy`` / NumPy's array API made
-    differentiable, whose results are tape tensors (constants where nothing requires
-    grad). For plain jax / numpy arrays the same namespace returns plain arrays.
+    ``array_api_compat.torch`` (its portable names; ``positive``, ``floor_divide`` and
+    ``copysign`` corrected for gradients); paddle: unigrad's, on paddle's own
+    ops; jax and numpy tape tensors: a recording namespace over ``jax.numpy`` / NumPy's
+    array API made differentiable, whose results are tape tensors (constants where
+    nothing requires grad). For plain jax / numpy arrays the same namespace returns
+    plain arrays; so it does for the values ``unigrad.functional`` traces (jax tracers,
+    autograd's ``ArrayBox``). Every backend's namespace has the same names
+    (``unigrad._array_api.PORTABLE``: the standard and unigrad's extension set; see
+    docs/namespace.md); any other raises `NamespaceAttributeError`.
 
     Raises:
         BackendError: no tensor given, an unknown type, or two frameworks.
@@ -117,11 +122,22 @@ def namespace(*xs: Any) -> Any:
         >>> float(xp.linalg.vector_norm(x))
         5.0
     """
-    ns = backend_for([("xs", xs)]).namespace()
+    ns = backend_for([("xs", [_traced_value(x) for x in xs])]).namespace()
     if not any(hasattr(type(x), "__unigrad_backend__") for x in xs):
         # plain jax / numpy arrays (no tape tensor): the tape's namespace in plain mode
         return getattr(ns, "plain", ns)
     return ns
+
+
+def _traced_value(x: Any) -> Any:
+    """The array an autograd trace boxes (``unigrad.functional`` on numpy hands the
+    function ``ArrayBox`` values): its backend is the numpy backend, whose plain
+    namespace (``autograd.numpy``) traces on. Anything else is returned as it is; jax's
+    tracers are jax arrays already."""
+    tracer = sys.modules.get("autograd.tracer")
+    if tracer is not None and isinstance(x, tracer.Box):
+        return tracer.getval(x)
+    return x
 
 
 def lift(fn: F) -> F:

@@ -17,6 +17,8 @@ HigherOrderUnavailableError   RuntimeError
 UnsupportedDtypeError         NotImplementedError (a RuntimeError), TypeError
 UnsupportedFeatureError       NotImplementedError (a RuntimeError)
 BackendError                  TypeError
+NamespaceAttributeError       AttributeError
+ScalarConversionError         ValueError, TypeError, RuntimeError
 TapeError                     TypeError
 CompiledStepError             TypeError
 ============================  ===================================================
@@ -34,7 +36,9 @@ __all__ = [
     "GraphFreedError",
     "HigherOrderUnavailableError",
     "InplaceModifiedError",
+    "NamespaceAttributeError",
     "NotDifferentiableError",
+    "ScalarConversionError",
     "TapeError",
     "UnigradError",
     "UnsupportedDtypeError",
@@ -91,6 +95,17 @@ class BackendError(UnigradError, TypeError):
     """No backend owns a value's type, or one call mixes two frameworks."""
 
 
+class NamespaceAttributeError(UnigradError, AttributeError):
+    """A name outside the portable namespace (``unigrad._array_api.PORTABLE``) was looked
+    up on ``unigrad.namespace(x)``; the same on every backend."""
+
+
+class ScalarConversionError(UnigradError, ValueError, TypeError, RuntimeError):
+    """``float()``, ``int()``, ``complex()``, ``bool()`` or ``.item()`` of a tape tensor
+    that has not exactly one element (torch raises ``ValueError``/``RuntimeError`` here,
+    NumPy ``TypeError``/``ValueError``)."""
+
+
 class TapeError(UnigradError, TypeError):
     """A tape tensor was used where its history would be silently dropped."""
 
@@ -117,6 +132,8 @@ for _cls in (
     UnsupportedDtypeError,
     UnsupportedFeatureError,
     BackendError,
+    NamespaceAttributeError,
+    ScalarConversionError,
     TapeError,
     CompiledStepError,
 ):

@@ -7,8 +7,13 @@ the namespace for paddle tensors. Entry point: ``unigrad.namespace(x)``; torch u
 array-api-compat with three gradient corrections (``_torch``). ``xfails/`` lists, per
 namespace, the standard test suite's cases that a framework limitation makes impossible,
 each with that limitation.
+
+``PORTABLE`` (= ``STANDARD | EXTENSIONS``; ``LINALG`` and ``FFT`` for the submodules) is
+the one list of the names ``unigrad.namespace(x)`` has on every backend (docs/namespace.md).
 """
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from ._portable import EXTENSIONS, FFT, LINALG, PORTABLE, STANDARD, STANDARD_2024
+
+__all__ = ["EXTENSIONS", "FFT", "LINALG", "PORTABLE", "STANDARD", "STANDARD_2024"]

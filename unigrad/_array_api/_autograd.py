@@ -112,15 +112,17 @@ class _Prims:
 
     def sort(self, x: Any, axis: int = -1, kind: Any = None) -> Any:
         # autograd differentiates sort of 1-d arrays only: gather with argsort instead
+        # (the permutation from the plain value: autograd's argsort of a box nested in a
+        # create_graph replay is a box too, and the gather's index arithmetic fails on it)
+        import numpy as np
+        from autograd.tracer import getval
+
         anp = self._anp
-        idx = anp.argsort(x, axis=axis, kind=kind)
+        idx = np.argsort(getval(x), axis=axis, kind=kind)
         return _gather(anp, x, idx, axis)
 
     def broadcast_to(self, x: Any, shape: Any) -> Any:
         return _broadcast_to(self._anp, x, shape)
-
-    def abs(self, x: Any) -> Any:
-        return _abs(self._anp, x)
 
     def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:
         anp = self._anp  # autograd's cumsum rule takes no dtype: cast first
@@ -176,6 +178,24 @@ def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     rows = np.arange(im.size // n if n else 0).reshape((*im.shape[:-1], 1)) * n
     flat = anp.reshape(xm, (-1,))[(rows + im).reshape(-1)] if n else xm
     return anp.moveaxis(anp.reshape(flat, xm.shape), -1, axis)
+
+
+def _take_along_axis(anp: Any, x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    """The standard's ``take_along_axis`` as one differentiable flat index (autograd has
+    no derivative rule for NumPy's)."""
+    import numpy as np
+    from autograd.tracer import getval
+
+    idx = np.asarray(getval(indices))
+    if x.ndim == 0:
+        return x
+    xm = anp.moveaxis(x, axis, -1)
+    im = np.moveaxis(idx, axis, -1)
+    n = xm.shape[-1]
+    im = np.broadcast_to(im, (*xm.shape[:-1], im.shape[-1])) % max(n, 1)
+    rows = np.arange(int(np.prod(im.shape[:-1]))).reshape((*im.shape[:-1], 1)) * n
+    flat = anp.reshape(xm, (-1,))[(rows + im).reshape(-1)]
+    return anp.moveaxis(anp.reshape(flat, im.shape), -1, axis)
 
 
 def _complex_special(anp: Any, name: str) -> Any:
@@ -415,37 +435,6 @@ def _repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any
     return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
 
 
-@functools.cache
-def _abs_real_primitive() -> Any:
-    """``abs`` of a real array whose derivative reads ``x`` for its sign only: a
-    constant of the values (rule 14: sign reads cut dependence). autograd's own rule
-    (1.9.1, ``conj(x) / abs(x)``) is differentiable in ``x`` again, so a ``create_graph``
-    gradient of ``abs`` depended on ``x`` where torch's ``sgn`` gradient does not."""
-    import numpy as np
-    from autograd.extend import defvjp, primitive
-    from autograd.tracer import getval
-
-    @primitive  # type: ignore[untyped-decorator]
-    def abs_real(x: Any) -> Any:
-        return np.abs(x)
-
-    def abs_vjp(ans: Any, x: Any) -> Any:
-        sign = np.sign(getval(x)) + 0  # + 0: the zero of -0.0 is +0, as autograd's
-        return lambda g: g * sign
-
-    defvjp(abs_real, abs_vjp)
-    return abs_real
-
-
-def _abs(xp: Any, x: Any, /) -> Any:
-    import numpy as np
-    from autograd.tracer import getval
-
-    if np.issubdtype(np.asarray(getval(x)).dtype, np.floating):
-        return _abs_real_primitive()(x)
-    return xp.abs(x)
-
-
 def _positive(xp: Any, x: Any, /) -> Any:
     return x * 1  # autograd has no rule for np.positive; x * 1 keeps -0.0 and the dtype
 
@@ -456,6 +445,30 @@ def _tensordot(xp: Any, x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
 
 def _mean(xp: Any, x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
     return xp.mean(x, axis=axis, keepdims=keepdims)
+
+
+def _abs(anp: Any) -> Any:
+    """``abs`` whose real derivative is ``sign(x)``: autograd's is ``x / |x|`` (the same
+    numbers, 0 at 0), a path to ``x`` that its dependence trace would follow, where the
+    derivative is piecewise constant (rule 14: ``sign`` cuts dependence). Complex
+    ``abs`` keeps autograd's rule."""
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+    from autograd.numpy.numpy_vjps import np_abs_vjp
+
+    def raw_abs(x: Any, /) -> Any:
+        return np.abs(x)
+
+    raw_abs.__name__ = raw_abs.__qualname__ = "abs"
+    abs_: Any = primitive(raw_abs)
+
+    def vjp(ans: Any, x: Any) -> Any:
+        if np.iscomplexobj(x):
+            return np_abs_vjp(ans, x)
+        return lambda g: g * anp.sign(x)
+
+    defvjp(abs_, vjp)
+    return abs_
 
 
 def _prod(
@@ -500,6 +513,8 @@ def build() -> _Module:
     import numpy as np
 
     prims = _Prims(anp)
+    abs_ = _abs(anp)
+    setattr(prims, "abs", abs_)  # noqa: B010 - the rules of `_common` read it (norms)
     ns = _Module("unigrad._array_api.numpy_tape", anp)
     linalg = _Module("unigrad._array_api.numpy_tape.linalg", anp.linalg)
     fft = _Module("unigrad._array_api.numpy_tape.fft", anp.fft)
@@ -523,14 +538,15 @@ def build() -> _Module:
         fftfreq=_freq(np.fft.fftfreq, "fftfreq"), rfftfreq=_freq(np.fft.rfftfreq, "rfftfreq")
     )
     vars(ns).update(
+        abs=abs_,
         mean=c.bind(_mean, anp, "mean"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
-        abs=c.bind(_abs, anp, "abs"),
         prod=c.bind(_prod, anp, "prod"),
         broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
         repeat=c.bind(_repeat, anp, "repeat"),
         where=c.bind(_where, anp, "where"),
+        take_along_axis=c.bind(_take_along_axis, anp, "take_along_axis"),
         finfo=c.bind(c.finfo, np, "finfo"),
         iinfo=c.bind(c.iinfo, np, "iinfo"),
         __array_namespace_info__=np.__array_namespace_info__,
@@ -540,4 +556,44 @@ def build() -> _Module:
     for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
         setattr(ns, name, getattr(np, name))
     vars(ns).update(linalg=linalg, fft=fft)
+    vars(ns).update(_extensions(anp))
     return ns
+
+
+def _extensions(anp: Any) -> dict[str, Any]:
+    """unigrad's extension set (``_portable.EXTENSIONS``) over autograd, whose rules for
+    these (``autograd.scipy.special``'s, ``logaddexp``'s, ``einsum``'s) are written in
+    ``autograd.numpy`` and so differentiable to any order."""
+    import autograd.scipy.special as sps
+    import numpy as np
+
+    def einsum(subscripts: str, /, *operands: Any) -> Any:
+        return anp.einsum(subscripts, *operands)
+
+    def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if anp.ndim(x) == 0 or axis == ():
+            return x + 0.0 * x  # nothing is reduced (autograd's rule wants an axis)
+        return sps.logsumexp(x, axis=axis, keepdims=keepdims)
+
+    def sigmoid(x: Any, /) -> Any:
+        return sps.expit(x)
+
+    def softplus(x: Any, /) -> Any:
+        return anp.logaddexp(x, np.zeros((), dtype=anp.result_type(x)))
+
+    def relu(x: Any, /) -> Any:
+        return anp.where(x > 0, x, anp.zeros_like(x))
+
+    def erf(x: Any, /) -> Any:
+        return sps.erf(x)
+
+    def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return x - sps.logsumexp(x, axis=axis, keepdims=True)
+
+    def softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return anp.exp(log_softmax(x, axis=axis))
+
+    return {
+        f.__name__: f
+        for f in (einsum, logsumexp, sigmoid, softplus, relu, erf, softmax, log_softmax)
+    }

@@ -68,4 +68,42 @@ def build() -> Any:
         searchsorted=searchsorted,
         __array_namespace_info__=jnp.__array_namespace_info__,
     )
+    vars(ns).update(_extensions())
     return ns
+
+
+def _extensions() -> dict[str, Any]:
+    """unigrad's extension set (``_portable.EXTENSIONS``): ``jax.nn``'s and
+    ``jax.scipy.special``'s functions under the standard's signature style."""
+    import jax
+    import jax.numpy as jnp
+    import jax.scipy.special as jsp
+
+    def einsum(subscripts: str, /, *operands: Any) -> Any:
+        return jnp.einsum(subscripts, *operands)
+
+    def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        return jsp.logsumexp(x, axis=axis, keepdims=keepdims)
+
+    def sigmoid(x: Any, /) -> Any:
+        return jax.nn.sigmoid(x)
+
+    def softplus(x: Any, /) -> Any:
+        return jax.nn.softplus(x)
+
+    def relu(x: Any, /) -> Any:
+        return jax.nn.relu(x)
+
+    def erf(x: Any, /) -> Any:
+        return jsp.erf(x)
+
+    def softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return jax.nn.softmax(x, axis=axis)
+
+    def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return jax.nn.log_softmax(x, axis=axis)
+
+    return {
+        f.__name__: f
+        for f in (einsum, logsumexp, sigmoid, softplus, relu, erf, softmax, log_softmax)
+    }

@@ -21,8 +21,10 @@ import paddle
 
 from . import _c99
 from . import _common as c
+from . import _paddle_ho as ho
 from ._paddle_dtypes import (
     _COMPLEX,
+    _FLOATS,
     _NARROW,
     _promote,
     _widened,
@@ -89,13 +91,17 @@ __all__ = [
     "copysign",
     "cos",
     "cosh",
+    "count_nonzero",
     "cumulative_prod",
     "cumulative_sum",
+    "diff",
     "divide",
     "e",
+    "einsum",
     "empty",
     "empty_like",
     "equal",
+    "erf",
     "exp",
     "expand_dims",
     "expm1",
@@ -132,11 +138,13 @@ __all__ = [
     "log1p",
     "log2",
     "log10",
+    "log_softmax",
     "logaddexp",
     "logical_and",
     "logical_not",
     "logical_or",
     "logical_xor",
+    "logsumexp",
     "matmul",
     "matrix_transpose",
     "max",
@@ -150,6 +158,7 @@ __all__ = [
     "nan",
     "negative",
     "newaxis",
+    "nextafter",
     "nonzero",
     "not_equal",
     "ones",
@@ -160,6 +169,8 @@ __all__ = [
     "pow",
     "prod",
     "real",
+    "reciprocal",
+    "relu",
     "remainder",
     "repeat",
     "reshape",
@@ -167,10 +178,13 @@ __all__ = [
     "roll",
     "round",
     "searchsorted",
+    "sigmoid",
     "sign",
     "signbit",
     "sin",
     "sinh",
+    "softmax",
+    "softplus",
     "sort",
     "sqrt",
     "square",
@@ -180,6 +194,7 @@ __all__ = [
     "subtract",
     "sum",
     "take",
+    "take_along_axis",
     "tan",
     "tanh",
     "tensordot",
@@ -259,31 +274,31 @@ def _binary(op: Callable[..., Any], name: str) -> Callable[..., Any]:
 
 abs = _unary(paddle.abs, "abs")
 acos = _complex_special(paddle.acos, "acos")
-acosh = _complex_special(paddle.acosh, "acosh")
-asin = _unary(paddle.asin, "asin")
-asinh = _complex_special(paddle.asinh, "asinh")
-atan = _unary(paddle.atan, "atan")
-atanh = _complex_special(paddle.atanh, "atanh")
+acosh = _complex_special(ho.acosh, "acosh")
+asin = _unary(ho.asin, "asin")
+asinh = _complex_special(ho.asinh, "asinh")
+atan = _unary(ho.atan, "atan")
+atanh = _complex_special(ho.atanh, "atanh")
 bitwise_invert = _unary(paddle.bitwise_not, "bitwise_invert")
 conj = _unary(paddle.conj, "conj")
 cos = _unary(paddle.cos, "cos")
-cosh = _complex_special(paddle.cosh, "cosh")
+cosh = _complex_special(ho.cosh, "cosh")
 exp = _complex_special(_exp, "exp")
-expm1 = _complex_special(paddle.expm1, "expm1")
+expm1 = _complex_special(ho.expm1, "expm1")
 imag = _unary(paddle.imag, "imag")
 isfinite = _unary(paddle.isfinite, "isfinite")
 isinf = _unary(paddle.isinf, "isinf")
 isnan = _unary(paddle.isnan, "isnan")
 log = _complex_special(paddle.log, "log")
-log1p = _complex_special(paddle.log1p, "log1p")
-log2 = _unary(paddle.log2, "log2")
-log10 = _unary(paddle.log10, "log10")
+log1p = _complex_special(ho.log1p, "log1p")
+log2 = _unary(ho.log2, "log2")
+log10 = _unary(ho.log10, "log10")
 logical_not = _unary(paddle.logical_not, "logical_not")
 real = _unary(paddle.real, "real")
 sin = _unary(paddle.sin, "sin")
-sinh = _complex_special(paddle.sinh, "sinh")
-sqrt = _complex_special(paddle.sqrt, "sqrt")
-tan = _unary(paddle.tan, "tan")
+sinh = _complex_special(ho.sinh, "sinh")
+sqrt = _complex_special(ho.sqrt, "sqrt")
+tan = _unary(ho.tan, "tan")
 tanh = _complex_special(paddle.tanh, "tanh")
 signbit = _unary(paddle.signbit, "signbit")
 
@@ -324,34 +339,14 @@ def sign(x: Any, /) -> Any:
 
 
 add = _binary(paddle.add, "add")
-atan2 = _binary(paddle.atan2, "atan2")
+atan2 = _binary(ho.atan2, "atan2")
 bitwise_and = _binary(paddle.bitwise_and, "bitwise_and")
 bitwise_left_shift = _binary(paddle.bitwise_left_shift, "bitwise_left_shift")
 bitwise_or = _binary(paddle.bitwise_or, "bitwise_or")
 bitwise_right_shift = _binary(paddle.bitwise_right_shift, "bitwise_right_shift")
 bitwise_xor = _binary(paddle.bitwise_xor, "bitwise_xor")
-_copysign = _widened(paddle.copysign)
-
-
-def copysign(x1: Any, x2: Any, /) -> Any:
-    """``|x1|`` with ``x2``'s sign. Only ``x2``'s sign bit is read, so the result's
-    derivative in ``x2`` is identically zero and ``x2`` is no dependence (rule 14): it
-    enters detached, and a gradient with respect to it alone is unused (None).
-
-    Where ``x1`` requires grad the result is ``x1`` or ``-x1`` picked by a constant mask,
-    so the derivative in ``x1`` (+1 or -1) carries no history: paddle 3.3's
-    ``copysign_grad`` computes it from ``x1``, which a ``create_graph`` gradient keeps.
-    """
-    a, b = _promote(x1, x2)
-    value = _copysign(a.detach(), b.detach())
-    if a.stop_gradient:
-        return value
-    flip = paddle.signbit(value) != paddle.signbit(a.detach())
-    a = paddle.broadcast_to(a, value.shape) if list(a.shape) != list(value.shape) else a
-    return paddle.where(flip, -a, a)
-
-
-divide = _binary(paddle.divide, "divide")
+copysign = _binary(ho.copysign, "copysign")
+divide = _binary(ho.divide, "divide")
 
 
 def _exact_equal(x1: Any, x2: Any) -> Any:
@@ -372,10 +367,10 @@ equal = _binary(_exact_equal, "equal")
 floor_divide = _binary(paddle.floor_divide, "floor_divide")
 greater = _binary(paddle.greater_than, "greater")
 greater_equal = _binary(paddle.greater_equal, "greater_equal")
-hypot = _binary(paddle.hypot, "hypot")
+hypot = _binary(ho.hypot, "hypot")
 less = _binary(paddle.less_than, "less")
 less_equal = _binary(paddle.less_equal, "less_equal")
-logaddexp = _binary(paddle.logaddexp, "logaddexp")
+logaddexp = _binary(ho.logaddexp, "logaddexp")
 logical_and = _binary(paddle.logical_and, "logical_and")
 logical_or = _binary(paddle.logical_or, "logical_or")
 logical_xor = _binary(paddle.logical_xor, "logical_xor")
@@ -383,7 +378,7 @@ maximum = _binary(paddle.maximum, "maximum")
 minimum = _binary(paddle.minimum, "minimum")
 multiply = _binary(paddle.multiply, "multiply")
 not_equal = _binary(_exact_not_equal, "not_equal")
-_pow = _binary(paddle.pow, "pow")
+_pow = _binary(ho.pow, "pow")
 
 
 def pow(x1: Any, x2: Any, /) -> Any:
@@ -392,8 +387,10 @@ def pow(x1: Any, x2: Any, /) -> Any:
     scalar pow (``PowDoubleGradNode``) raises "The output DenseTensor DX can not be
     nullptr" when a later pass does not differentiate with respect to the base (the
     weights of ``x**2 * w``: PaddlePaddle/Paddle#57371 made the kernel skip a missing
-    ``grad_out`` gradient, not a missing ``x`` one), and its tensor-exponent pow has no
-    double-grad kernel at all."""
+    ``grad_out`` gradient, not a missing ``x`` one). Another integer power (|n| <= 64)
+    of a tensor that requires grad keeps paddle's value with the derivatives of a
+    product of squarings, and a tensor exponent goes through ``_paddle_ho.pow``: paddle's
+    pow has no double-grad kernel for either."""
     if (
         isinstance(x1, paddle.Tensor)
         and type(x2) in (int, float)
@@ -402,10 +399,18 @@ def pow(x1: Any, x2: Any, /) -> Any:
     ):
         sq = paddle.multiply(x1, x1)
         return sq if x2 == 2 else paddle.multiply(sq, x1)
+    if (
+        isinstance(x1, paddle.Tensor)
+        and type(x2) in (int, float)
+        and float(x2).is_integer()
+        and builtins.abs(x2) <= 64
+        and ho.needs(x1)
+    ):
+        return ho.int_power(x1, int(x2))
     return _pow(x1, x2)
 
 
-remainder = _binary(paddle.remainder, "remainder")
+remainder = _binary(ho.remainder, "remainder")
 subtract = _binary(paddle.subtract, "subtract")
 
 
@@ -639,6 +644,8 @@ def reshape(x: Any, /, shape: tuple[int, ...], *, copy: builtins.bool | None = N
 
 
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+    if ho.needs(x):  # roll_grad has no gradient: gathers
+        return ho.roll(x, shift, axis)
     return paddle.roll(x, shift, axis=axis)
 
 
@@ -737,12 +744,40 @@ def unique_all(x: Any, /) -> c.UniqueAll:
 
 
 # ---- statistics and utilities -------------------------------------------------------
+def _extremum(op: Callable[..., Any], x: Any, axis: Any, keepdims: builtins.bool) -> Any:
+    """``op`` (paddle's max or min) of ``x``; for a float ``x`` that requires grad,
+    as ``m + sum((x - m) * mask) / count`` with the value ``m``, the mask of the
+    elements equal to it (NaN: the NaNs) and their count constants: the same value
+    (``x - m`` is 0 under the mask) and gradient (ties share it evenly, as paddle's
+    ``max_grad``), and a ``create_graph`` result paddle 3.3 can build (``max_grad`` and
+    ``amax_grad`` have no gradient kernel); that result is the constant ``mask / count``
+    (rule 14: the mask depends on nothing)."""
+    if x.stop_gradient or x.dtype not in _FLOATS or axis == () or x.size == 0:
+        return _widened(op)(x, axis=axis, keepdims=keepdims)
+    v = x.detach()
+    m = op(v, axis=axis, keepdims=True)
+    mask = paddle.logical_or(v == m, v != v).astype(x.dtype)
+    count = prims.sum(mask, axis=axis, keepdims=True)
+    out = m + prims.sum((x - m) * mask, axis=axis, keepdims=True) / count
+    if keepdims:
+        return out
+    return paddle.reshape(out, [n for i, n in enumerate(x.shape) if i not in _axes(axis, x.ndim)])
+
+
+def _axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, int):
+        axis = (axis,)
+    return tuple(a % ndim for a in axis)
+
+
 def max(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    return _widened(prims.max)(x, axis=axis, keepdims=keepdims)
+    return _extremum(prims.max, x, axis, keepdims)
 
 
 def min(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    return _widened(prims.min)(x, axis=axis, keepdims=keepdims)
+    return _extremum(prims.min, x, axis, keepdims)
 
 
 def mean(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
@@ -894,3 +929,85 @@ def __array_namespace_info__() -> _Info:
 
 from . import _paddle_fft as fft  # noqa: E402  (its functions use the ones above)
 from . import _paddle_linalg as linalg  # noqa: E402
+
+# ---- the 2024.12 functions every backend has ---------------------------------------
+reciprocal = _unary(ho.reciprocal, "reciprocal")
+nextafter = _binary(paddle.nextafter, "nextafter")
+
+
+def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return sum(x != 0 if x.dtype != bool else x, axis=axis, keepdims=keepdims, dtype=int64)
+
+
+def diff(
+    x: Any,
+    /,
+    *,
+    axis: int = -1,
+    n: int = 1,
+    prepend: Any = None,
+    append: Any = None,
+) -> Any:
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        x = concat(parts, axis=axis)
+    for _ in range(n):
+        length = x.shape[axis]
+        hi = paddle.slice(x, axes=[axis], starts=[1], ends=[length])
+        lo = paddle.slice(x, axes=[axis], starts=[0], ends=[builtins.max(length - 1, 0)])
+        x = paddle.logical_xor(hi, lo) if x.dtype == bool else subtract(hi, lo)
+    return x
+
+
+def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+    return paddle.take_along_axis(x, indices.astype(int64), axis)
+
+
+# ---- unigrad's extension set (``_portable.EXTENSIONS``), differentiable to any order --
+def einsum(subscripts: str, /, *operands: Any) -> Any:
+    return ho.einsum(subscripts, *operands)
+
+
+def logsumexp(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
+    return ho.logsumexp(x, axis, keepdims)
+
+
+def sigmoid(x: Any, /) -> Any:
+    return ho.sigmoid(x)
+
+
+def softplus(x: Any, /) -> Any:
+    return ho.softplus(x)
+
+
+def relu(x: Any, /) -> Any:
+    return paddle.where(x > 0, x, paddle.zeros_like(x))
+
+
+def erf(x: Any, /) -> Any:
+    # first derivative only on paddle 3.3.1 (erf_grad has no gradient, and erf has no
+    # elementary formulation): a second one raises HigherOrderUnavailableError
+    return paddle.erf(x)
+
+
+def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+    return x - ho.logsumexp(x, axis, True)
+
+
+def softmax(x: Any, /, *, axis: int = -1) -> Any:
+    return paddle.exp(log_softmax(x, axis=axis))
+
+
+def build() -> Any:
+    """This module seen through the portable list (``unigrad.namespace`` of paddle)."""
+    global _PORTABLE
+    if _PORTABLE is None:
+        import sys
+
+        from ._portable import portable
+
+        _PORTABLE = portable(sys.modules[__name__])
+    return _PORTABLE
+
+
+_PORTABLE: Any = None

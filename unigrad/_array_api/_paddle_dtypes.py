@@ -155,7 +155,12 @@ def iinfo(type: Any, /) -> c.IInfo:
 def astype(x: Any, dtype: Any, /, *, copy: builtins.bool = True, device: Any = None) -> Any:
     if not copy and x.dtype == dtype:
         return x
-    return paddle.cast(x, dtype) if x.dtype != dtype else paddle.assign(x)
+    out = paddle.cast(x, dtype) if x.dtype != dtype else paddle.assign(x)
+    if _kind(dtype) not in "fc" and not out.stop_gradient:
+        # rule 14: an integer or bool result depends on nothing (paddle 3.3's cast keeps
+        # a gradient through it: float(int(x)) differentiated to 1, torch's is unused)
+        out = out.detach()
+    return out
 
 
 # ---- scalars and promotion for elementwise functions ------------------------------

@@ -12,6 +12,8 @@ from typing import Any
 import numpy as np
 import paddle
 
+from . import _paddle_ho as ho
+
 __all__ = ["linalg", "prims"]
 
 
@@ -50,14 +52,18 @@ class _Prims:
 
     @staticmethod
     def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        if ho.needs(x):
+            return ho.reduce_extreme(paddle.max, x, axis, keepdims)
         return paddle.max(x, axis=_ax(axis), keepdim=keepdims)
 
     @staticmethod
     def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
+        if ho.needs(x):
+            return ho.reduce_extreme(paddle.min, x, axis, keepdims)
         return paddle.min(x, axis=_ax(axis), keepdim=keepdims)
 
     abs = staticmethod(paddle.abs)
-    sqrt = staticmethod(paddle.sqrt)
+    sqrt = staticmethod(ho.sqrt)
     conj = staticmethod(paddle.conj)
     real = staticmethod(paddle.real)
     matmul = staticmethod(paddle.matmul)
@@ -120,17 +126,27 @@ class _Prims:
 
     @staticmethod
     def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
+        if ho.needs(x):
+            return ho.diagonal(x, offset, axis1, axis2)
         return paddle.diagonal(x, offset=offset, axis1=axis1, axis2=axis2)
 
     @staticmethod
     def cumsum(x: Any, axis: int, dtype: Any = None) -> Any:
         if x.dtype == paddle.bool or (dtype is None and x.dtype in (paddle.int8, paddle.uint8)):
             x = x.astype(paddle.int64)
-        return paddle.cumsum(x, axis=axis, dtype=dtype)
+        if dtype is not None and x.dtype != dtype:
+            x = x.astype(dtype)
+        if ho.needs(x):
+            return ho.cumsum(x, axis)
+        return paddle.cumsum(x, axis=axis)
 
     @staticmethod
     def cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
-        return paddle.cumprod(x, dim=axis, dtype=dtype)
+        if dtype is not None and x.dtype != dtype:
+            x = x.astype(dtype)
+        if ho.needs(x):
+            return ho.cumprod(x, axis)
+        return paddle.cumprod(x, dim=axis)
 
     @staticmethod
     def full(shape: Sequence[int], fill: Any, dtype: Any) -> Any:
@@ -157,6 +173,8 @@ class _Prims:
 
     @staticmethod
     def sort(x: Any, axis: int = -1, kind: Any = None) -> Any:
+        if ho.needs(x):
+            return ho.sort(x, axis, kind == "stable")
         return paddle.sort(x, axis=axis, stable=kind == "stable")
 
     @staticmethod

@@ -1,7 +1,10 @@
-"""The namespace for torch tensors: ``array_api_compat.torch`` with unigrad's corrections.
+"""torch's portable namespace: array-api-compat's, with unigrad's corrections and extension set.
 
-Every name not defined here is ``array_api_compat.torch``'s (module ``__getattr__``). The
-corrections make results obey the contract where torch's own function does not:
+``array_api_compat.torch`` implements the standard over torch; unigrad exposes it through
+`unigrad._array_api._portable.Portable`, which hides the rest of torch it re-exports,
+and adds the extension set (``EXTENSIONS``) with the signatures of docs/namespace.md.
+
+The corrections make results obey the contract where torch's own function does not:
 
 * ``positive`` returns a new tensor: torch's ``positive`` returns its argument itself, so
   ``xp.positive(y)`` could not be told apart from ``y`` (a ``no_grad_vars`` cut on it
@@ -16,46 +19,93 @@ corrections make results obey the contract where torch's own function does not:
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-import array_api_compat.torch as _compat
-import torch
+from ._portable import Portable, portable
 
-__all__ = ["copysign", "floor_divide", "positive"]
-
-
-def _detached(x: Any) -> Any:
-    return x.detach() if isinstance(x, torch.Tensor) else x
+__all__ = ["build"]
 
 
-def positive(x: Any, /) -> Any:
-    """``+x`` as a new tensor (torch's ``positive`` returns ``x`` itself)."""
-    return torch.clone(_compat.positive(x))
+@functools.cache
+def build() -> Portable:
+    """The namespace (built once)."""
+    import array_api_compat.torch as xp
+    import torch
 
+    def _detached(x: Any) -> Any:
+        return x.detach() if isinstance(x, torch.Tensor) else x
 
-def floor_divide(x1: Any, x2: Any, /) -> Any:
-    """``floor(x1 / x2)``, with no history: its derivative is zero (rule 14)."""
-    return _compat.floor_divide(_detached(x1), _detached(x2))
+    def _dims(x: Any, axis: Any) -> tuple[int, ...]:
+        if axis is None:
+            return tuple(range(x.ndim))
+        return tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
 
+    def positive(x: Any, /) -> Any:
+        """``+x`` as a new tensor (torch's ``positive`` returns ``x`` itself)."""
+        return torch.clone(xp.positive(x))
 
-def copysign(x1: Any, x2: Any, /) -> Any:
-    """``|x1|`` with ``x2``'s sign; ``x2`` enters detached (rule 14).
+    def floor_divide(x1: Any, x2: Any, /) -> Any:
+        """``floor(x1 / x2)``, with no history: its derivative is zero (rule 14)."""
+        return xp.floor_divide(_detached(x1), _detached(x2))
 
-    Where ``x1`` requires grad the result is ``x1`` or ``-x1`` picked by a constant mask
-    (``torch.where``), so its derivative (+1 or -1) carries no history either: torch's own
-    backward of ``copysign`` is ``grad * result / self``-like, which keeps ``x1`` in the
-    graph of a ``create_graph`` gradient that is constant.
-    """
-    value = _compat.copysign(_detached(x1), _detached(x2))
-    if not (isinstance(x1, torch.Tensor) and x1.requires_grad):
-        return value
-    flip = torch.signbit(value) != torch.signbit(x1.detach())
-    return torch.where(flip, -x1, x1).to(value.dtype)
+    def copysign(x1: Any, x2: Any, /) -> Any:
+        """``|x1|`` with ``x2``'s sign; ``x2`` enters detached (rule 14).
 
+        Where ``x1`` requires grad the result is ``x1`` or ``-x1`` picked by a constant
+        mask (``torch.where``), so its derivative (+1 or -1) carries no history either:
+        torch's own backward of ``copysign`` keeps ``x1`` in the graph of a
+        ``create_graph`` gradient that is constant.
+        """
+        value = xp.copysign(_detached(x1), _detached(x2))
+        if not (isinstance(x1, torch.Tensor) and x1.requires_grad):
+            return value
+        flip = torch.signbit(value) != torch.signbit(x1.detach())
+        return torch.where(flip, -x1, x1).to(value.dtype)
 
-def __getattr__(name: str) -> Any:
-    return getattr(_compat, name)
+    def einsum(subscripts: str, /, *operands: Any) -> Any:
+        return torch.einsum(subscripts, *operands)
 
+    def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        dims = _dims(x, axis)
+        if not dims:  # a 0-d array, or axis=(): nothing is reduced
+            return x.clone()
+        return torch.logsumexp(x, dim=dims, keepdim=keepdims)
 
-def __dir__() -> list[str]:
-    return sorted(set(dir(_compat)) | set(__all__))
+    def sigmoid(x: Any, /) -> Any:
+        return torch.sigmoid(x)
+
+    def softplus(x: Any, /) -> Any:
+        # not torch.nn.functional.softplus: its threshold=20 returns x above 20, which is
+        # off by log1p(exp(-x)) (2e-9 at 20); logaddexp(x, 0) is exact everywhere
+        return torch.logaddexp(x, torch.zeros_like(x))
+
+    def relu(x: Any, /) -> Any:
+        return torch.relu(x)
+
+    def erf(x: Any, /) -> Any:
+        return torch.erf(x)
+
+    def softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return torch.softmax(x, dim=axis)
+
+    def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return torch.log_softmax(x, dim=axis)
+
+    overrides = {
+        f.__name__: f
+        for f in (
+            positive,
+            floor_divide,
+            copysign,
+            einsum,
+            logsumexp,
+            sigmoid,
+            softplus,
+            relu,
+            erf,
+            softmax,
+            log_softmax,
+        )
+    }
+    return portable(xp, overrides)

@@ -26,7 +26,28 @@ from typing import Any, ClassVar, Literal, NamedTuple
 
 from .._errors import UnsupportedFeatureError, message
 
-__all__ = ["Backend", "BackwardRequest", "Capabilities", "GradRequest", "Kind"]
+__all__ = [
+    "Backend",
+    "BackwardRequest",
+    "Capabilities",
+    "GradRequest",
+    "Kind",
+    "constant_output_message",
+]
+
+
+def constant_output_message(i: int) -> str:
+    """The message for ``outputs[i]``, which requires grad in its framework but depends on
+    nothing (rule 14: every path to a leaf crosses an op whose derivative is zero)."""
+    return message(
+        f"outputs[{i}] does not depend on any tensor that requires grad",
+        expected="an output computed differentiably from tensors that require grad",
+        got="a tensor reached from them only through ops whose derivative is zero "
+        "(sign, floor, ceil, round, trunc, comparisons, integer casts)",
+        fix="Differentiate an output computed from the inputs by differentiable ops; "
+        "such an output is a constant (docs/semantics.md, Dependence).",
+    )
+
 
 #: The dtype kinds the front distinguishes: float, complex, integer, bool, other.
 Kind = Literal["f", "c", "i", "b", "?"]

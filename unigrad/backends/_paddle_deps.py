@@ -29,7 +29,7 @@ from typing import Any
 
 from ._paddle_nodes import forgetter, hold, kids, memo, name, peek, remember
 
-__all__ = ["edges", "recorded", "seed_copies", "structure"]
+__all__ = ["CUT_NODES", "edges", "recorded", "seed_copies", "structure"]
 
 #: Forward grad nodes whose backward formulas read nothing but the incoming gradient
 #: (linear in it, with constant or non-differentiable coefficients: ``where``'s
@@ -84,6 +84,34 @@ _LINEAR = frozenset(
         "IndexSelectDoubleGradNode",
         "GatherDoubleGradNode",
         "GatherNdDoubleGradNode",
+    }
+)
+
+#: Rule 14 ("Dependence" in ``docs/semantics.md``): paddle's grad nodes of ops whose
+#: derivative is identically zero. paddle 3.3 follows them and gives zeros; a walk
+#: (`_Walk`, `unigrad.backends.paddle._reachable`) does not enter them, so an input
+#: reached only through them is unused.
+CUT_NODES = frozenset(
+    {"SignGradNode", "FloorGradNode", "CeilGradNode", "RoundGradNode", "TruncGradNode"}
+)
+
+#: Rule 14: forward grad nodes of piecewise-linear ops, whose formulas read the input
+#: only through a mask or a sign (derivative identically zero): linear in the incoming
+#: gradient, as `_LINEAR`, in a real call. Complex ``abs`` reads ``z / |z|``, which has
+#: a derivative: in a call with complex tensors they are unknown nodes.
+_PIECEWISE_LINEAR = frozenset(
+    {
+        "AbsGradNode",
+        "ClipGradNode",
+        "MaximumGradNode",
+        "MinimumGradNode",
+        "MaxGradNode",
+        "MinGradNode",
+        "AmaxGradNode",
+        "AminGradNode",
+        "ReluGradNode",
+        "HardtanhGradNode",
+        "LeakyReluGradNode",
     }
 )
 
@@ -157,8 +185,11 @@ class _Walk:
     one is alive (see `unigrad.backends._paddle_nodes`), and the walk holds every
     node it met."""
 
-    def __init__(self, roots: Sequence[Any], targets: dict[Any, int], cuts: set[Any]) -> None:
+    def __init__(
+        self, roots: Sequence[Any], targets: dict[Any, int], cuts: set[Any], real: bool = True
+    ) -> None:
         self.targets = targets
+        self.real = real  # no complex tensor in the call: `_PIECEWISE_LINEAR` is linear
         self.kids: dict[Any, list[Any]] = {}
         self.mask: dict[Any, int] = {}
         #: an edge's inputs (mask) -> the nodes its formula reads (as dict keys)
@@ -192,6 +223,10 @@ class _Walk:
                 continue
             if node in kid_map or node in cuts:
                 continue
+            if name(node) in CUT_NODES:  # depends on nothing: a constant here
+                kid_map[node] = []
+                mask[node] = 0
+                continue
             kid_map[node] = ks = read(node)
             if ks == _NO_EDGE:
                 # a leaf's node (one edge to nothing): done at once, as the branch above
@@ -208,7 +243,7 @@ class _Walk:
     def _reads(self, node: Any, m: int, kms: list[int]) -> None:
         """Note what the formula of each edge of ``node`` (leading to the inputs ``m``;
         its edges to ``kms``) reads besides the incoming gradient."""
-        per_edge = _edge_reads(node, self.kids[node])
+        per_edge = _edge_reads(node, self.kids[node], self.real)
         if per_edge is None:
             return
         used, every = self.used, self.every
@@ -280,7 +315,7 @@ class _Walk:
 _NO_EDGE = [None]
 
 
-def _edge_reads(node: Any, ks: list[Any]) -> tuple[tuple[Any, ...], ...] | None:
+def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], ...] | None:
     """For each edge of ``node`` (its walk's children ``ks``), the nodes its formula
     reads besides the incoming gradient (none for an edge to nothing), or None for a
     linear op. Read once per node and children (`memo`): a PINN step's calls walk the
@@ -298,7 +333,8 @@ def _edge_reads(node: Any, ks: list[Any]) -> tuple[tuple[Any, ...], ...] | None:
         return tuple(() if c is None else (node,) for c in ks)
     op = name(node)
     per_edge: tuple[tuple[Any, ...], ...] | None = None
-    if op not in _LINEAR:
+    piecewise = op in _PIECEWISE_LINEAR
+    if op not in _LINEAR and not (real and piecewise):
         formula = _READS.get(op)
         out: list[tuple[Any, ...]] = []
         for j, c in enumerate(ks):
@@ -310,7 +346,8 @@ def _edge_reads(node: Any, ks: list[Any]) -> tuple[tuple[Any, ...], ...] | None:
                 picks = [k for k in formula[j] if k < 0 or ks[k] is not None]
                 out.append(tuple(node if k < 0 else ks[k] for k in picks))
         per_edge = tuple(out)
-    remember(node, (ks, per_edge))
+    if real or not piecewise:  # (a complex call's unknown reading is its own)
+        remember(node, (ks, per_edge))
     return per_edge
 
 
@@ -376,7 +413,7 @@ def structure(
             targets[node] = targets.get(node, 0) | (1 << i)
     cut_nodes = {n for n in map(grad_fn, cuts) if n is not None}
     output_nodes = [n for n in map(grad_fn, outputs) if n is not None]
-    walk = _Walk(output_nodes, targets, cut_nodes)
+    walk = _Walk(output_nodes, targets, cut_nodes, not stop)
     seed_nodes = [n for n in map(grad_fn, seeds) if n is not None]
     deps, extra = walk.dependences(len(inputs), seed_nodes)
     # where paddle's graph of a result enters the forward

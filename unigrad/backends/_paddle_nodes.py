@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["forgetter", "hold", "kids", "memo", "name", "peek", "remember"]
+__all__ = ["forgetter", "hold", "kids", "memo", "name", "peek", "peek_name", "remember"]
 
 #: ``node -> its children in edge order`` (None for an edge to nothing), and ``node ->
 #: its name`` (read when first asked for: most walks need none). See the module
@@ -90,6 +90,12 @@ def name(node: Any) -> str:
             _NAMES.clear()
         found = _NAMES[node] = str(node.name())
     return found
+
+
+def peek_name(node: Any) -> str:
+    """``node``'s name, from the memo or read now without keeping it (see `peek`)."""
+    found = _NAMES.get(node)
+    return str(node.name()) if found is None else found
 
 
 def memo(node: Any) -> Any:

@@ -54,9 +54,17 @@ from .._errors import (
 )
 from . import _carried, _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
-from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
-from ._paddle_deps import edges, recorded, seed_copies, structure
-from ._paddle_nodes import forgetter, hold, peek
+from ._base import (
+    Backend,
+    BackwardRequest,
+    Capabilities,
+    GradRequest,
+    Kind,
+    constant_output_message,
+)
+from ._paddle_deps import CUT_NODES, edges, recorded, seed_copies, structure
+from ._paddle_nodes import forgetter, hold, peek, peek_name
+from ._paddle_nodes import name as _name
 from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
@@ -237,7 +245,8 @@ def _extra_hook_result_refs() -> int:
 
 
 def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
-    """Nodes reachable from the outputs without entering a cut node.
+    """Nodes reachable from the outputs without entering a cut node (a
+    ``no_grad_vars`` tensor's) nor going past a node of `CUT_NODES`.
 
     paddle exposes nodes, not (node, slot) edges: a cut on one output of a multi-output
     op (split, unbind) also blocks its other outputs here.
@@ -250,8 +259,54 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
         if node is None or node in seen or node in cuts:
             continue
         seen.add(node)
+        if _name(node) in CUT_NODES:  # its derivative is identically zero (rule 14)
+            continue
         stack.extend(edges(node))  # a recorded result: its roots
     return seen
+
+
+def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
+    """Whether the outputs' graph holds a node of `CUT_NODES` (rule 14). With ``keep``
+    False (a consuming call's walk) what it reads stays out of the memo."""
+    if keep:
+        hold(outputs)
+    read_name = _name if keep else peek_name
+    seen: set[Any] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        if read_name(node) in CUT_NODES:
+            return True
+        stack.extend(edges(node, keep))
+    return False
+
+
+def _refuse_constant_outputs(outputs: tuple[Any, ...], keep: bool) -> None:
+    """`NotDifferentiableError` for an output that reaches no leaf but through a node of
+    `CUT_NODES` (rule 14: paddle's ``sign(x)`` requires grad, but depends on nothing)."""
+    read_name = _name if keep else peek_name
+    for i, y in enumerate(outputs):
+        node = _grad_fn(y)
+        if node is None:
+            continue
+        seen: set[Any] = set()
+        stack = [node]
+        found = False
+        while stack and not found:
+            n = stack.pop()
+            if n is None or n in seen:
+                continue
+            seen.add(n)
+            name = read_name(n)
+            if name == "GradNodeAccumulation":
+                found = True
+            elif name not in CUT_NODES:
+                stack.extend(edges(n, keep))
+        if not found:
+            raise NotDifferentiableError(constant_output_message(i))
 
 
 _has_grad: Callable[[], bool] = _core._has_grad
@@ -737,8 +792,13 @@ def _translate(err: BaseException) -> BaseException:
             f"paddle has no kernel for this derivative ({name})",
             expected="an op with a gradient kernel of the requested order",
             got=f"{name}, which paddle cannot differentiate once more",
-            fix="Pass create_graph=False on the last differentiation, or rewrite the op "
-            "in terms of ops paddle differentiates further (e.g. x*x*x for x**3).",
+            fix="Write the function with unigrad.namespace(x)'s functions, which "
+            "differentiate to third order on paddle where a formulation exists (paddle's "
+            "tensor operators x**n and a / b do not: use xp.pow and xp.divide); for a "
+            "Hessian or an HVP through an op without one (erf, linalg decompositions, "
+            "sort, fft), compute that part on another backend or with finite differences "
+            "of the gradient; or pass create_graph=False where no further derivative is "
+            "taken.",
         )
         return HigherOrderUnavailableError(msg)
     if _MISSING_BASE_GRAD in text:
@@ -1153,14 +1213,11 @@ class PaddleBackend(Backend):
         leaf_hooks_in_grad=False,
         float16_cpu=False,
         functional=True,
-        # (a PyLayer of the namespace could give them any order, but paddle's backward()
-        # releases a PyLayer node's context after one run: any later pass crashes)
-        no_second_order=frozenset(
-            {
-                *("acosh", "asin", "asinh", "atan", "atanh", "atan2", "cosh", "sinh"),
-                *("expm1", "log1p", "log2", "log10", "pow"),
-            }
-        ),
+        # the namespace computes the others through formulations paddle differentiates
+        # to any order (unigrad/_array_api/_paddle_ho.py); erf has none (no PyLayer:
+        # paddle's backward() releases a PyLayer node after one run, and any later pass
+        # through it crashes the process)
+        no_second_order=frozenset({"erf"}),
     )
 
     def owns(self, cls: type) -> bool:
@@ -1351,10 +1408,12 @@ class PaddleBackend(Backend):
             _refuse_pylayer_cuts(request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         _check_carried(request.outputs, request.inputs)
-        if request.no_grad_vars:
-            return self._grad_cut(request)
-        if recorded():
-            # a create_graph result's spurious edges may reach an input: leave it out
+        cuts_dependence = _cuts_dependence(request.outputs, request.retain_graph)
+        if cuts_dependence:
+            _refuse_constant_outputs(request.outputs, request.retain_graph)
+        if request.no_grad_vars or recorded() or cuts_dependence:
+            # a create_graph result's spurious edges, or an edge through a node whose
+            # derivative is zero (rule 14), may reach an input: leave it out
             return self._grad_cut(request)
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
@@ -1509,10 +1568,11 @@ class PaddleBackend(Backend):
             _refuse_ambiguous(request.outputs, request.inputs)
             _check_carried(request.outputs, request.inputs)
             inputs = request.inputs
-            if recorded():
-                # a create_graph result's spurious edges may reach an input that it does
-                # not depend on (paddle would give it zeros): its .grad stays as it is,
-                # as grad leaves it unused (differential seed 71)
+            if recorded() or _cuts_dependence(request.outputs, request.retain_graph):
+                # a create_graph result's spurious edges, or a node whose derivative is
+                # zero (rule 14), may reach an input that it does not depend on (paddle
+                # would give it zeros): its .grad stays as it is, as grad leaves it
+                # unused (differential seed 71)
                 reached = _reachable(request.outputs, set())
                 inputs = tuple(x for x in inputs if _grad_fn(x) in reached)
             with paddle.set_grad_enabled(_has_grad()):
@@ -1605,7 +1665,7 @@ class PaddleBackend(Backend):
     def namespace(self) -> Any:
         from .._array_api import _paddle
 
-        return _paddle
+        return _paddle.build()
 
 
 BACKEND = PaddleBackend()

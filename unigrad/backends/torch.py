@@ -8,6 +8,11 @@ torch already follows most of the contract. This adapter adds:
 * ``no_grad_vars``: a pre-hook on each cut tensor's node drops its gradient (undefined,
   so nothing beyond the cut runs into the results), and a walk over the graph's edges
   that stops at the cuts finds inputs reachable only through them;
+* dependence (rule 14): edges whose derivative is identically zero (`_CUT_EDGES`: the
+  ``sgn`` inside ``abs``'s gradient, a relu's mask input, ``floor``, ...) are not
+  followed when deciding which inputs a pass reaches (an input reached only through
+  them is unused) and whether a ``create_graph`` result depends on anything (one that
+  does not is returned detached);
 * ones for non-scalar ``None`` seeds, and the mapping of torch's errors to unigrad's.
 """
 
@@ -30,7 +35,14 @@ from .._errors import (
 )
 from . import _carried, _graph
 from ._ambiguous import Record, ambiguous, refuse
-from ._base import Backend, BackwardRequest, Capabilities, GradRequest, Kind
+from ._base import (
+    Backend,
+    BackwardRequest,
+    Capabilities,
+    GradRequest,
+    Kind,
+    constant_output_message,
+)
 from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "TorchBackend"]
@@ -104,6 +116,106 @@ class _Consumed:
 
     def __init__(self) -> None:
         self.at = _carried.consume_epoch()
+
+
+#: Rule 14 (``docs/semantics.md``, "Dependence"): torch's node types with an input edge
+#: whose derivative is identically zero, by class name, with the positions of those
+#: edges in ``next_functions`` (None: every edge). torch 2.13 follows these edges in a
+#: later pass and gives zeros (``abs``'s gradient is ``grad * sgn(x)``, a graph through
+#: ``SgnBackward0``; relu's double-backward node has an edge to relu's output whose
+#: formula is ``zeros_like``), while ``clamp``, ``maximum`` or ``where`` compute their
+#: masks without grad: unigrad cuts both the same way.
+_CUT_EDGES: dict[str, tuple[int, ...] | None] = {
+    "SgnBackward0": None,
+    "SignBackward0": None,
+    "FloorBackward0": None,
+    "CeilBackward0": None,
+    "RoundBackward0": None,
+    "RoundBackward1": None,
+    "TruncBackward0": None,
+    # copysign(a, b) = |a| sign(b): b's formula is ``zeros_like``
+    "CopysignBackward0": (1,),
+    # double-backward nodes of piecewise-linear activations: (grad_output, self)
+    "ThresholdBackwardBackward0": (1,),
+    "HardtanhBackwardBackward0": (1,),
+    "LeakyReluBackwardBackward0": (1,),
+    "HardshrinkBackwardBackward0": (1,),
+    "SoftshrinkBackwardBackward0": (1,),
+}
+#: complex ``sgn`` is ``z / |z|``, differentiable: its node cuts for real tensors only
+_SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
+#: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge).
+_CUT_BY_TYPE: dict[type, tuple[int, ...] | None] = {}
+
+
+def _cut_of(node: Any) -> tuple[int, ...] | None:
+    """The cut edge positions of ``node`` (None: all; ``()``: none)."""
+    t = type(node)
+    try:
+        cut = _CUT_BY_TYPE[t]
+    except KeyError:
+        cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, ())
+    if t is _SGN and node._saved_result.is_complex():
+        return ()  # complex sgn(z) = z/|z| has a derivative
+    return cut
+
+
+def _live_edges(node: Any) -> list[tuple[Any, int]]:
+    """``node``'s edges whose derivative is not identically zero (see `_CUT_EDGES`)."""
+    cut = _cut_of(node)
+    if cut is None:
+        return []
+    if not cut:
+        return [e for e in node.next_functions if e[0] is not None]
+    return [e for i, e in enumerate(node.next_functions) if e[0] is not None and i not in cut]
+
+
+def _has_cuts(outputs: tuple[Any, ...]) -> bool:
+    """Whether the outputs' graph holds a node with a cut edge (`_CUT_EDGES`): a walk
+    over nodes, cheaper than `_reachable`'s over edges, which then runs only where it
+    can find an input unused (about 1 us a node)."""
+    stack = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
+    seen = set(stack)
+    known = _CUT_BY_TYPE
+    push, add = stack.append, seen.add
+    while stack:
+        node = stack.pop()
+        t = type(node)
+        if t is _ACCUMULATE:
+            continue
+        cut = known.get(t, 1)
+        if cut != () and (cut != 1 or _cut_of(node) != ()):
+            return True
+        for c, _ in node.next_functions:
+            if c is not None and c not in seen:
+                add(c)
+                push(c)
+    return False
+
+
+def _refuse_constant_outputs(outputs: tuple[Any, ...]) -> None:
+    """`NotDifferentiableError` for an output that depends on nothing (rule 14): torch
+    marks ``sign(x)`` or ``floor(x)`` as requiring grad, but every path from it to a
+    leaf crosses a cut edge, as an output that does not require grad."""
+    for i, y in enumerate(outputs):
+        if y.grad_fn is not None and not _depends(y.grad_fn):
+            raise NotDifferentiableError(constant_output_message(i))
+
+
+def _depends(node: Any) -> bool:
+    """Whether ``node`` reaches a tensor that requires grad without crossing a cut
+    edge (stops at the first it finds)."""
+    seen: set[Any] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if type(n) is _ACCUMULATE:
+            return True
+        stack.extend(c for c, _ in _live_edges(n))
+    return False
 
 
 def _children(node: Any) -> list[Any]:
@@ -355,7 +467,10 @@ def _kept(node: Any) -> bool:
 
 
 def _covers(node: Any) -> bool:
-    n = int(node._saved_self_sym_sizes[node._saved_dim])
+    # torch 2.13 saves the slice's dim as an unsigned 64-bit int: a negative dim
+    # (torch.diff slices dim=-1) reads as 2**64 - 1
+    dim = node._saved_dim
+    n = int(node._saved_self_sym_sizes[dim - (1 << 64) if dim >= 1 << 63 else dim])
     start, end = (
         v - (1 << 64) if v >= 1 << 63 else v for v in (node._saved_start, node._saved_end)
     )
@@ -539,8 +654,9 @@ def _cut_hooks(no_grad_vars: tuple[Any, ...]) -> list[Any]:
 def _reachable(
     outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:
-    """Edges reachable from the outputs without crossing a cut edge, and the ids of the
-    leaf tensors reached."""
+    """Edges reachable from the outputs without crossing a cut edge (into a
+    ``no_grad_vars`` tensor, or one of `_CUT_EDGES`), and the ids of the leaf tensors
+    reached."""
     reached: set[tuple[Any, int]] = set()
     leaves: set[int] = set()
     visited: set[Any] = set()
@@ -558,7 +674,7 @@ def _reachable(
         if type(node) is _ACCUMULATE:
             leaves.add(id(node.variable))
             continue
-        stack.extend((c, nr) for c, nr in node.next_functions if c is not None)
+        stack.extend(_live_edges(node))
     return reached, leaves
 
 
@@ -653,6 +769,7 @@ class TorchBackend(Backend):
             # (leaf inputs and no cuts: no candidate, nothing to walk for)
             _refuse_ambiguous(request)
         cuts = _NO_CUTS
+        cut_ids: set[int] = set()
         if no_grad_vars:  # a cut input is unused: the pass never runs toward it
             cuts = frozenset(
                 (v.grad_fn, v.output_nr) for v in no_grad_vars if v.grad_fn is not None
@@ -691,7 +808,11 @@ class TorchBackend(Backend):
         # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
         retain = retain_graph or create_graph or bool(no_grad_vars)
         old = _forward_nodes(outputs) if consume_only else None
-        if no_grad_vars:
+        # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
+        has_cuts = _has_cuts(outputs)
+        if has_cuts:
+            _refuse_constant_outputs(outputs)
+        if no_grad_vars or has_cuts:
             edges, leaves = _reachable(outputs, cuts)
             unreached = [
                 i
@@ -700,14 +821,15 @@ class TorchBackend(Backend):
                 or (x.grad_fn is None and id(x) not in leaves)
                 or (x.grad_fn is not None and (x.grad_fn, x.output_nr) not in edges)
             ]
-            if unreached:
-                # torch would still run toward them (their gradients are then dropped),
-                # through nodes an earlier pass may have consumed: leave them out
-                if len(unreached) == len(inputs):
-                    if not retain_graph:
-                        _consume(runs)
-                    return [None] * len(inputs)
-                inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
+        if unreached:
+            # torch would still run toward them (their gradients are then dropped, or
+            # zeros), through nodes an earlier pass may have consumed: leave them out
+            if len(unreached) == len(inputs):
+                if not retain_graph:
+                    _consume(runs)
+                return [None] * len(inputs)
+            inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
+        if no_grad_vars:
             handles = _cut_hooks(no_grad_vars)
         try:
             if _run_backward is None or batched or _has_torch_function(outputs + inputs):
@@ -740,8 +862,12 @@ class TorchBackend(Backend):
         if old is not None:  # (consume_only)
             _mark_grad_graph(result, old)
         out = list(result)
+        if create_graph:  # a result that depends on nothing is a constant (rule 14)
+            for i, g in enumerate(out):
+                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+                    out[i] = g.detach()
         if unreached:
-            got = iter(result)
+            got = iter(out)
             out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
         if rec is not None:
             _attach(rec, out)
@@ -759,8 +885,21 @@ class TorchBackend(Backend):
                 break
         seeds = self._seeds(outputs, seeds)
         leaves, rec = [], None
+        only = None
+        if _has_cuts(outputs):
+            # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
+            # tapes' backward leaves it: the pass accumulates into the others only
+            _, live = _reachable(outputs, _NO_CUTS)
+            every = _leaves_of(outputs, runs)
+            only = [x for x in every if id(x) in live]
+            if len(only) == len(every):
+                only = None
+            elif not only:
+                if not request.retain_graph:
+                    _consume(runs)
+                return
         if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
-            leaves = _leaves_of(outputs, runs)
+            leaves = _leaves_of(outputs, runs) if only is None else only
             rec = _new_record(request, leaves)
         try:
             torch.autograd.backward(
@@ -768,12 +907,17 @@ class TorchBackend(Backend):
                 seeds,
                 retain_graph=request.retain_graph,
                 create_graph=request.create_graph,
+                inputs=only,
             )
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph:
             _consume(runs)
         if rec is not None:
+            for x in leaves:  # a .grad that depends on nothing is a constant (rule 14)
+                g = x.grad
+                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+                    x.grad = g.detach()
             _attach(rec, [x.grad for x in leaves])
 
     def _backward_into(self, request: BackwardRequest, inputs: tuple[Any, ...]) -> None:
@@ -830,6 +974,19 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
+        if _has_cuts(outputs):
+            # an input reached only through cut edges (rule 14) keeps its .grad
+            edges, leaves = _reachable(outputs, _NO_CUTS)
+            live = tuple(
+                x
+                for x in inputs
+                if (id(x) in leaves if x.grad_fn is None else (x.grad_fn, x.output_nr) in edges)
+            )
+            if not live:
+                if not request.retain_graph:
+                    _consume(runs)
+                return
+            inputs = live
         rec = _new_record(request, inputs) if request.create_graph else None
         consume_only = request.create_graph and not request.retain_graph
         old = _forward_nodes(outputs) if consume_only else None
@@ -851,6 +1008,10 @@ class TorchBackend(Backend):
         if old is not None:
             _mark_grad_graph([x.grad for x in inputs], old)
         if rec is not None:
+            for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
+                g = x.grad
+                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+                    x.grad = g.detach()
             _attach(rec, [x.grad for x in inputs])
 
     def watch(self, x: Any) -> Any:
@@ -898,11 +1059,10 @@ class TorchBackend(Backend):
         return t.numpy().copy()
 
     def namespace(self) -> Any:
-        try:
-            from .._array_api import _torch as xp
-        except ImportError:  # pragma: no cover - array-api-compat is a dependency of the extra
-            return torch
-        return xp
+        # array-api-compat's namespace seen through unigrad's portable list
+        from .._array_api import _torch
+
+        return _torch.build()
 
 
 BACKEND = TorchBackend()

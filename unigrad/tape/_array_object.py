@@ -199,7 +199,24 @@ class ArrayObject:
     # ---- Python scalars ---------------------------------------------------------
     def item(self) -> Any:
         """The single element as a Python scalar (no history: an explicit conversion)."""
-        return self._value.item()
+        return self._element("item").item()
+
+    def _element(self, what: str) -> Any:
+        """The value as a 0-d array: the one element of a one-element tensor of any
+        rank (torch's rule, the same for float/int/complex/bool/item on every backend)."""
+        v = self._value
+        if v.size != 1:
+            from .._errors import ScalarConversionError
+
+            call = "t.item()" if what == "item" else f"{what}(t)"
+            msg = message(
+                f"{call} of a tensor of shape {tuple(v.shape)}",
+                expected="a tensor with exactly one element (of any rank)",
+                got=f"{v.size} elements",
+                fix="Reduce it first (xp.sum, indexing t[0]), or use t.tolist() for every element.",
+            )
+            raise ScalarConversionError(msg)
+        return v.reshape(()) if v.ndim else v
 
     def tolist(self) -> Any:
         """The elements as (nested) Python lists of scalars (an explicit conversion)."""

@@ -13,8 +13,10 @@ tape learns this from the function itself, never assuming "every argument":
   results, so nothing is computed twice).
 
 In both, a value of a non-float dtype (a comparison's mask, an index) carries no
-dependence: no derivative flows through it, exactly as torch computes a clip's or a
-maximum's mask without grad.
+dependence, and neither does the result of an op whose derivative is identically zero
+(`CUT_PRIMITIVES` on jax, autograd's own non-differentiable functions on numpy): the
+contract's rule 14, structure follows differentiable dependence (``docs/semantics.md``,
+"Dependence"). So the gradient of ``abs``, ``clip``, ``maximum`` or ``max`` is a constant.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["jax_dependencies", "numpy_trace"]
+__all__ = ["CUT_FUNCTIONS", "CUT_PRIMITIVES", "jax_dependencies", "numpy_trace"]
 
 Deps = list[frozenset[int]]
 
@@ -40,6 +42,14 @@ def _inexact(aval: Any) -> bool:
 
 
 _SUB_JAXPR_PARAMS = ("jaxpr", "call_jaxpr", "fun_jaxpr")
+
+#: jax primitives whose derivative is identically zero: their results depend on nothing
+#: (``jnp.trunc`` is ``select_n(x < 0, floor, ceil)``; comparisons give bools already).
+CUT_PRIMITIVES = frozenset({"sign", "floor", "ceil", "round", "is_finite", "nextafter"})
+
+#: The namespace functions (both tapes) whose real results depend on nothing: the
+#: recording namespace returns them as constants, as comparisons (`_namespace`).
+CUT_FUNCTIONS = frozenset({"sign", "floor", "ceil", "round", "trunc"})
 
 
 def _walk(jaxpr: Any, in_deps: Sequence[frozenset[int]]) -> Deps:
@@ -62,6 +72,8 @@ def _walk(jaxpr: Any, in_deps: Sequence[frozenset[int]]) -> Deps:
         if sub is not None and len(getattr(sub, "jaxpr", sub).invars) == len(ins):
             inner = getattr(sub, "jaxpr", sub)
             outs = _walk(inner, ins)
+        elif eqn.primitive.name in CUT_PRIMITIVES:
+            outs = [empty] * len(eqn.outvars)
         else:
             union = frozenset().union(*ins) if ins else empty
             outs = [union] * len(eqn.outvars)
@@ -81,7 +93,7 @@ def jax_dependencies(fn: Callable[..., Any], vals: Sequence[Any]) -> Deps:
 
 def _dep_node_class() -> type:
     from autograd.core import VJPNode
-    from autograd.tracer import Node, notrace_primitives
+    from autograd.tracer import Node, notrace_primitives, register_notrace
 
     class DepNode(Node):  # type: ignore[misc]
         """An autograd trace node that records what it computed, not how to differentiate."""
@@ -102,12 +114,12 @@ def _dep_node_class() -> type:
             self.args = ()
             self.argnums = ()
 
-    # autograd's nondifferentiable functions (any, argsort, comparisons, ...) are
-    # registered per node class, for its VJPNode (autograd 1.9.1 numpy_vjps.py
-    # nograd_functions): this trace shares that registry, so a VJP that reads an index or
-    # a mask (eigh's ``if anp.any(vg)``, sort's argsort) computes it on values instead of
-    # failing to box a bool or int ("Can't differentiate w.r.t. type numpy.bool")
-    notrace_primitives[DepNode] = notrace_primitives[VJPNode]
+    # autograd's functions with no derivative (comparisons, sign, floor, round, the
+    # ``*_like`` creators, argmax, ...) are not traced under its own VJPNode: nor here,
+    # so no dependence flows through them (and no boolean value is boxed, which a later
+    # pass through the trace refused: "Can't differentiate w.r.t. type numpy.bool")
+    for fun in notrace_primitives[VJPNode]:
+        register_notrace(DepNode, fun)
     return DepNode
 
 

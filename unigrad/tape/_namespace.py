@@ -7,7 +7,8 @@ the arrays made from plain data (``asarray``, ``zeros``, ``arange``, ...) are co
 (``requires_grad`` False). Values are the framework's own: ``jax.numpy`` (itself an
 array API namespace) for jax, and for numpy, NumPy's array API made differentiable by
 ``unigrad._array_api._autograd``. Names outside the standard fall through to the
-framework module and record the same way.
+framework module and record the same way; ``unigrad.namespace`` shows only the portable
+names (``unigrad._array_api.PORTABLE``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,10 @@ from types import ModuleType
 from typing import Any
 
 from .._array_api import _common as c
+from .._array_api._portable import Portable, portable
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
+from ._deps import CUT_FUNCTIONS
 from ._tensor import Tensor, constants, in_traced_step, record, record_call
 
 __all__ = ["RecordingNamespace", "namespace_for"]
@@ -36,9 +39,10 @@ _CREATION = frozenset(
 )
 
 
-#: Functions that read only their array argument's shape and dtype (torch's ``zeros_like``
-#: and the rest make tensors that do not require grad): constants of its value.
-_LIKE = frozenset({"empty_like", "full_like", "ones_like", "zeros_like"})
+#: Functions that make an array from another's shape and dtype only: their results
+#: depend on nothing (rule 14), so they are constants, never recorded (torch's
+#: ``ones_like`` of a tensor that requires grad does not require grad either).
+_CONSTANT_LIKE = frozenset({"empty_like", "full_like", "ones_like", "zeros_like"})
 
 
 def _identity(x: Any) -> Any:
@@ -87,8 +91,14 @@ class RecordingNamespace:
             value: Any = RecordingNamespace(self._cls, target, sub, tensors=self._tensors)
         elif name in _METADATA or name == "__array_namespace_info__":
             value = _on_values(target, name)
-        elif name in _LIKE:
-            value = _like(self._cls, target, name)
+        elif name in _CONSTANT_LIKE and callable(target):
+            value = _on_values(target, name)
+            if self._tensors:
+                value = _as_constants(self._cls, value)
+        elif name in CUT_FUNCTIONS and callable(target) and self._tensors:
+            value = _cutting(self._cls, target, name)
+        elif name == "copysign" and callable(target) and self._tensors:
+            value = _sign_of_a_constant(self._cls, target, name)
         elif callable(target) and not isinstance(target, type):
             value = _recording(self._cls, target, name, self._tensors and name in _CREATION)
         else:
@@ -128,10 +138,10 @@ class RecordingNamespace:
         out = self._module.asarray(_values(obj), **kwargs)
         return constants(cls, out) if self._tensors else out
 
-    # ---- functions whose outputs depend on fewer arguments than they are handed -----
-    # The tape records a call as one node that depends on all its tensor arguments; these
-    # record what each result really depends on (rule 14: structure follows
-    # differentiable dependence), so an argument a result does not use stays unused.
+    # ---- functions whose results each depend on one of their arguments --------------
+    # The tape records a call as one node that depends on all its tensor arguments;
+    # these record one node per result, so an argument a result does not use stays
+    # unused (rule 14: structure follows differentiable dependence).
     def broadcast_arrays(self, *arrays: Any) -> list[Any]:
         """Each array broadcast on its own: one recorded node per result."""
         return c.broadcast_arrays(self, *arrays)
@@ -139,23 +149,6 @@ class RecordingNamespace:
     def meshgrid(self, *arrays: Any, indexing: str = "xy") -> list[Any]:
         """Each grid from its own array (reshape and broadcast): one node per grid."""
         return c.meshgrid(self, *arrays, indexing=indexing)
-
-    def copysign(self, x1: Any, x2: Any, /) -> Any:
-        """``|x1|`` with ``x2``'s sign: ``x2`` is read for its sign bit only (a derivative
-        identically zero), so it enters as a constant, a cut as ``sign``."""
-        if isinstance(x2, Tensor):
-            x2 = x2.detach()
-        return self._function("copysign")(x1, x2)
-
-    def _function(self, name: str) -> Any:
-        """The recording wrapper of the module's ``name`` (for the methods above, which
-        shadow ``__getattr__``)."""
-        cache: dict[str, Any] = self.__dict__.setdefault("_functions", {})
-        fn = cache.get(name)
-        if fn is None:
-            fn = _recording(self._cls, getattr(self._module, name), name, False)
-            cache[name] = fn
-        return fn
 
     def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
         """A tape tensor's own history goes with it; other arrays become constants."""
@@ -192,17 +185,48 @@ def _on_values(fn: Any, name: str) -> Any:
     return on_values
 
 
-def _like(cls: type[Tensor], fn: Any, name: str) -> Any:
-    fn = getattr(fn, "fun", fn)  # autograd's wrapper: computed on values, not recorded
+def _as_constants(cls: type[Tensor], fn: Any) -> Any:
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return constants(cls, fn(*args, **kwargs))
 
-    def like(*args: Any, **kwargs: Any) -> Any:
-        out = fn(*_values(args), **kwargs)
-        return constants(cls, out) if _has_tensor(args) else out
+    wrapper.__name__ = wrapper.__qualname__ = fn.__name__
+    wrapper.__doc__ = fn.__doc__
+    wrapper.__wrapped__ = fn.__wrapped__  # type: ignore[attr-defined]
+    return wrapper
 
-    like.__name__ = like.__qualname__ = name
-    like.__doc__ = getattr(fn, "__doc__", None)
-    like.__wrapped__ = fn  # type: ignore[attr-defined]
-    return like
+
+def _cutting(cls: type[Tensor], fn: Any, name: str) -> Any:
+    """``fn`` (`CUT_FUNCTIONS`: sign, floor, ...) whose real result depends on nothing
+    (rule 14): a constant, as a comparison's. Complex ``sign`` is ``z / |z|``, which has
+    a derivative: recorded."""
+    on_values = _on_values(fn, name)
+    record_it = _recording(cls, fn, name, False)
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if any(isinstance(a, Tensor) and "complex" in str(a.dtype) for a in args):
+            return record_it(*args, **kwargs)
+        return constants(cls, on_values(*args, **kwargs))
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    wrapper.__wrapped__ = getattr(fn, "fun", fn)  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _sign_of_a_constant(cls: type[Tensor], fn: Any, name: str) -> Any:
+    """``copysign(a, b)`` = ``|a| sign(b)``: ``b`` is read only through its sign, a cut
+    (rule 14), so it enters as a constant (its value): the result depends on ``a``."""
+    record_it = _recording(cls, fn, name, False)
+
+    def wrapper(x1: Any, x2: Any, /, *args: Any, **kwargs: Any) -> Any:
+        if isinstance(x2, Tensor) and x2.requires_grad:
+            x2 = cls._constant(x2._value)
+        return record_it(x1, x2, *args, **kwargs)
+
+    wrapper.__name__ = wrapper.__qualname__ = name
+    wrapper.__doc__ = getattr(fn, "__doc__", None)
+    wrapper.__wrapped__ = getattr(fn, "fun", fn)  # type: ignore[attr-defined]
+    return wrapper
 
 
 def _has_tensor(tree: Any) -> bool:
@@ -234,8 +258,8 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
                         return fn(*args, **kwargs)
                 return record_call(cls, fn, args, kwargs)
             except (TypeError, IndexError) as err:
-                # inside a unigrad.jit step, jax refuses a value read (nonzero's size):
-                # the documented CompiledStepError, as the step itself raises
+                # inside a unigrad.jit step, jax refuses a value read (nonzero's size of a
+                # traced mask): the documented CompiledStepError, as the step itself raises
                 from ._compiled import step_read_error
 
                 documented = step_read_error(err)
@@ -251,20 +275,22 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
     return wrapper
 
 
-_NAMESPACES: dict[type, RecordingNamespace] = {}
+_NAMESPACES: dict[type, Portable] = {}
 
 
-def namespace_for(cls: type[Tensor]) -> RecordingNamespace:
-    """The (cached) recording namespace for tape tensors of ``cls``."""
+def namespace_for(cls: type[Tensor]) -> Portable:
+    """The (cached) recording namespace for tape tensors of ``cls``, seen through the
+    portable list (``unigrad._array_api.PORTABLE``)."""
     ns = _NAMESPACES.get(cls)
     if ns is None:
         if cls.__unigrad_backend__ == "numpy":
             from .._array_api import _autograd
 
-            ns = RecordingNamespace(cls, _autograd.build(), "unigrad.tape.numpy_namespace")
+            rec = RecordingNamespace(cls, _autograd.build(), "unigrad.tape.numpy_namespace")
         else:
             from .._array_api import _jax
 
-            ns = RecordingNamespace(cls, _jax.build(), "unigrad.tape.jax_namespace")
+            rec = RecordingNamespace(cls, _jax.build(), "unigrad.tape.jax_namespace")
+        ns = portable(rec)
         _NAMESPACES[cls] = ns
     return ns

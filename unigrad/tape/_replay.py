@@ -911,6 +911,10 @@ def _cached_dependencies(key: Any) -> list[frozenset[int]] | None:
         return None
 
 
+def _dtype_of(p: Any) -> Any:
+    return p._aval[1] if isinstance(p, Tensor) else getattr(p, "dtype", type(p))
+
+
 def _output(fn: Callable[..., Any], i: int) -> Callable[..., Any]:
     def one(*vals: Any) -> Any:
         return fn(*vals)[i]
@@ -951,7 +955,9 @@ def _differentiable(
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
     node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
     engine = cls._engine
-    deps_key = None if key is None else node_key
+    # the dependence follows the dtypes too (real abs's gradient is a constant, complex
+    # abs's is z/|z|): the cache key holds them besides the graph's structure
+    deps_key = None if key is None else (node_key, tuple(_dtype_of(p) for p in parents))
     deps = _cached_dependencies(deps_key)
     plain: list[Any] | None = None
     values: tuple[Any, ...] | None = None

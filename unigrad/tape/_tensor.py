@@ -815,6 +815,12 @@ def _operator(cls: type[Tensor], name: str) -> Callable[..., Any]:
     op = _OPERATORS.get((engine.name, name))
     if op is None:
         fn = getattr(engine.np, name)
+        if (engine.name, name) == ("numpy", "abs"):
+            # the namespace's abs, differentiated through sign (rule 14: its gradient is
+            # a constant; autograd's own reads x / |x|)
+            from .._array_api import _autograd
+
+            fn = _autograd.build().abs
         op = fn
         hash_of: Any = type(fn).__hash__
         if engine.compiles and hash_of is not object.__hash__:
@@ -827,9 +833,37 @@ def _operator(cls: type[Tensor], name: str) -> Callable[..., Any]:
     return op
 
 
+_PLAIN_OPERANDS = (int, float, complex, bool)
+
+
+def _check_operand(cls: type[Tensor], other: Any, name: str) -> None:
+    """Refuse another framework's tensor as an operator's operand (torch and paddle
+    tensors would be converted through NumPy, or fail with the framework's own error).
+    Plain arrays of the tape's framework, and NumPy arrays, stay accepted."""
+    if isinstance(other, (Tensor, *_PLAIN_OPERANDS)) or cls._engine.is_array(other):
+        return
+    from .._dispatch import owner
+
+    be = owner(other)
+    if be is None or be.name in ("jax", "numpy"):
+        return
+    mine = cls.__unigrad_backend__
+    msg = message(
+        f"the operator {name!r} mixes two frameworks",
+        expected=f"operands of one framework ({mine} tape tensors, {mine} arrays or "
+        f"Python numbers)",
+        got=f"a {mine} tape tensor and a {be.name} tensor "
+        f"({type(other).__module__}.{type(other).__qualname__})",
+        fix="Convert one side first: unigrad.to_numpy(t) gives a host copy, from which "
+        "the other framework makes its tensor.",
+    )
+    raise BackendError(msg)
+
+
 def _binop(name: str) -> Callable[[Tensor, Any], Any]:
     def method(self: Tensor, other: Any) -> Any:
         cls = type(self)
+        _check_operand(cls, other, name)
         return record(cls, _operator(cls, name), self, other)
 
     method.__name__ = f"__{name}__"
@@ -839,6 +873,7 @@ def _binop(name: str) -> Callable[[Tensor, Any], Any]:
 def _rbinop(name: str) -> Callable[[Tensor, Any], Any]:
     def method(self: Tensor, other: Any) -> Any:
         cls = type(self)
+        _check_operand(cls, other, name)
         return record(cls, _reverse(_operator(cls, name)), self, other)
 
     method.__name__ = f"__r{name}__"
@@ -1037,18 +1072,19 @@ class Tensor(ArrayObject):
         kind = "const" if not self.requires_grad else "leaf" if self._node is None else "tape"
         return f"{type(self).__name__}({self._value!r}, {kind})"
 
-    # scalar conversions are explicit calls: they drop the history knowingly
+    # scalar conversions are explicit calls: they drop the history knowingly. One rule
+    # (torch's): the one element of a one-element tensor of any rank (docs/tape.md)
     def __float__(self) -> float:
-        return float(self._value)
+        return float(self._element("float"))
 
     def __int__(self) -> int:
-        return int(self._value)
+        return int(self._element("int"))
 
     def __complex__(self) -> complex:
-        return complex(self._value)
+        return complex(self._element("complex"))
 
     def __bool__(self) -> bool:
-        return bool(self._value)
+        return bool(self._element("bool"))
 
     __hash__ = object.__hash__
 

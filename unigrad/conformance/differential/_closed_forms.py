@@ -540,6 +540,19 @@ def _one(a: RV) -> RV:
     return const(np.ones(a.shape), a.dtype)
 
 
+def erf(a: RV) -> RV:
+    """The error function (real): its derivative 2/sqrt(pi) exp(-a^2) is written with
+    the oracle's own functions, so it differentiates again."""
+    import math
+
+    value = np.vectorize(math.erf, otypes=[np.float64])(a.v).astype(a.v.dtype)
+
+    def vjp(ct: RV, a: RV) -> tuple[RV | None, ...]:
+        return (mul(ct, scale(exp(neg(mul(a, a))), 2 / math.sqrt(math.pi))),)
+
+    return _mk(value, a.dtype, (a,), erf, vjp)
+
+
 def log(a: RV) -> RV:
     _cut_check(a.v, "log")
     return _mk(np.log(a.v), a.dtype, (a,), log, lambda ct, a: (mul(ct, _cj(recip(a))),))

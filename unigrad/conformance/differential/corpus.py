@@ -1299,6 +1299,108 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
+        "rule 14: relu written as maximum(h, 0) in a one-layer MLP: the gradient by x depends "
+        "on w only, so x is unused by its derivative (numpy gave zeros; issue 23)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.5, -1.0, 2.0]], dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[1.0, -0.5], [0.25, 2.0], [-1.5, 0.75]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="c3", data=[[0.0, 0.0]], dtype="float64", watched=False),
+                Op(name="v4", op="matmul", args=("x1", "x2")),
+                Op(name="v5", op="maximum", args=("v4", "c3")),
+                Op(name="v6", op="sum", args=("v5",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g7", outputs=("v6",), inputs=("x1",), create_graph=True),
+                Op(
+                    name="v8",
+                    op="sum",
+                    args=("g7[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g9", outputs=("v8",), inputs=("x1", "x2"), allow_unused=True),
+            )
+        ),
+    ),
+    (
+        "rule 14: abs in a one-layer MLP: the gradient by x depends on w only (torch and "
+        "numpy gave zeros for x through sgn; issue 23)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.5, -1.0, 2.0]], dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[1.0, -0.5], [0.25, 2.0], [-1.5, 0.75]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v3", op="matmul", args=("x1", "x2")),
+                Op(name="v4", op="abs", args=("v3",)),
+                Op(name="v5", op="sum", args=("v4",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g6", outputs=("v5",), inputs=("x1",), create_graph=True),
+                Op(
+                    name="v7",
+                    op="sum",
+                    args=("g6[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g8", outputs=("v7",), inputs=("x1", "x2"), allow_unused=True),
+            )
+        ),
+    ),
+    (
+        "rule 14: d sum(abs(x))/dx is a constant: differentiating it is "
+        "NotDifferentiableError (torch and numpy gave zeros; issue 23)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.0], dtype="float64", watched=True),
+                Op(name="v2", op="abs", args=("x1",)),
+                Op(name="v3", op="sum", args=("v2",), params=(("axis", None), ("keepdims", False))),
+                Grad(name="g4", outputs=("v3",), inputs=("x1",), create_graph=True),
+                Op(
+                    name="v5",
+                    op="sum",
+                    args=("g4[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g6", outputs=("v5",), inputs=("x1",)),
+            )
+        ),
+    ),
+    (
+        "rule 14: clip's and maximum's gradients are constants; a 1-norm's too (numpy "
+        "tape: maximum's second derivative raised a raw TypeError; issue 23)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.0, 0.25], dtype="float64", watched=True),
+                Leaf(name="c2", data=[0.0, 0.0, 0.0], dtype="float64", watched=False),
+                Op(name="v3", op="maximum", args=("x1", "c2")),
+                Op(name="v4", op="clip", args=("x1",), params=(("lo", -0.5), ("hi", 0.4))),
+                Op(
+                    name="v5",
+                    op="vector_norm",
+                    args=("x1",),
+                    params=(("axis", None), ("keepdims", False), ("ord", 1)),
+                ),
+                Op(name="v6", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Op(name="v7", op="sum", args=("v4",), params=(("axis", None), ("keepdims", False))),
+                Op(name="v8", op="add", args=("v6", "v7")),
+                Op(name="v9", op="add", args=("v8", "v5")),
+                Grad(name="g10", outputs=("v9",), inputs=("x1",), create_graph=True),
+                Op(
+                    name="v11",
+                    op="sum",
+                    args=("g10[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(name="g12", outputs=("v11",), inputs=("x1",), allow_unused=True),
+            )
+        ),
+    ),
+    (
         "numpy, jax: the singular values of linalg.svd (full_matrices=True) had no "
         "gradient (autograd, jax: no derivative of the full SVD); now the reduced SVD's",
         Program(

@@ -1,0 +1,263 @@
+"""Rule 14: structure follows differentiable dependence, on every backend.
+
+A result depends on an input exactly when a path connects them through values whose
+derivative is not identically zero: comparisons and masks, ``sign``, ``floor``/``ceil``/
+``round``/``trunc``, integer casts and the ``*_like`` creators cut dependence. So the
+gradient of a piecewise-linear function (relu written as ``maximum(h, 0)``, ``abs``,
+``clip``, ``max``, a 1-norm, ``where`` on a comparison) is a constant with respect to the
+inputs it reaches only through cuts: it does not require grad when it depends on nothing
+else, differentiating it is `NotDifferentiableError`, and a later call finds such an
+input unused. Issue 23, "What was seen" items 1 and 2 and the numpy tape's
+``maximum`` TypeError of item 3, each on all four backends (float64, closed forms).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import unigrad
+from unigrad import NotDifferentiableError, UnusedInputError
+
+X = np.array([[0.5, -1.0, 2.0]])
+W = np.array([[1.0, -0.5], [0.25, 2.0], [-1.5, 0.75]])
+TOL = {"rtol": 1e-12, "atol": 1e-12}
+
+
+def _acts(xp):
+    return {
+        "relu": (lambda h: xp.maximum(h, 0.0), lambda h: (h > 0).astype(float)),
+        "abs": (xp.abs, np.sign),
+        "clip": (lambda h: xp.clip(h, -0.5, 0.5), lambda h: (np.abs(h) < 0.5).astype(float)),
+    }
+
+
+@pytest.mark.parametrize("act", ["relu", "abs", "clip"])
+def test_second_derivative_of_a_piecewise_linear_mlp(backend, act) -> None:
+    """``ux = d(sum(act(x @ w)))/dx`` depends on ``w`` only; ``x`` is unused after."""
+    xp = backend.xp
+    f, df = _acts(xp)[act]
+    x, w = backend.leaf(X, "float64"), backend.leaf(W, "float64")
+    (ux,) = unigrad.grad(xp.sum(f(x @ w)), x, create_graph=True)
+    d = df(X @ W)
+    backend.close(ux, d @ W.T, **TOL)
+    assert backend.requires_grad(ux)  # through w
+    hx, hw = unigrad.grad(xp.sum(ux), [x, w], allow_unused=True)
+    assert hx is None
+    backend.close(hw, np.ones((3, 1)) @ d.sum(axis=0, keepdims=True), **TOL)
+    (ux,) = unigrad.grad(xp.sum(f(x @ w)), x, create_graph=True)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(ux), [x, w], retain_graph=True)
+    mx, _ = unigrad.grad(xp.sum(ux), [x, w], materialize_grads=True, allow_unused=True)
+    backend.close(mx, np.zeros_like(X), **TOL)
+
+
+@pytest.mark.parametrize("op", ["abs", "max", "norm1", "relu", "maximum_of_min"])
+def test_the_gradient_of_a_piecewise_linear_function_is_a_constant(backend, op) -> None:
+    xp = backend.xp
+    v = np.array([0.5, -1.0, 2.0])
+    fns = {
+        "abs": (xp.abs, np.sign(v)),
+        "max": (xp.max, (v == v.max()).astype(float)),
+        "norm1": (lambda x: xp.linalg.vector_norm(x, ord=1), np.sign(v)),
+        "relu": (lambda x: xp.maximum(x, 0.0), (v > 0).astype(float)),
+        "maximum_of_min": (lambda x: xp.maximum(xp.min(x), 0.25), np.zeros(3)),
+    }
+    f, expected = fns[op]
+    x = backend.leaf(v, "float64")
+    (g,) = unigrad.grad(xp.sum(f(x)), x, create_graph=True)
+    backend.close(g, expected, **TOL)
+    assert not backend.requires_grad(g)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(g), x)
+
+
+def test_maximum_of_min_and_a_weight_second_derivative(backend) -> None:
+    """numpy tape: ``TypeError: Can't differentiate w.r.t. type numpy.bool`` before."""
+    xp = backend.xp
+    x, y = backend.leaf([0.5, -1.0], "float64"), backend.leaf([0.25, -2.0], "float64")
+    gx, gy = unigrad.grad(xp.sum(xp.maximum(xp.min(x), y) * y), [x, y], create_graph=True)
+    # min(x) = -1: maximum picks y[0] = 0.25 and min(x) over y[1] = -2
+    backend.close(gx, [0.0, -2.0], **TOL)
+    backend.close(gy, [0.5, -1.0], **TOL)
+    hx, hy = unigrad.grad(xp.sum(gx) + xp.sum(gy), [x, y], allow_unused=True)
+    backend.close(hx, [0.0, 1.0], **TOL)  # gy[1] = min(x), gx[1] = y[1]
+    backend.close(hy, [2.0, 1.0], **TOL)
+
+
+def test_a_mixed_result_depends_on_the_weight_not_on_x(backend) -> None:
+    xp = backend.xp
+    v, a = np.array([0.5, -1.6]), np.array([2.0, 3.0])
+    for f, d in (
+        (lambda x, w: xp.abs(x) * w, lambda: np.sign(v) * a),
+        (lambda x, w: xp.maximum(x * w, 0.0), lambda: (v * a > 0) * a),
+    ):
+        x, w = backend.leaf(v, "float64"), backend.leaf(a, "float64")
+        (g,) = unigrad.grad(xp.sum(f(x, w)), x, create_graph=True)
+        backend.close(g, d(), **TOL)
+        assert backend.requires_grad(g)
+        hx, hw = unigrad.grad(xp.sum(g), [x, w], allow_unused=True)
+        assert hx is None
+        backend.close(hw, d() / a, **TOL)
+        (g,) = unigrad.grad(xp.sum(f(x, w)), x, create_graph=True)
+        loss = xp.sum(g)
+        with pytest.raises(UnusedInputError):
+            unigrad.grad(loss, [x, w])
+
+
+@pytest.mark.parametrize("name", ["ones_like", "zeros_like", "full_like", "empty_like"])
+def test_a_created_constant_does_not_depend_on_its_model(backend, name) -> None:
+    xp = backend.xp
+    make = {
+        "ones_like": xp.ones_like,
+        "zeros_like": xp.zeros_like,
+        "full_like": lambda t: xp.full_like(t, 2.0),
+        "empty_like": xp.empty_like,
+    }[name]
+    for dtype in ("float64", "complex128"):
+        x = backend.leaf([0.5, -1.0], dtype)
+        c = make(x)
+        assert not backend.requires_grad(c)
+        with pytest.raises(NotDifferentiableError):
+            unigrad.grad(c, x)
+    x, z = backend.leaf([0.5, -1.0], "float64"), backend.leaf([1.5, 2.0], "float64")
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(x * x + xp.zeros_like(z)), [x, z])
+    gx, gz = unigrad.grad(xp.sum(x * x + make(z) * 0.0), [x, z], allow_unused=True)
+    backend.close(gx, [1.0, -2.0], **TOL)
+    assert gz is None
+
+
+@pytest.mark.parametrize("op", ["sign", "floor", "ceil", "round", "trunc", "int_cast"])
+def test_a_piecewise_constant_op_cuts_dependence(backend, op) -> None:
+    xp = backend.xp
+    v, a = np.array([0.5, -1.6]), np.array([2.0, 3.0])
+    fns = {
+        "sign": (xp.sign, np.sign),
+        "floor": (xp.floor, np.floor),
+        "ceil": (xp.ceil, np.ceil),
+        "round": (xp.round, np.round),
+        "trunc": (xp.trunc, np.trunc),
+        "int_cast": (lambda t: xp.astype(xp.astype(t, xp.int64), xp.float64), np.trunc),
+    }
+    f, ref = fns[op]
+    x, w = backend.leaf(v, "float64"), backend.leaf(a, "float64")
+    gx, gw = unigrad.grad(xp.sum(f(x) * w), [x, w], allow_unused=True)
+    assert gx is None
+    backend.close(gw, ref(v), **TOL)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(f(x) * w), [x, w])
+    # a result of the cut alone depends on nothing: as an output that requires no grad
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(f(x)), x)
+
+
+def test_where_on_a_comparison(backend) -> None:
+    xp = backend.xp
+    v = np.array([0.5, -1.6])
+    x, w = backend.leaf(v, "float64"), backend.leaf([2.0, 3.0], "float64")
+    (g,) = unigrad.grad(xp.sum(xp.where(x > 0, x * w, -x)), x, create_graph=True)
+    backend.close(g, np.where(v > 0, [2.0, 3.0], -1.0), **TOL)
+    hx, hw = unigrad.grad(xp.sum(g), [x, w], allow_unused=True)
+    assert hx is None
+    backend.close(hw, (v > 0).astype(float), **TOL)
+    # a mask made by where from constants depends on nothing
+    m = xp.where(x > 0, xp.ones_like(x), xp.zeros_like(x))
+    assert not backend.requires_grad(m)
+
+
+def test_the_dependence_follows_the_dtype(backend) -> None:
+    """Real ``abs``'s gradient is a constant, complex ``abs``'s (``z / |z|``) is not:
+    the same graph structure, another answer (the tapes cached the first one)."""
+    xp = backend.xp
+    for dtype, v in (("float64", [0.5, -1.0]), ("complex128", [0.5 + 1j, -1.0 + 0.5j])):
+        z = backend.leaf(v, dtype)
+        (g,) = unigrad.grad(xp.sum(xp.abs(z)), z, create_graph=True)
+        backend.close(g, np.asarray(v) / np.abs(v), **TOL)
+        assert backend.requires_grad(g) == (dtype == "complex128")
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle's backward() without inputs accumulates into every leaf its engine "
+    "reaches (zeros through sign), and exposes no leaf tensor from a node to leave out",
+)
+def test_backward_leaves_alone_a_leaf_reached_only_through_a_cut(backend) -> None:
+    xp = backend.xp
+    x, w = backend.leaf([0.5, -1.6], "float64"), backend.leaf([2.0, 3.0], "float64")
+    unigrad.backward(xp.sum(xp.sign(x) * w))
+    backend.close(backend.grad_of(w), [1.0, -1.0], **TOL)
+    assert backend.grad_of(x) is None
+    x, w = backend.leaf([0.5, -1.6], "float64"), backend.leaf([2.0, 3.0], "float64")
+    (g,) = unigrad.grad(xp.sum(xp.abs(x) * w), x, create_graph=True)
+    unigrad.backward(xp.sum(g))
+    backend.close(backend.grad_of(w), [1.0, -1.0], **TOL)
+    assert backend.grad_of(x) is None
+
+
+def test_backward_with_inputs_leaves_alone_an_input_reached_only_through_a_cut(backend) -> None:
+    xp = backend.xp
+    x, w = backend.leaf([0.5, -1.6], "float64"), backend.leaf([2.0, 3.0], "float64")
+    unigrad.backward(xp.sum(xp.sign(x) * w), inputs=[x, w])
+    backend.close(backend.grad_of(w), [1.0, -1.0], **TOL)
+    assert backend.grad_of(x) is None
+
+
+def _native_relus(backend):
+    if backend.name == "torch":
+        import torch.nn.functional as F
+
+        return {"relu": F.relu, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu}
+    import paddle.nn.functional as F
+
+    return {"relu": F.relu, "hardtanh": F.hardtanh, "leaky_relu": F.leaky_relu}
+
+
+@pytest.mark.skip_backend("jax", reason="the framework's own activations take no tape tensors")
+@pytest.mark.skip_backend("numpy", reason="the framework's own activations take no tape tensors")
+@pytest.mark.parametrize("name", ["relu", "hardtanh", "leaky_relu"])
+def test_the_frameworks_own_piecewise_linear_activations(backend, name) -> None:
+    """torch's relu keeps a graph to its output in its gradient (ThresholdBackward's
+    double-backward node, formula ``zeros_like``): cut, as ``maximum(h, 0)``'s."""
+    xp = backend.xp
+    f = _native_relus(backend)[name]
+    x, w = backend.leaf(X, "float64"), backend.leaf(W, "float64")
+    h = X @ W
+    slope = {
+        "relu": (h > 0).astype(float),
+        "hardtanh": (np.abs(h) < 1).astype(float),
+        "leaky_relu": np.where(h > 0, 1.0, 0.01),
+    }[name]
+    if backend.name == "paddle" and name == "hardtanh":
+        # paddle 3.3 has no gradient kernel for hardtanh_grad: the documented refusal
+        with pytest.raises(unigrad.HigherOrderUnavailableError, match="hardtanh"):
+            unigrad.grad(xp.sum(f(x @ w)), x, create_graph=True)
+        return
+    (ux,) = unigrad.grad(xp.sum(f(x @ w)), x, create_graph=True)
+    backend.close(ux, slope @ W.T, **TOL)
+    hx, hw = unigrad.grad(xp.sum(ux), [x, w], allow_unused=True)
+    assert hx is None
+    backend.close(hw, np.ones((3, 1)) @ slope.sum(axis=0, keepdims=True), **TOL)
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True:UserWarning")
+@pytest.mark.needs("backward_create_graph")
+def test_backward_create_graph_gives_a_constant_grad(backend) -> None:
+    xp = backend.xp
+    for inputs in (None, "x"):
+        x = backend.leaf([0.5, -1.6], "float64")
+        unigrad.backward(
+            xp.sum(xp.abs(x)), create_graph=True, inputs=None if inputs is None else [x]
+        )
+        backend.close(backend.grad_of(x), [1.0, -1.0], **TOL)
+        assert not backend.requires_grad(backend.grad_of(x))
+
+
+def test_copysign_reads_its_second_argument_only_through_a_sign(backend) -> None:
+    xp = backend.xp
+    a, c = backend.leaf([0.5, -1.6], "float64"), backend.leaf([-2.0, 3.0], "float64")
+    ga, gc = unigrad.grad(xp.sum(xp.copysign(a, c)), [a, c], allow_unused=True)
+    backend.close(ga, np.sign([0.5, -1.6]) * np.sign([-2.0, 3.0]), **TOL)
+    assert gc is None
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(xp.copysign(backend.tensor([1.0, 2.0], "float64"), c)), c)
