@@ -267,3 +267,25 @@ def test_complex_acosh_with_create_graph(backend):
     expected = np.conj(1 / (np.sqrt(data - 1) * np.sqrt(data + 1)))
     backend.close(g, expected, rtol=RTOL)
     assert _requires_grad(backend, g)
+
+
+# ---- floor_divide is piecewise constant: its result depends on nothing (rule 14) ------
+def test_floor_divide_result_depends_on_nothing(backend):
+    xp = backend.xp
+    x = backend.leaf([1.5, 2.5], "float64")
+    y = xp.floor_divide(x, 0.7)
+    backend.close(y, np.floor_divide([1.5, 2.5], 0.7), rtol=RTOL)
+    with pytest.raises(unigrad.NotDifferentiableError):
+        unigrad.grad(xp.sum(y), x)
+
+
+@pytest.mark.xfail_backend(
+    "torch", reason="torch's // of a tensor that requires grad raises its own RuntimeError"
+)
+def test_floor_divide_operator_result_depends_on_nothing(backend):
+    xp = backend.xp
+    x = backend.leaf([1.5, 2.5], "float64")
+    backend.close(3.0 // x, np.floor_divide(3.0, [1.5, 2.5]), rtol=RTOL)
+    for y in (x // 0.7, 3.0 // x):
+        with pytest.raises(unigrad.NotDifferentiableError):
+            unigrad.grad(xp.sum(y), x)

@@ -1710,4 +1710,28 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "numpy, jax: floor_divide's result depended on its operands (a piecewise-constant "
+        "function: NotDifferentiableError, rule 14)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.35, -1.15], [0.4, 0.45]], dtype="float64", watched=True),
+                Op(name="v2", op="floor_divide", args=("x1", "x1"), params=()),
+                Op(name="v3", op="sum", args=("v2",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
