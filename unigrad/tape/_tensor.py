@@ -1171,6 +1171,7 @@ class Tensor(ArrayObject):
     __rmul__ = _rbinop("multiply")
     __truediv__ = _binop("true_divide")
     __rtruediv__ = _rbinop("true_divide")
+
     def __floordiv__(self, other: Any) -> Any:
         # the namespace's floor_divide: a real result depends on nothing (rule 14)
         _check_operand(type(self), other, "floor_divide")
@@ -1183,6 +1184,7 @@ class Tensor(ArrayObject):
         from ._namespace import namespace_for
 
         return namespace_for(type(self)).floor_divide(other, self)
+
     __mod__ = _binop("mod")
     __rmod__ = _rbinop("mod")
     __pow__ = _binop("power")
