@@ -13,11 +13,13 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
-from conftest import B
+
+if TYPE_CHECKING:
+    from conftest import B
 
 ROOT = Path(__file__).resolve().parents[1]
 RTOL64 = 1e-12

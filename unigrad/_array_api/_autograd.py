@@ -121,6 +121,9 @@ class _Prims:
         idx = np.argsort(getval(x), axis=axis, kind=kind)
         return _gather(anp, x, idx, axis)
 
+    def broadcast_to(self, x: Any, shape: Any) -> Any:
+        return _broadcast_to(self._anp, x, shape)
+
     def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:
         anp = self._anp  # autograd's cumsum rule takes no dtype: cast first
         return anp.cumsum(x if dtype is None else x.astype(dtype), axis=axis)
@@ -167,7 +170,7 @@ def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     """``take_along_axis(x, idx, axis)`` as one differentiable flat index."""
     import numpy as np
 
-    if x.ndim == 0:
+    if x.ndim == 0 or x.size == 0:
         return x
     xm = anp.moveaxis(x, axis, -1)
     im = np.moveaxis(np.asarray(idx), axis, -1)
@@ -401,6 +404,37 @@ def _copysign(xp: Any, x1: Any, x2: Any, /) -> Any:
     return _where(xp, flip, -x1, x1).astype(dtype)
 
 
+def _svd(xp: Any, x: Any, /, *, full_matrices: bool = True) -> Any:
+    from autograd.tracer import getval
+
+    return c.svd_via_reduced(xp, getval, x, full_matrices=full_matrices)
+
+
+def _broadcast_to(xp: Any, x: Any, /, shape: Any) -> Any:
+    # autograd's broadcast_to VJP keeps the rank ("Can't handle extra leading dims",
+    # autograd 1.9.1 numpy_vjps.grad_broadcast_to): new leading axes through reshape
+    shape = tuple(shape)
+    lead = len(shape) - xp.ndim(x)
+    if lead > 0:
+        x = xp.reshape(x, (1,) * lead + xp.shape(x))
+    return xp.broadcast_to(x, shape)
+
+
+def _repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+    # autograd's repeat VJP (1.9.1 numpy_vjps.grad_repeat) slices the shape with a negative
+    # axis as it were positive (wrong gradients along axis=-1) and takes int repeats only:
+    # index with the repeated positions instead (autograd sums the repeats back)
+    import numpy as np
+    from autograd.tracer import getval
+
+    if axis is None:
+        x = xp.reshape(x, (-1,))
+        axis = 0
+    axis = c.normalize_axis(axis, xp.ndim(x))
+    idx: Any = np.repeat(np.arange(xp.shape(x)[axis]), np.asarray(getval(repeats)))
+    return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
+
+
 def _positive(xp: Any, x: Any, /) -> Any:
     return x * 1  # autograd has no rule for np.positive; x * 1 keeps -0.0 and the dtype
 
@@ -449,7 +483,9 @@ def _prod(
         x = x.astype(dtype)
     elif np.dtype(x.dtype).kind in "biu":
         return xp.prod(x, axis=axis, keepdims=keepdims, dtype=dtype)
-    if np.dtype(x.dtype).kind not in "fc" or x.ndim == 0 or axis == ():
+    if x.ndim == 0 and np.dtype(x.dtype).kind in "fc":
+        return x * 1  # one factor: itself (autograd's rule would divide by it)
+    if np.dtype(x.dtype).kind not in "fc" or axis == ():
         return xp.prod(x, axis=axis, keepdims=keepdims)
     nd = x.ndim
     given = tuple(range(nd)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
@@ -491,6 +527,7 @@ def build() -> _Module:
         tensordot=c.bind(_tensordot, anp, "tensordot"),
         cholesky=c.bind(_cholesky, anp, "cholesky"),
         qr=c.bind(_qr, anp, "qr"),
+        svd=c.bind(_svd, anp, "svd"),
     )
     for name, fn in (("rfft", _rfft), ("irfft", _irfft), ("rfftn", _rfftn), ("irfftn", _irfftn)):
         setattr(fft, name, c.bind(fn, anp, name))
@@ -503,9 +540,11 @@ def build() -> _Module:
     vars(ns).update(
         abs=abs_,
         mean=c.bind(_mean, anp, "mean"),
-        prod=c.bind(_prod, anp, "prod"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
+        prod=c.bind(_prod, anp, "prod"),
+        broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
+        repeat=c.bind(_repeat, anp, "repeat"),
         where=c.bind(_where, anp, "where"),
         take_along_axis=c.bind(_take_along_axis, anp, "take_along_axis"),
         finfo=c.bind(c.finfo, np, "finfo"),

@@ -56,6 +56,7 @@ __all__ = [
     "outer",
     "sort",
     "std",
+    "svd_via_reduced",
     "svdvals",
     "take",
     "trace",
@@ -417,6 +418,27 @@ def matrix_power(xp: Any, x: Any, n: int, /) -> Any:
 
 def eigvalsh(xp: Any, x: Any, /) -> Any:
     return xp.linalg.eigh(x)[0]
+
+
+def svd_via_reduced(
+    xp: Any, stop: Callable[[Any], Any], x: Any, /, *, full_matrices: bool = True
+) -> SVDResult:
+    """SVD whose derivative is the reduced factorization's, as torch's (``linalg_svd``
+    in derivatives.yaml narrows U and Vh to their first min(m, n) vectors): autograd
+    (1.9.1) and jax (0.10) have no derivative of ``full_matrices=True`` at all, not even
+    of the singular values. The reduced SVD is the full one for a square matrix; for a
+    rectangular one the extra vectors (no function of the matrix: any orthonormal
+    basis of the complement) come from the full SVD as constants (``stop``)."""
+    u, s, vh = xp.linalg.svd(x, full_matrices=False)
+    m, n = x.shape[-2], x.shape[-1]
+    if full_matrices and m != n:
+        k = min(m, n)
+        uf, _, vhf = xp.linalg.svd(stop(x), full_matrices=True)
+        if m > n:
+            u = xp.concatenate([u, stop(uf[..., :, k:])], axis=-1)
+        else:
+            vh = xp.concatenate([vh, stop(vhf[..., k:, :])], axis=-2)
+    return SVDResult(u, s, vh)
 
 
 def svdvals(xp: Any, x: Any, /) -> Any:

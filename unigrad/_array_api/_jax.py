@@ -4,7 +4,8 @@
 it), so this is ``jax.numpy`` itself, save the rules where it departs from the standard:
 ``finfo``/``iinfo`` (NumPy's objects, whose limits are NumPy scalars, not Python numbers)
 ``searchsorted`` (int32 indices even where the namespace's indexing dtype is int64) and
-``sign`` (``sign(-0.0)`` is -0.0 in jax, +0 in the standard).
+``sign`` (``sign(-0.0)`` is -0.0 in jax, +0 in the standard) and ``linalg.svd`` (jax has
+no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ def build() -> Any:
     def sign(x: Any, /) -> Any:
         return jnp.sign(x) + 0  # -0.0 + 0 is +0.0; values and gradients otherwise jnp's
 
+    def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
+        return c.svd_via_reduced(jnp, jax.lax.stop_gradient, x, full_matrices=full_matrices)
+
     def complex_special(name: str) -> Any:
         fn = getattr(jnp, name)
 
@@ -54,7 +58,10 @@ def build() -> Any:
 
     for name in _c99.FUNCTIONS:
         setattr(ns, name, complex_special(name))
+    linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
+    vars(linalg).update(svd=svd)
     vars(ns).update(
+        linalg=linalg,
         sign=sign,
         finfo=c.bind(c.finfo, jnp, "finfo"),
         iinfo=c.bind(c.iinfo, jnp, "iinfo"),

@@ -21,9 +21,9 @@ from typing import Any
 
 from .._compile import history_error, step_scope, unhashable_error
 from .._errors import CompiledStepError, message
-from ._tensor import Tensor, tracing_step
+from ._tensor import Tensor, in_traced_step, tracing_step
 
-__all__ = ["READ", "CompiledStep"]
+__all__ = ["READ", "CompiledStep", "step_read_error"]
 
 _NUMBERS = (int, float, complex)
 
@@ -119,12 +119,7 @@ class CompiledStep:
         compiled, box = hit
         try:
             arrays = compiled(values)
-        except (
-            jax.errors.ConcretizationTypeError,
-            jax.errors.TracerArrayConversionError,
-            jax.errors.TracerIntegerConversionError,
-            jax.errors.NonConcreteBooleanIndexError,
-        ) as err:
+        except _read_errors(jax) as err:
             with self.lock:
                 self.cache.pop(key, None)
             raise CompiledStepError(READ) from err
@@ -197,6 +192,29 @@ class CompiledStep:
             return arrays
 
         return jax.jit(body), box
+
+
+def _read_errors(jax: Any) -> tuple[type[BaseException], ...]:
+    """jax's refusals of a value read while it traces (a conversion, a value-dependent
+    shape such as ``nonzero``'s, a boolean mask)."""
+    return (
+        jax.errors.ConcretizationTypeError,
+        jax.errors.TracerArrayConversionError,
+        jax.errors.TracerIntegerConversionError,
+        jax.errors.NonConcreteBooleanIndexError,
+    )
+
+
+def step_read_error(err: BaseException) -> CompiledStepError | None:
+    """The documented error for ``err`` raised by a function of a `unigrad.jit` step
+    while jax traces it, where ``err`` is jax's refusal of a value read; else None."""
+    if not in_traced_step():
+        return None
+    import jax
+
+    if isinstance(err, _read_errors(jax)):
+        return CompiledStepError(READ)
+    return None
 
 
 def _is_leaf(v: Any) -> bool:

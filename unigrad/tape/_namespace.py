@@ -16,11 +16,12 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from .._array_api import _common as c
 from .._array_api._portable import Portable, portable
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
 from ._deps import CUT_FUNCTIONS
-from ._tensor import Tensor, constants, record, record_call
+from ._tensor import Tensor, constants, in_traced_step, record, record_call
 
 __all__ = ["RecordingNamespace", "namespace_for"]
 
@@ -137,6 +138,18 @@ class RecordingNamespace:
         out = self._module.asarray(_values(obj), **kwargs)
         return constants(cls, out) if self._tensors else out
 
+    # ---- functions whose results each depend on one of their arguments --------------
+    # The tape records a call as one node that depends on all its tensor arguments;
+    # these record one node per result, so an argument a result does not use stays
+    # unused (rule 14: structure follows differentiable dependence).
+    def broadcast_arrays(self, *arrays: Any) -> list[Any]:
+        """Each array broadcast on its own: one recorded node per result."""
+        return c.broadcast_arrays(self, *arrays)
+
+    def meshgrid(self, *arrays: Any, indexing: str = "xy") -> list[Any]:
+        """Each grid from its own array (reshape and broadcast): one node per grid."""
+        return c.meshgrid(self, *arrays, indexing=indexing)
+
     def from_dlpack(self, x: Any, /, *, device: Any = None, copy: bool | None = None) -> Any:
         """A tape tensor's own history goes with it; other arrays become constants."""
         if isinstance(x, Tensor):
@@ -216,6 +229,18 @@ def _sign_of_a_constant(cls: type[Tensor], fn: Any, name: str) -> Any:
     return wrapper
 
 
+def _has_tensor(tree: Any) -> bool:
+    if isinstance(tree, Tensor):
+        return True
+    if type(tree) is dict:
+        return any(_has_tensor(v) for v in tree.values())
+    return type(tree) in (list, tuple) and any(_has_tensor(v) for v in tree)
+
+
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
+
+
 def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
     if creation:
 
@@ -224,7 +249,23 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
     else:
 
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            return record_call(cls, fn, args, kwargs)
+            try:
+                if in_traced_step() and not _has_tensor((args, kwargs)):
+                    # plain data inside a unigrad.jit step (a mask the step closes over):
+                    # computed now, so its values stay concrete (nonzero's size)
+                    leaves = cls._engine.flatten((args, kwargs), _is_tensor)[0]
+                    with cls._engine.evaluating(leaves):
+                        return fn(*args, **kwargs)
+                return record_call(cls, fn, args, kwargs)
+            except (TypeError, IndexError) as err:
+                # inside a unigrad.jit step, jax refuses a value read (nonzero's size of a
+                # traced mask): the documented CompiledStepError, as the step itself raises
+                from ._compiled import step_read_error
+
+                documented = step_read_error(err)
+                if documented is None:
+                    raise
+                raise documented from err
 
     wrapper.__name__ = name
     wrapper.__qualname__ = name

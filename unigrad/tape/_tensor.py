@@ -105,6 +105,11 @@ class tracing_step:  # (a context manager, named as one)
         _STEP_STARTS.stack.pop()
 
 
+def in_traced_step() -> bool:
+    """Whether this thread is tracing a `unigrad.jit` step (jax's values are abstract)."""
+    return bool(getattr(_STEP_STARTS, "stack", None))
+
+
 def recorded_before_step(nodes: Sequence[Node]) -> bool:
     """Whether a `unigrad.jit` step is being traced and one of ``nodes`` was recorded
     before it began (outside the step: its graph outlives the trace)."""
@@ -1166,8 +1171,20 @@ class Tensor(ArrayObject):
     __rmul__ = _rbinop("multiply")
     __truediv__ = _binop("true_divide")
     __rtruediv__ = _rbinop("true_divide")
-    __floordiv__ = _binop("floor_divide")
-    __rfloordiv__ = _rbinop("floor_divide")
+
+    def __floordiv__(self, other: Any) -> Any:
+        # the namespace's floor_divide: a real result depends on nothing (rule 14)
+        _check_operand(type(self), other, "floor_divide")
+        from ._namespace import namespace_for
+
+        return namespace_for(type(self)).floor_divide(self, other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        _check_operand(type(self), other, "floor_divide")
+        from ._namespace import namespace_for
+
+        return namespace_for(type(self)).floor_divide(other, self)
+
     __mod__ = _binop("mod")
     __rmod__ = _rbinop("mod")
     __pow__ = _binop("power")

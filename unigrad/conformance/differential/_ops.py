@@ -1040,7 +1040,10 @@ def _fft_draw(kind: str) -> Callable[[Builder, Var], Drawn | None]:
     def draw(b: Builder, a: Var) -> Drawn | None:
         cdt = a.dtype if a.complex else ("complex128" if a.dtype == "float64" else "complex64")
         rdt = _real_dt(a.dtype)
+        # a transform of length 0 is invalid (NumPy, torch and jax all refuse it)
         if kind.endswith("n"):
+            if 0 in a.shape:
+                return None
             shape = list(a.shape)
             if kind == "rfftn":
                 shape[-1] = shape[-1] // 2 + 1
@@ -1050,6 +1053,8 @@ def _fft_draw(kind: str) -> Callable[[Builder, Var], Drawn | None]:
                     return None
             return (a,), tuple(shape), rdt if kind == "irfftn" else cdt, {}
         ax = _ax(b, a)
+        if a.shape[ax] == 0:
+            return None
         shape = list(a.shape)
         if kind in ("rfft", "ihfft"):
             shape[ax] = shape[ax] // 2 + 1

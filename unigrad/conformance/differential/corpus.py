@@ -1513,4 +1513,338 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "numpy, jax: the singular values of linalg.svd (full_matrices=True) had no "
+        "gradient (autograd, jax: no derivative of the full SVD); now the reduced SVD's",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.35, -1.15], [0.4, 0.45]], dtype="float64", watched=True),
+                Op(name="v2", op="linalg.svd", args=("x1",), params=(("which", 1),)),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy: broadcast_to into new leading axes raised autograd's AssertionError "
+        '("Can\'t handle extra leading dims") under create_graph',
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.7, -1.2], dtype="float64", watched=True),
+                Op(name="v2", op="broadcast_to", args=("x1",), params=(("shape", (3, 2)),)),
+                Op(name="v3", op="square", args=("v2",), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g5",
+                    outputs=("g4[0]",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy: eigvalsh under create_graph raised \"Can't differentiate w.r.t. "
+        "numpy.bool\" (the dependence trace boxed autograd's nondifferentiable any())",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[1.3, 0.2], [-0.4, -0.6]], dtype="float64", watched=True),
+                Op(name="v2", op="linalg.eigvalsh", args=("x1",), params=()),
+                Op(name="v3", op="square", args=("v2",), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g5",
+                    outputs=("g4[0]",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        'numpy: sort under create_graph raised "Can\'t differentiate w.r.t. numpy.int64" '
+        "(argsort boxed in the dependence trace)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.9, -0.3, 0.4], dtype="float64", watched=True),
+                Op(
+                    name="v2", op="sort", args=("x1",), params=(("axis", -1), ("descending", False))
+                ),
+                Op(name="v3", op="square", args=("v2",), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g5",
+                    outputs=("g4[0]",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy: wrong gradients of repeat along axis=-1 (autograd's repeat VJP slices the "
+        "shape with the negative axis as if positive)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[1.0, 2.0], [5.0, 6.0]], dtype="float64", watched=True),
+                Op(name="v2", op="repeat", args=("x1",), params=(("repeats", 2), ("axis", -1))),
+                Op(name="v3", op="square", args=("v2",), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy, jax: broadcast_arrays(a, x)[0] and meshgrid(a, x)[0] depended on x (zeros "
+        "where x is unused)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.5], [1.5]], dtype="float64", watched=True),
+                Leaf(name="x2", data=[0.3, -0.7, 1.1], dtype="float64", watched=True),
+                Op(name="v3", op="broadcast_arrays", args=("x1", "x2"), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="x5", data=[0.2, 0.9], dtype="float64", watched=True),
+                Op(
+                    name="v6",
+                    op="meshgrid",
+                    args=("x5", "x2"),
+                    params=(("indexing", "ij"), ("i", 0)),
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x5", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy, jax: a *_like result depended on its argument (requires_grad, not unused)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.7, 1.1], dtype="float64", watched=True),
+                Leaf(name="x2", data=[0.5, 1.5, -0.25], dtype="float64", watched=True),
+                Op(name="v3", op="full_like", args=("x1",), params=()),
+                Op(name="v4", op="mul", args=("v3", "x2"), params=()),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy: sort of an empty array raised ValueError (reshape of size 0)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.7], dtype="float32", watched=True),
+                Leaf(name="x2", data=[0.71], dtype="float32", watched=True),
+                Leaf(name="m3", data=[False], dtype="bool", watched=False),
+                Op(name="v4", op="nonzero_take", args=("x2", "m3"), params=()),
+                Op(
+                    name="v5", op="sort", args=("v4",), params=(("axis", -1), ("descending", False))
+                ),
+                Op(name="v6", op="add", args=("v5", "x1"), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[], dtype="float32"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "jax: nonzero of a (reshaped) mask a unigrad.jit step closes over raised jax's "
+        "ConcretizationTypeError (now computed concretely: the mask's indices)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.3, -0.7], [1.1, 0.4]], dtype="float64", watched=True),
+                Leaf(name="m2", data=[[True, False], [True, True]], dtype="bool", watched=False),
+                Op(name="v3", op="nonzero_take", args=("x1", "m2"), params=()),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[0.5, -1.0, 2.0], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        'numpy: complex acosh under create_graph raised TypeError "ArrayBox & ArrayBox" '
+        "(the dependence trace boxed isfinite's masks)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1 + 1j), (2 - 1j), (-0.5 + 0.7j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="acosh", args=("x1",), params=()),
+                Op(name="v3", op="square", args=("v2",), params=()),
+                Op(name="v5", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g4",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=(0.5 - 1j), dtype="complex128"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "numpy, jax: floor_divide's result depended on its operands (a piecewise-constant "
+        "function: NotDifferentiableError, rule 14)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.35, -1.15], [0.4, 0.45]], dtype="float64", watched=True),
+                Op(name="v2", op="floor_divide", args=("x1", "x1"), params=()),
+                Op(name="v3", op="sum", args=("v2",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
