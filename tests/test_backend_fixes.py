@@ -150,8 +150,6 @@ def test_positive_is_a_new_tensor(backend: B) -> None:
     backend.close(g, 8.0 * xn, rtol=RTOL64, atol=0)
 
 
-@pytest.mark.xfail_backend("jax", reason="the tape's rule-14 cut for copysign is another change")
-@pytest.mark.xfail_backend("numpy", reason="the tape's rule-14 cut for copysign is another change")
 def test_copysign_sign_argument_is_no_dependence(backend: B) -> None:
     """``copysign(a, x)`` reads only ``x``'s sign: its derivative in ``x`` is identically
     zero, so ``x`` is a cut (rule 14); torch and paddle reported it used (a zero)."""
