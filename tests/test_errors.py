@@ -20,6 +20,8 @@ NATIVE = {
     unigrad.BackendError: (TypeError,),
     unigrad.TapeError: (TypeError,),
     unigrad.CompiledStepError: (TypeError,),
+    unigrad.NamespaceAttributeError: (AttributeError,),
+    unigrad.ScalarConversionError: (ValueError, TypeError, RuntimeError),
 }
 
 

@@ -490,15 +490,8 @@ def test_jvp_of_convert_element_type(backend) -> None:
         unigrad.grad(out, x)
 
 
-_FULL_LIKE_TAPES = (
-    "issue 23 item 2 / Decision (constant-creating ops cut dependence): xp.full_like(x, 1) "
-    "is recorded as differentiable on the {} tape, so grad(full_like(x, 1), x) answers "
-    "zeros where torch and paddle raise NotDifferentiableError"
-)
 
 
-@pytest.mark.xfail_backend("jax", reason=_FULL_LIKE_TAPES.format("jax"))
-@pytest.mark.xfail_backend("numpy", reason=_FULL_LIKE_TAPES.format("numpy"))
 def test_vjp_of_int_fulllike(backend) -> None:
     """api_test.py::APITest::test_vjp_of_int_fulllike (lax.full_like(zeros((2, 2)), 1): ones;
     jax's tangent for x is zeros. Issue 23's Decision: a constant-creating op cuts

@@ -264,12 +264,6 @@ def test_example_with_gradient_accumulation_and_create_graph(backend) -> None:
         backend.close(backend.grad_of(x), (i + 2) * one, rtol=RTOL)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="unigrad bug (issue 23, item 3): paddle raises a raw ValueError '(InvalidArgument) The "
-    "current MetaTensor is not initialized' from the create_graph grad through "
-    "paddle.nn.functional.relu with no_grad_vars=[y2]; native paddle.grad runs it",
-)
 def test_example_with_gradient_accumulation_and_no_grad_vars_relu(backend) -> None:
     """test_imperative_double_grad.py::TestDygraphDoubleGrad::
     test_example_with_gradient_accumulation_and_no_grad_vars, with relu as upstream writes it
@@ -756,29 +750,8 @@ DOUBLE = [
     ("TestPowDoubleGradCheck2", "pow1", (-1, 1), [2, 3, 7, 9]),
 ]
 
-_STRUCT = (
-    "issue 23 Decision (structure follows differentiable dependence): the first derivative of "
-    "{op} is piecewise constant, so grad(dx, x, allow_unused=True) must be None; {be} returns "
-    "zeros{extra}"
-)
-
 #: the replays that fail because of a unigrad bug, by (upstream class, backend)
 BUGS = {
-    ("TestAbsDoubleGradCheck", "torch"): _STRUCT.format(
-        op="abs", be="torch", extra=" (torch's abs backward keeps a graph through sgn)"
-    ),
-    ("TestAbsDoubleGradCheck", "numpy"): _STRUCT.format(
-        op="abs", be="the numpy tape", extra=" (up to 2e-16, not even exact zeros)"
-    ),
-    ("TestReluDoubleGradCheck", "torch"): _STRUCT.format(
-        op="torch.relu", be="torch", extra=" (threshold_backward reads relu's result)"
-    ),
-    ("TestReluDoubleGradCheck", "numpy"): _STRUCT.format(
-        op="relu (xp.maximum(x, 0))", be="the numpy tape", extra=""
-    ),
-    ("TestLeakyReluDoubleGradCheck", "torch"): _STRUCT.format(
-        op="leaky_relu", be="torch", extra=" (leaky_relu_backward reads x)"
-    ),
     ("TestPowTripleGradCheck1", "torch"): (
         "structure of pow(x, 1)'s second derivative: on torch grad(dx, x, ddx, create_graph=True, "
         "allow_unused=True, materialize_grads=True) is a zero tensor that does not require grad "

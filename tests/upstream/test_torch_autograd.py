@@ -574,11 +574,6 @@ def test_select_sum(backend) -> None:
     assert not backend.requires_grad(g)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="issue 23 item 4: paddle refuses create_graph=True through prod "
-    "(HigherOrderUnavailableError) where torch, jax and numpy answer",
-)
 def test_custom_autograd_repeated_grad_grad(backend) -> None:
     """test_autograd.py::TestAutograd::test_custom_autograd_repeated_grad_grad (``mult1``,
     the prod of prods; upstream's custom Function ``Mult`` is torch-only)."""
