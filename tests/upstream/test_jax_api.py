@@ -490,8 +490,6 @@ def test_jvp_of_convert_element_type(backend) -> None:
         unigrad.grad(out, x)
 
 
-
-
 def test_vjp_of_int_fulllike(backend) -> None:
     """api_test.py::APITest::test_vjp_of_int_fulllike (lax.full_like(zeros((2, 2)), 1): ones;
     jax's tangent for x is zeros. Issue 23's Decision: a constant-creating op cuts
