@@ -756,14 +756,16 @@ def _extremum(op: Callable[..., Any], x: Any, axis: Any, keepdims: builtins.bool
     (``x - m`` is 0 under the mask) and gradient (ties share it evenly, as paddle's
     ``max_grad``), and a ``create_graph`` result paddle 3.3 can build (``max_grad`` and
     ``amax_grad`` have no gradient kernel); that result is the constant ``mask / count``
-    (rule 14: the mask depends on nothing)."""
+    (rule 14: the mask depends on nothing). The division by ``count`` is a multiplication
+    by its reciprocal, a constant: paddle 3.3.1's ``divide`` has no ``divide_double_grad``
+    kernel, so ``/ count`` stopped a third derivative (``max(x * x * x)``)."""
     if x.stop_gradient or x.dtype not in _FLOATS or axis == () or x.size == 0:
         return _widened(op)(x, axis=axis, keepdims=keepdims)
     v = x.detach()
     m = op(v, axis=axis, keepdims=True)
     mask = paddle.logical_or(v == m, v != v).astype(x.dtype)
     count = prims.sum(mask, axis=axis, keepdims=True)
-    out = m + prims.sum((x - m) * mask, axis=axis, keepdims=True) / count
+    out = m + prims.sum((x - m) * mask, axis=axis, keepdims=True) * (1.0 / count)
     if keepdims:
         return out
     return paddle.reshape(out, [n for i, n in enumerate(x.shape) if i not in _axes(axis, x.ndim)])
