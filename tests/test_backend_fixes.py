@@ -150,6 +150,25 @@ def test_positive_is_a_new_tensor(backend: B) -> None:
     backend.close(g, 8.0 * xn, rtol=RTOL64, atol=0)
 
 
+@pytest.mark.parametrize("op", ["conj", "real"])
+def test_conj_and_real_of_a_real_tensor_are_new_tensors(backend: B, op: str) -> None:
+    """torch's ``conj`` and ``real`` of a real tensor returned the tensor itself, so
+    ``copysign(v, conj(v))`` took its sign from ``v`` itself and a gradient with respect
+    to ``conj(v)`` was ``v``'s (differential seed 7, program 1712: ones where the
+    reference has None)."""
+    xn = np.array([0.5, -1.2])
+    x = backend.leaf(xn, "float64")
+    xp = backend.xp
+    v = 2.0 * x
+    w = getattr(xp, op)(v)
+    assert w is not v
+    backend.close(w, 2.0 * xn, rtol=0, atol=0)
+    (g,) = backend.grad(xp.sum(xp.copysign(v, w)), w, allow_unused=True)
+    assert g is None
+    (g,) = backend.grad(xp.sum(v * v), x, no_grad_vars=[w])
+    backend.close(g, 8.0 * xn, rtol=RTOL64, atol=0)
+
+
 def test_copysign_sign_argument_is_no_dependence(backend: B) -> None:
     """``copysign(a, x)`` reads only ``x``'s sign: its derivative in ``x`` is identically
     zero, so ``x`` is a cut (rule 14); torch and paddle reported it used (a zero)."""

@@ -294,7 +294,16 @@ log1p = _complex_special(ho.log1p, "log1p")
 log2 = _unary(ho.log2, "log2")
 log10 = _unary(ho.log10, "log10")
 logical_not = _unary(paddle.logical_not, "logical_not")
-real = _unary(paddle.real, "real")
+_real = _unary(paddle.real, "real")
+
+
+def real(x: Any, /) -> Any:
+    """The real part; of a real tensor a new tensor with its values, as the other
+    namespaces give (paddle 3.3's ``real`` kernel is registered for complex dtypes only
+    and raises a raw ``RuntimeError`` (NotFound) for a float tensor)."""
+    return _real(x) if x.is_complex() else paddle.assign(x)
+
+
 sin = _unary(paddle.sin, "sin")
 sinh = _complex_special(ho.sinh, "sinh")
 sqrt = _complex_special(ho.sqrt, "sqrt")

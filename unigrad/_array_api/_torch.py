@@ -6,9 +6,9 @@ and adds the extension set (``EXTENSIONS``) with the signatures of docs/namespac
 
 The corrections make results obey the contract where torch's own function does not:
 
-* ``positive`` returns a new tensor: torch's ``positive`` returns its argument itself, so
-  ``xp.positive(y)`` could not be told apart from ``y`` (a ``no_grad_vars`` cut on it
-  would cut ``y``).
+* ``positive``, and ``conj`` and ``real`` of a real tensor, return a new tensor: torch's
+  return their argument itself, so ``xp.conj(y)`` could not be told apart from ``y`` (a
+  ``no_grad_vars`` cut or an input on it would be ``y``).
 * ``floor_divide`` is piecewise constant: its derivative is zero wherever it exists, and
   its result carries no history (rule 14); torch 2.x records a node whose backward raises
   "derivative for aten::floor_divide is not implemented" (pytorch/pytorch#43327).
@@ -44,6 +44,14 @@ def build() -> Portable:
     def positive(x: Any, /) -> Any:
         """``+x`` as a new tensor (torch's ``positive`` returns ``x`` itself)."""
         return torch.clone(xp.positive(x))
+
+    def conj(x: Any, /) -> Any:
+        """The conjugate; of a real tensor a new tensor (torch returns ``x`` itself)."""
+        return xp.conj(x) if torch.is_complex(x) else torch.clone(x)
+
+    def real(x: Any, /) -> Any:
+        """The real part; of a real tensor a new tensor (torch returns ``x`` itself)."""
+        return xp.real(x) if torch.is_complex(x) else torch.clone(x)
 
     def floor_divide(x1: Any, x2: Any, /) -> Any:
         """``floor(x1 / x2)``, with no history: its derivative is zero (rule 14)."""
@@ -96,6 +104,8 @@ def build() -> Portable:
         f.__name__: f
         for f in (
             positive,
+            conj,
+            real,
             floor_divide,
             copysign,
             einsum,

@@ -221,6 +221,8 @@ def _index_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
 def _draw_index(kind: str) -> Callable[[Builder, Var], Drawn | None]:
     def draw(b: Builder, a: Var) -> Drawn | None:
         n0 = a.shape[0]
+        if n0 == 0 and kind != "mask":  # no element to pick along an empty axis
+            return None
         if kind == "int":
             i = b.integer(-n0, n0 - 1)
             return (a,), a.shape[1:], a.dtype, {"index": ("int", i)}

@@ -1847,4 +1847,18 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: conj (and real) of a real tensor returned the tensor itself, so "
+        "copysign(v, conj(v)) took its sign from v and the gradient with respect to conj(v) "
+        "was v's (ones where the reference has None; differential seed 7, program 1712)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.75, -1.15], [-0.9, 0.93]], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 2.0),)),
+                Op(name="v3", op="conj", args=("v2",), params=()),
+                Op(name="v4", op="copysign", args=("v2", "v3"), params=()),
+                Grad(name="g5", outputs=("v4",), inputs=("v3",), allow_unused=True),
+            )
+        ),
+    ),
 ]
