@@ -320,3 +320,29 @@ def test_a_gradient_through_tensor_indexing_and_a_mask_is_a_constant(backend) ->
     assert not backend.requires_grad(g)
     with pytest.raises(NotDifferentiableError):
         unigrad.grad(xp.sum(g), x)
+
+
+@pytest.mark.parametrize("cut", ["trunc", "floor", "sign"])
+@pytest.mark.parametrize("product", ["matmul", "vecdot", "mul_sum", "tensordot"])
+def test_a_create_graph_gradient_that_reads_only_a_cut_result_is_a_constant(
+    backend, cut, product
+) -> None:
+    # d/dw sum(s * (c(a) @ w)) = c(a)^T s: it reads c(a) alone (a cut's result, rule 14),
+    # so it is a constant (paddle's double-grad graph reached a through the cut node;
+    # differential seed 1, program 226)
+    xp = backend.xp
+    an = np.array([[-1.38, 1.47, 1.15], [1.32, -1.42, 0.48]])
+    wn = np.array([1.22, 1.2, 1.28])
+    sn = np.array([-1.23, 0.35])
+    a = backend.leaf(an, "float64")
+    w = backend.leaf(wn, "float64")
+    c = getattr(xp, cut)(a)
+    out = {
+        "matmul": lambda: xp.matmul(c, w),
+        "vecdot": lambda: xp.vecdot(c, w),
+        "mul_sum": lambda: xp.sum(c * w, axis=1),
+        "tensordot": lambda: xp.tensordot(c, w, axes=1),
+    }[product]()
+    (g,) = unigrad.grad(out, w, grad_outputs=backend.tensor(sn, "float64"), create_graph=True)
+    backend.close(g, getattr(np, cut)(an).T @ sn, **TOL)
+    assert not backend.requires_grad(g)

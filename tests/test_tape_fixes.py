@@ -289,3 +289,43 @@ def test_floor_divide_operator_result_depends_on_nothing(backend):
     for y in (x // 0.7, 3.0 // x):
         with pytest.raises(unigrad.NotDifferentiableError):
             unigrad.grad(xp.sum(y), x)
+
+
+# ---- pow at a zero base: 0 ** 0's derivative is 0 -------------------------------------
+# jax 0.10.2's rule y * x**(y - 1) is 0 * inf = nan at x = 0, y = 0 (and at second order
+# for y = 1); torch, paddle and autograd give 0 (paddle's x ** 0.0 was a constant: a
+# gradient through it raised NotDifferentiableError). d/dx x**y = y x**(y - 1) (0 where y = 0),
+# d2/dx2 = y (y - 1) x**(y - 2) (0 where y (y - 1) = 0), d/dy = x**y log x (0 at x = 0)
+_XN = np.array([0.0, 0.0, 2.0, 0.5])
+_EN = np.array([0.0, 2.0, 2.5, 0.0])
+
+
+def test_pow_zero_base_tensor_exponent_gradient(backend):
+    xp = backend.xp
+    x = backend.leaf(_XN, "float64")
+    e = backend.leaf(_EN, "float64")
+    gx, ge = unigrad.grad(xp.sum(xp.pow(x, e)), [x, e])
+    backend.close(gx, [0.0, 0.0, 2.5 * 2.0**1.5, 0.0], rtol=RTOL)
+    backend.close(ge, [0.0, 0.0, 2.0**2.5 * np.log(2.0), np.log(0.5)], rtol=RTOL)
+    (g0,) = unigrad.grad(xp.sum(xp.pow(x, 0.0)), x)  # a Python float exponent
+    backend.close(g0, np.zeros(4), rtol=RTOL)
+
+
+@pytest.mark.xfail_backend(
+    "torch",
+    reason="torch 2.13's pow_backward masks y * x**(y - 1) with masked_fill after the "
+    "product, so its own derivative is 0 * inf = nan at x = 0, y = 0",
+)
+def test_pow_zero_base_tensor_exponent_second_derivative(backend):
+    xp = backend.xp
+    x = backend.leaf(_XN, "float64")
+    e = backend.tensor(_EN, "float64")
+    res = _grad_create_graph(backend, xp.sum(xp.pow(x, e)), x)
+    if res is None:
+        return
+    (g,) = res
+    backend.close(g, [0.0, 0.0, 2.5 * 2.0**1.5, 0.0], rtol=RTOL)
+    (gg,) = unigrad.grad(xp.sum(g), x)
+    # x = 0, y = 2 left out: paddle's tensor-exponent pow documents derivatives 0 at a
+    # zero base (_paddle_ho._pow)
+    backend.close(np.delete(backend.np(gg), 1), [0.0, 2.5 * 1.5 * 2.0**0.5, 0.0], rtol=RTOL)

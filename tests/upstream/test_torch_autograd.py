@@ -587,12 +587,6 @@ def test_custom_autograd_repeated_grad_grad(backend) -> None:
     assert backend.np(ggy_1)[0, 0, 1] == backend.np(ggy_2)[0, 0, 1] == 1.0
 
 
-@pytest.mark.xfail_backend(
-    "jax",
-    reason="unigrad bug (a wrong number): xp.pow(x, e) at x = 0 with a float64 tensor "
-    "exponent e = 0 gives the gradient NaN on the jax tape (jax's pow rule e * x**(e - 1) = "
-    "0 * inf); torch, paddle and numpy give 0, as torch's test expects",
-)
 def test_pow_zero_tensor_gradient(backend) -> None:
     """test_autograd.py::TestAutograd::test_pow_zero_tensor_gradient (0 ** 0: gradient 0)."""
     for size, exponent in (((10,), np.zeros(10)), ((10, 10), np.zeros((10, 10))), ((10,), 0)):

@@ -4,8 +4,10 @@
 it), so this is ``jax.numpy`` itself, save the rules where it departs from the standard:
 ``finfo``/``iinfo`` (NumPy's objects, whose limits are NumPy scalars, not Python numbers)
 ``searchsorted`` (int32 indices even where the namespace's indexing dtype is int64) and
-``sign`` (``sign(-0.0)`` is -0.0 in jax, +0 in the standard) and ``linalg.svd`` (jax has
-no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``).
+``sign`` (``sign(-0.0)`` is -0.0 in jax, +0 in the standard), ``linalg.svd`` (jax has
+no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``) and ``pow``/``power``
+(jax 0.10.2's rule ``y * x**(y - 1)`` is ``0 * inf = nan`` at ``x = 0, y = 0``, where torch,
+paddle and HIPS autograd give 0: ``_pow``).
 """
 
 from __future__ import annotations
@@ -60,9 +62,12 @@ def build() -> Any:
         setattr(ns, name, complex_special(name))
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
     vars(linalg).update(svd=svd)
+    pow_ = _pow()
     vars(ns).update(
         linalg=linalg,
         sign=sign,
+        pow=pow_,
+        power=pow_,
         finfo=c.bind(c.finfo, jnp, "finfo"),
         iinfo=c.bind(c.iinfo, jnp, "iinfo"),
         searchsorted=searchsorted,
@@ -70,6 +75,49 @@ def build() -> Any:
     )
     vars(ns).update(_extensions())
     return ns
+
+
+def _pow() -> Any:
+    """``pow`` whose derivative in the base is 0 where the exponent is 0.
+
+    jax 0.10.2 differentiates ``x**y`` in ``x`` as ``y * x**(y - 1)``, which is
+    ``0 * inf = nan`` at ``x = 0, y = 0`` (also for a float exponent 0.0, and for the
+    second derivative of ``x**1`` at 0); torch, paddle and HIPS autograd give 0 there. This
+    ``custom_jvp`` writes the base's derivative as ``where(y == 0, 0, y * x**(y - 1))`` with
+    a safe exponent in the branch not taken, recursively through itself, so every order is
+    0 where the factor in front is 0 and exact elsewhere. The exponent's derivative is
+    jax's own ``x**y * log(x)`` with ``log(1)`` where ``x = 0``. Integer bases and integer
+    exponents (``lax.integer_pow`` for a Python int, no derivative for an integer array)
+    keep ``jnp.power``.
+    """
+    import jax
+    import jax.numpy as jnp
+
+    @jax.custom_jvp  # type: ignore[untyped-decorator]
+    def real_pow(x: Any, y: Any) -> Any:
+        return jnp.power(x, y)
+
+    @real_pow.defjvp  # type: ignore[untyped-decorator]
+    def _jvp(primals: Any, tangents: Any) -> Any:
+        x, y = primals
+        dx, dy = tangents
+        out = real_pow(x, y)
+        zero = y == 0
+        ysafe = jnp.where(zero, jnp.ones_like(y), y)
+        dfdx = jnp.where(zero, jnp.zeros_like(out), ysafe * real_pow(x, ysafe - 1))
+        dfdy = out * jnp.log(jnp.where(x == 0, jnp.ones_like(x), x))
+        return out, (dfdx * dx + dfdy * dy).astype(out.dtype)
+
+    def pow(x1: Any, x2: Any, /) -> Any:
+        ints = [
+            isinstance(v, (bool, int)) or jnp.issubdtype(jnp.result_type(v), jnp.integer)
+            for v in (x1, x2)
+        ]
+        if ints[0] or ints[1] or jnp.result_type(x1, x2) == jnp.bool_:
+            return jnp.power(x1, x2)
+        return real_pow(x1, x2)
+
+    return pow
 
 
 def _extensions() -> dict[str, Any]:

@@ -229,7 +229,9 @@ logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp)
 
 def int_power(x: Any, n: int) -> Any:
     """x ** n for a Python int n (|n| <= 64) as a product of squarings: paddle's value,
-    derivatives exact everywhere (zero included)."""
+    derivatives exact everywhere (zero included). ``n = 0`` is ``1 + 0 * x``: a result
+    connected to ``x`` with the derivative 0, as torch's ``x ** 0`` (paddle's ``ones_like``
+    has no history, so a gradient through it raised NotDifferentiableError)."""
     with paddle.no_grad():
         y = paddle.pow(x.detach(), float(n))
     k, base, acc = abs(n), x, None
@@ -239,7 +241,7 @@ def int_power(x: Any, n: int) -> Any:
         k >>= 1
         if k:
             base = base * base
-    f = paddle.ones_like(x) if acc is None else acc
+    f = paddle.ones_like(x) + x * 0 if acc is None else acc
     return exact(y, f_recip(f) if n < 0 else f)
 
 

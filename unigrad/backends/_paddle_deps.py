@@ -218,7 +218,7 @@ class _Walk:
                 mask[node] = m
                 if m:
                     self._reads(node, m, kms)
-                elif copies:  # (a node that leads to an input is no constant)
+                elif copies or const:  # (a node that leads to an input is no constant)
                     ks = kid_map[node]
                     if node in copies or (
                         any(c is not None for c in ks) and all(c is None or c in const for c in ks)
@@ -230,6 +230,8 @@ class _Walk:
             if name(node) in CUT_NODES:  # depends on nothing: a constant here
                 kid_map[node] = []
                 mask[node] = 0
+                # (a gradient that reads it alone is a constant: `structure`, rule 14)
+                const.add(node)
                 continue
             kid_map[node] = ks = read(node)
             if ks == _NO_EDGE:
@@ -376,6 +378,8 @@ def _paddle_reach(
             continue
         if stop and name(node) in stop:
             return None
+        if name(node) in CUT_NODES:  # its derivative is zero: nothing past it counts
+            continue
         ks = edges(node)
         if first and not forward.isdisjoint(ks):
             entered.add(next(c for c in ks if c in forward))
@@ -441,7 +445,9 @@ def structure(
             continue
         if g_node in forward:
             continue  # a tensor of the forward graph returned as it is (a seed)
-        if not deps[i]:  # its formulas read no tensor that requires grad
+        if not deps[i] or walk.const.issuperset(deps[i]):
+            # its formulas read no tensor that requires grad, or only constants (a
+            # rule-14 cut's result: sign(x), trunc(x), ...)
             grads[i] = g.detach()
             continue
         if not extra[i] or walk.covers(deps[i], extra[i]):

@@ -1861,4 +1861,49 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: the create_graph gradient of a product with a rule-14 cut's result "
+        "(xp_matmul(trunc(x1), x2) in x2, batched) required grad, where it reads only "
+        "constants (differential seed 1, program 226, with the extension ops drawn)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.38, 1.47, 1.15], [1.32, -1.42, 0.48]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="trunc", args=("x1",), params=()),
+                Leaf(name="x3", data=[1.22, 1.2, 1.28], dtype="float64", watched=True),
+                Op(name="v4", op="xp_matmul", args=("v2", "x3"), params=()),
+                Op(name="v5", op="vecdot", args=("v2", "x3"), params=()),
+                Grad(
+                    name="g6",
+                    outputs=("v4",),
+                    inputs=("x3", "x3"),
+                    seeds=(Seed(data=[[-1.23, 0.35], [0.49, -0.63]], dtype="float64"),),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v5",),
+                    inputs=("x3",),
+                    seeds=(Seed(data=[-1.23, 0.35], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
