@@ -1861,4 +1861,33 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: the gradients of a complex pow with a tensor exponent were wrong (paddle "
+        "3.3.1's complex elementwise_pow_grad; x1's .grad -59+59j where the reference has "
+        "1.5+0.8j; differential seed 7, program 1047)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(0.62 - 0.35j), (-0.8 + 0.41j)], [(0.27 + 1.1j), (-0.45 - 0.7j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v2", op="positive", args=("x1",), params=()),
+                Op(name="v3", op="pow", args=("x1", "v2"), params=()),
+                Backward(
+                    outputs=("v3",),
+                    seeds=(
+                        Seed(
+                            data=[[(0.5 - 1.0j), (1.2 + 0.3j)], [(-0.7 + 0.9j), (0.4 - 0.2j)]],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    inputs=None,
+                ),
+            )
+        ),
+    ),
 ]
