@@ -1890,4 +1890,28 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: the gradient of x * astype(isnan(x)) through a flip required grad (a "
+        "constant: the dependence table did not know paddle's FlipGradNode, so it read "
+        "everything; rule 14; differential seed 7, program 84)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.46, 1.11], [0.24, -0.79], [-0.56, -0.53]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="isnan", args=("x1",), params=(("dtype", "float64"),)),
+                Op(name="v3", op="flip", args=("v2",), params=(("axis", -1),)),
+                Grad(
+                    name="g4",
+                    outputs=("v3", "v3"),
+                    inputs=("x1", "x1"),
+                    create_graph=True,
+                    allow_unused=True,
+                ),
+            )
+        ),
+    ),
 ]
