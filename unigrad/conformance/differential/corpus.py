@@ -1914,4 +1914,26 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a cut at a complex create_graph gradient (the output of a PyLayer, on "
+        "which paddle runs no hook) was refused (UnsupportedFeatureError) in a call whose "
+        "outputs do not reach it (differential seed 7, program 1122)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=(1.15 + 0.54j), dtype="complex64", watched=True),
+                Op(name="v2", op="abs", args=("x1",), params=()),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    retain_graph=True,
+                    create_graph=True,
+                    single=True,
+                ),
+                Leaf(name="x4", data=[[0.67, 0.38], [-0.51, 0.26]], dtype="float32", watched=True),
+                Op(name="v5", op="linalg.inv", args=("x4",), params=()),
+                Grad(name="g6", outputs=("v5",), inputs=("x4",), no_grad_vars=("g3[0]",)),
+            )
+        ),
+    ),
 ]
