@@ -1025,6 +1025,25 @@ def test_paddle_refuses_a_cut_at_a_pylayer_output() -> None:
     u = v * 1.0  # the way out: a copy by a native op, used downstream and cut
     (g,) = unigrad.grad((x + u).sum(), x, no_grad_vars=[u])
     np.testing.assert_allclose(g.numpy(), [1.0, 1.0])
+    # a PyLayer output the outputs do not reach cuts nothing: no refusal
+    y = paddle.to_tensor([1.5, -0.5], stop_gradient=False)
+    (g,) = unigrad.grad((y * y).sum(), y, no_grad_vars=[v])
+    np.testing.assert_allclose(g.numpy(), [3.0, -1.0])
+
+
+def test_a_cut_in_an_unrelated_graph_cuts_nothing(backend) -> None:
+    # differential seed 7, program 1122: paddle refused (UnsupportedFeatureError) a cut
+    # at a complex create_graph gradient (there the output of a PyLayer, on which paddle
+    # runs no hook) in a call whose outputs do not reach it
+    xp = backend.xp
+    z = backend.leaf(1.15 + 0.54j, "complex64")
+    (gz,) = unigrad.grad(xp.abs(z) * xp.abs(z), z, retain_graph=True, create_graph=True)
+    backend.close(gz, 2 * (1.15 + 0.54j), rtol=1e-5)
+    a = np.array([[0.67, 0.38], [-0.51, 0.26]])
+    x = backend.leaf(a, "float64")
+    (g,) = unigrad.grad(xp.sum(xp.linalg.inv(x)), x, no_grad_vars=[gz])
+    inv = np.linalg.inv(a)
+    backend.close(g, -(inv.T @ np.ones((2, 2)) @ inv.T), rtol=1e-12, atol=1e-12)
 
 
 def test_backward_leaves_alone_an_input_a_gradient_does_not_depend_on(backend) -> None:

@@ -214,3 +214,33 @@ def test_take_of_a_non_contiguous_view(backend: B, view: str) -> None:
     want = np.zeros(vn.shape)
     np.add.at(want, (slice(None), [0, 0, 2]), 2 * vn[:, [0, 0, 2]])
     backend.close(g, want if view == "real_of_complex" else want.T, rtol=RTOL64, atol=0)
+
+
+_Z = _complex([0.3, -1.2, 0.8], [0.7, 0.4, -0.5])
+_W = _complex([0.5, 1.3, -0.4], [-0.2, 0.6, 0.9])
+_SEED = _complex([1.0, -0.3, 0.6], [0.5, 1.0, -0.8])
+
+
+def test_complex_pow_with_a_tensor_exponent_gradients(backend: B) -> None:
+    """paddle 3.3.1's complex ``elementwise_pow_grad`` gives wrong values (a missing
+    conjugation, and a different number for the exponent): x1's gradient came out far
+    from torch's (differential seed 7, program 1047). torch's convention: the VJP is
+    conj(derivative) * seed, d/dz z**w = w z**(w-1), d/dw z**w = log(z) z**w."""
+    z = backend.leaf(_Z, "complex64")
+    w = backend.leaf(_W, "complex64")
+    y = backend.xp.pow(z, w)
+    backend.close(y, _Z**_W, rtol=1e-5, atol=1e-6)
+    gz, gw = backend.grad(y, [z, w], grad_outputs=backend.tensor(_SEED, "complex64"))
+    backend.close(gz, np.conj(_W * _Z ** (_W - 1)) * _SEED, rtol=1e-5, atol=1e-6)
+    backend.close(gw, np.conj(np.log(_Z) * _Z**_W) * _SEED, rtol=1e-5, atol=1e-6)
+
+
+def test_complex_prod_gradient_is_conjugated(backend: B) -> None:
+    """The VJP of a complex ``prod`` is conj(the other factors' product) * seed."""
+    z = backend.leaf(_Z, "complex64")
+    p = backend.xp.prod(z, axis=None, keepdims=True)
+    backend.close(p, np.prod(_Z, keepdims=True), rtol=1e-5, atol=1e-6)
+    seed = _SEED[:1]
+    (g,) = backend.grad(p, [z], grad_outputs=backend.tensor(seed, "complex64"))
+    others = np.array([np.prod(np.delete(_Z, i)) for i in range(_Z.size)])
+    backend.close(g, np.conj(others) * seed, rtol=1e-5, atol=1e-6)

@@ -346,3 +346,31 @@ def test_a_create_graph_gradient_that_reads_only_a_cut_result_is_a_constant(
     (g,) = unigrad.grad(out, w, grad_outputs=backend.tensor(sn, "float64"), create_graph=True)
     backend.close(g, getattr(np, cut)(an).T @ sn, **TOL)
     assert not backend.requires_grad(g)
+
+
+@pytest.mark.parametrize("op", ["flip", "roll"])
+def test_a_permutation_of_a_masked_product_stays_a_constant(backend, op) -> None:
+    """flip and roll move the incoming gradient and read nothing else: paddle's
+    dependence table did not know their nodes, so the gradient of ``x * astype(mask)``
+    through a flip required grad (differential seed 7, program 84)."""
+    xp = backend.xp
+    v = np.array([[0.5, -1.6, 0.7], [-0.2, 1.1, 0.4]])
+    a = np.array([[2.0, 3.0, -1.0], [0.5, -0.25, 1.5]])
+    perm = {"flip": lambda t: xp.flip(t, axis=-1), "roll": lambda t: xp.roll(t, 1, axis=-1)}
+    f = perm[op]  # the sum of a permutation: the gradients are unpermuted
+    mask = (v > 0).astype(float)
+    x, w = backend.leaf(v, "float64"), backend.leaf(a, "float64")
+    # the gradient is the mask: a constant (the comparison and the cast cut)
+    (g,) = unigrad.grad(xp.sum(f(x * xp.astype(x > 0, xp.float64))), x, create_graph=True)
+    backend.close(g, mask, **TOL)
+    assert not backend.requires_grad(g)
+    # the isnan mask of program 84: a gradient of zeros, a constant too
+    (g0,) = unigrad.grad(xp.sum(f(x * xp.astype(xp.isnan(x), xp.float64))), x, create_graph=True)
+    backend.close(g0, np.zeros_like(v), **TOL)
+    assert not backend.requires_grad(g0)
+    # with a weight, the gradient depends on the weight alone
+    (gx,) = unigrad.grad(xp.sum(f(x * w * xp.astype(x > 0, xp.float64))), x, create_graph=True)
+    backend.close(gx, mask * a, **TOL)
+    hx, hw = unigrad.grad(xp.sum(gx), [x, w], allow_unused=True)
+    assert hx is None
+    backend.close(hw, mask, **TOL)

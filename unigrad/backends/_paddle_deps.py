@@ -66,6 +66,11 @@ _LINEAR = frozenset(
         # tensor indexing (``x[idx]``, the namespace's ``take`` on paddle 3.3): a
         # scatter-add of the incoming gradient at the index
         "IndexElementwiseGetGradNode",
+        # flip and roll: their backward is the same permutation of the incoming gradient
+        # (differential seed 7, program 84: an unknown flip node read everything, so the
+        # constant gradient of x * astype(isnan(x)) through a flip required grad)
+        "FlipGradNode",
+        "RollGradNode",
         # the double-grad nodes of those ops (in a create_graph result's graph, which a
         # later call walks): the same linear map of the incoming gradient-of-gradient
         "AddDoubleGradNode",

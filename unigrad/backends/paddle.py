@@ -1117,13 +1117,20 @@ def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str 
     return None
 
 
-def _refuse_pylayer_cuts(cuts: Sequence[Any]) -> None:
-    """Refuse a ``no_grad_vars`` cut made by a ``PyLayer``: unigrad cuts with a tensor
-    hook, and paddle runs none on a ``PyLayer``'s output, so the cut would be silently
-    ignored (a wrong number)."""
+def _refuse_pylayer_cuts(outputs: tuple[Any, ...], cuts: Sequence[Any]) -> None:
+    """Refuse a ``no_grad_vars`` cut made by a ``PyLayer`` that the outputs' graph
+    reaches: unigrad cuts with a tensor hook, and paddle runs none on a ``PyLayer``'s
+    output, so the cut would be silently ignored (a wrong number). A cut the outputs do
+    not reach cuts nothing: it is left alone (differential seed 7, program 1122: a
+    complex ``create_graph`` result, a PyLayer's output, cut in an unrelated call)."""
+    reached: set[Any] | None = None
     for i, v in enumerate(cuts):
         node = None if v.stop_gradient else _grad_fn(v)
         if node is not None and node.name().startswith("GradNodePyLayer"):
+            if reached is None:
+                reached = _reachable(outputs, set())
+            if node not in reached:
+                continue
             msg = message(
                 "paddle cannot cut a gradient at a PyLayer's output",
                 expected="no_grad_vars made by paddle's own ops",
@@ -1409,7 +1416,7 @@ class PaddleBackend(Backend):
             _refuse_aliases(request.inputs)
         if request.no_grad_vars:
             _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
-            _refuse_pylayer_cuts(request.no_grad_vars)
+            _refuse_pylayer_cuts(request.outputs, request.no_grad_vars)
         _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
         _check_carried(request.outputs, request.inputs)
         # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)

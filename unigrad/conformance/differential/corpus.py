@@ -1906,4 +1906,79 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: the gradients of a complex pow with a tensor exponent were wrong (paddle "
+        "3.3.1's complex elementwise_pow_grad; x1's .grad -59+59j where the reference has "
+        "1.5+0.8j; differential seed 7, program 1047)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(0.62 - 0.35j), (-0.8 + 0.41j)], [(0.27 + 1.1j), (-0.45 - 0.7j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v2", op="positive", args=("x1",), params=()),
+                Op(name="v3", op="pow", args=("x1", "v2"), params=()),
+                Backward(
+                    outputs=("v3",),
+                    seeds=(
+                        Seed(
+                            data=[[(0.5 - 1.0j), (1.2 + 0.3j)], [(-0.7 + 0.9j), (0.4 - 0.2j)]],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    inputs=None,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: the gradient of x * astype(isnan(x)) through a flip required grad (a "
+        "constant: the dependence table did not know paddle's FlipGradNode, so it read "
+        "everything; rule 14; differential seed 7, program 84)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.46, 1.11], [0.24, -0.79], [-0.56, -0.53]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="isnan", args=("x1",), params=(("dtype", "float64"),)),
+                Op(name="v3", op="flip", args=("v2",), params=(("axis", -1),)),
+                Grad(
+                    name="g4",
+                    outputs=("v3", "v3"),
+                    inputs=("x1", "x1"),
+                    create_graph=True,
+                    allow_unused=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: a cut at a complex create_graph gradient (the output of a PyLayer, on "
+        "which paddle runs no hook) was refused (UnsupportedFeatureError) in a call whose "
+        "outputs do not reach it (differential seed 7, program 1122)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=(1.15 + 0.54j), dtype="complex64", watched=True),
+                Op(name="v2", op="abs", args=("x1",), params=()),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    retain_graph=True,
+                    create_graph=True,
+                    single=True,
+                ),
+                Leaf(name="x4", data=[[0.67, 0.38], [-0.51, 0.26]], dtype="float32", watched=True),
+                Op(name="v5", op="linalg.inv", args=("x4",), params=()),
+                Grad(name="g6", outputs=("v5",), inputs=("x4",), no_grad_vars=("g3[0]",)),
+            )
+        ),
+    ),
 ]
