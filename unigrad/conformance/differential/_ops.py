@@ -20,6 +20,7 @@ coverage by mode (`coverage`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -805,9 +806,9 @@ def _tensordot_draw(b: Builder, a: Var) -> Drawn | None:
 
 def _tensordot_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
     a, c = r
-    k = a.shape[-1]
-    lhs = F.reshape(a, (max(a.v.size // k, 1), k))
-    rhs = F.reshape(c, (k, max(c.v.size // k, 1)))
+    k = a.shape[-1]  # (0 contracts an empty axis: zeros)
+    lhs = F.reshape(a, (math.prod(a.shape[:-1]), k))
+    rhs = F.reshape(c, (k, math.prod(c.shape[1:])))
     return F.reshape(F.matmul(lhs, rhs), (*a.shape[:-1], *c.shape[1:]))
 
 

@@ -1981,4 +1981,16 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "the reference: tensordot over an empty axis divided by zero (a tester crash, "
+        "differential seed 11, program 1373); the result is zeros, the gradients empty",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[], []], dtype="float64", watched=True),
+                Leaf(name="x2", data=[], dtype="float64", watched=True),
+                Op(name="v3", op="tensordot", args=("x1", "x2"), params=(("axes", 1),)),
+                Grad(name="g4", outputs=("v3",), inputs=("x1", "x2"), create_graph=True),
+            )
+        ),
+    ),
 ]
