@@ -80,6 +80,9 @@ def detach(x: Any) -> Any:
         >>> y, y.requires_grad
         (tensor([3., 6.]), False)
     """
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(x, (np.ndarray, np.generic)):
+        return x  # a plain NumPy value has no history (and needs no backend installed)
     return _single(x, "x", "detach").detach(x)
 
 
