@@ -109,8 +109,12 @@ def test_a_log_gets_one_line_per_backend_and_one_summary() -> None:
     proc = _run("--differential", "6", "--seed", "1", "-b", name)
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "\r" not in proc.stderr + proc.stdout
-    progress = [line for line in proc.stderr.splitlines() if not line.startswith("differential")]
+    # the header (its lines wrapped at 79 columns) comes first; then the progress lines
+    lines = proc.stderr.splitlines()
+    assert lines[0].startswith("differential: 6 random programs"), proc.stderr
+    progress = [line for line in lines if re.match(r"\S+ +\d+/\d+ ", line)]
     assert len(progress) == 2, proc.stderr
+    assert all(len(line) <= 79 for line in lines), proc.stderr
     shape = r"reference  6/6 +\d+\.\ds  (\d+ computed)?(, )?(\d+ degenerate)?"
     assert re.fullmatch(shape, progress[0]), progress[0]
     n = int(re.search(r"(\d+) computed", progress[0]).group(1))  # type: ignore[union-attr]
