@@ -105,8 +105,8 @@ def namespace(*xs: Any) -> Any:
     """The array namespace to write forward code in, for these tensors.
 
     An array API standard namespace (2023.12) on every backend. torch:
-    ``array_api_compat.torch`` (its portable names; ``positive``, ``floor_divide`` and
-    ``copysign`` corrected for gradients); paddle: unigrad's, on paddle's own
+    ``array_api_compat.torch`` (its portable names, a few functions corrected for
+    gradients: ``unigrad._array_api._torch``); paddle: unigrad's, on paddle's own
     ops; jax and numpy tape tensors: a recording namespace over ``jax.numpy`` / NumPy's
     array API made differentiable, whose results are tape tensors (constants where
     nothing requires grad). For plain jax / numpy arrays the same namespace returns

@@ -218,6 +218,14 @@ def _depends(node: Any) -> bool:
     return False
 
 
+def _constant_detached(g: Any) -> Any:
+    """``g`` detached where it depends on nothing (rule 14: a constant carries no
+    history), else ``g`` itself (``None`` included)."""
+    if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+        return g.detach()
+    return g
+
+
 def _children(node: Any) -> list[Any]:
     return [c for c, _ in node.next_functions if c is not None]
 
@@ -866,9 +874,7 @@ class TorchBackend(Backend):
             _mark_grad_graph(result, old)
         out = list(result)
         if create_graph:  # a result that depends on nothing is a constant (rule 14)
-            for i, g in enumerate(out):
-                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
-                    out[i] = g.detach()
+            out = [_constant_detached(g) for g in out]
         if unreached:
             got = iter(out)
             out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
@@ -918,9 +924,9 @@ class TorchBackend(Backend):
             _consume(runs)
         if rec is not None:
             for x in leaves:  # a .grad that depends on nothing is a constant (rule 14)
-                g = x.grad
-                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
-                    x.grad = g.detach()
+                g = _constant_detached(x.grad)
+                if g is not x.grad:
+                    x.grad = g
             _attach(rec, [x.grad for x in leaves])
 
     def _backward_into(self, request: BackwardRequest, inputs: tuple[Any, ...]) -> None:
@@ -1012,9 +1018,9 @@ class TorchBackend(Backend):
             _mark_grad_graph([x.grad for x in inputs], old)
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
-                g = x.grad
-                if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
-                    x.grad = g.detach()
+                g = _constant_detached(x.grad)
+                if g is not x.grad:
+                    x.grad = g
             _attach(rec, [x.grad for x in inputs])
 
     def watch(self, x: Any) -> Any:
