@@ -1,8 +1,9 @@
-"""One or more cases per rule of unigrad's contract (DESIGN §3), errors included.
+"""One or more cases per rule of unigrad's contract (docs/semantics.md), errors included.
 
-The source of each case is the rule it checks (``contract §3.1.4`` is rule 4 of §3.1).
-Expected numbers are the ones torch and paddle agree on where both answer, as measured
-in ``research/semantics-probe.md``.
+The source of each case is the rule it checks: ``contract §3.1.4`` is rule 4 of the
+section "Arguments (§3.1)" of docs/semantics.md. Expected numbers are the ones torch and
+paddle agree on where both answer (measured in the project's research notes,
+``shared/research/semantics-probe.md``).
 """
 
 from __future__ import annotations
