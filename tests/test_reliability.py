@@ -99,7 +99,7 @@ def test_a_create_graph_step_frees_its_graph_without_the_garbage_collector(backe
     # later call of a step then walked it as consumed (the PINN step 1.07x -> 1.16x)
     import gc
 
-    from unigrad.backends._ambiguous import Record
+    from unigrad.contract import Record
 
     def records() -> int:
         return sum(type(o) is Record for o in gc.get_objects())

@@ -21,6 +21,7 @@ from ._errors import (
     message,
 )
 from .backends._base import BackwardRequest, GradRequest
+from .contract import refuse_structural
 
 if TYPE_CHECKING:
     from .backends._base import Backend
@@ -513,6 +514,8 @@ def grad(
         # vmap over an empty batch: an empty batch of gradients; nothing is run or consumed
         results = [be.zeros_like(x, 0) for x in used]
     elif used:
+        if be.graph is not None:
+            refuse_structural(be.graph, outs, used, ngv)
         request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
         results = be.grad(request)
 
@@ -597,4 +600,6 @@ def backward(
                 fix="Watch it with unigrad.watch before the forward pass, or leave it out.",
             )
             raise UnusedInputError(msg)
+        if be.graph is not None:
+            refuse_structural(be.graph, outs, leaves)
     be.backward(BackwardRequest(outs, seeds, bool(retain), bool(create), leaves))

@@ -13,7 +13,9 @@ duplicates. A backend therefore receives a *clean* request:
 and answers with one gradient per input, ``None`` where the input is unreachable from
 the outputs (the front turns that into an error, ``None`` or zeros). A backend only
 does what its framework must: run the VJP, walk its graph, map its native errors to
-unigrad's.
+unigrad's. The structural rules (full-range slices, ambiguous intermediates) are the
+front's too: it calls `unigrad.contract.refuse_structural` on the backend's `graph` view
+before `grad` and `backward` run.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ import abc
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
 
 from .._errors import UnsupportedFeatureError, message
+
+if TYPE_CHECKING:
+    from ..contract import GraphView
 
 __all__ = [
     "Backend",
@@ -129,6 +134,10 @@ class Backend(abc.ABC):
     #: `unigrad.jit` step then watches a detached alias (`detach`), so that the
     #: caller's tensor stays as it was.
     watch_in_place: ClassVar[bool] = False
+    #: How the contract's structural rules read this backend's graph
+    #: (`unigrad.contract.GraphView`); None: no structural refusals (the framework's
+    #: own behaviour stands), the default for third-party backends.
+    graph: GraphView | None = None
 
     # ---- recognising and describing tensors -------------------------------------
     @abc.abstractmethod

@@ -52,8 +52,9 @@ from .._errors import (
     UnsupportedFeatureError,
     message,
 )
-from . import _carried, _graph
-from ._ambiguous import BETWEEN, Record, ambiguous, refuse
+from ..contract import GraphView, Record, _carried, _graph, attach
+from ..contract._ambiguous import BETWEEN, refuse
+from ..contract._carried import FREED_MESSAGE
 from ._base import (
     Backend,
     BackwardRequest,
@@ -65,20 +66,12 @@ from ._base import (
 from ._paddle_deps import CUT_NODES, edges, recorded, seed_copies, structure
 from ._paddle_nodes import forgetter, hold, peek, peek_name
 from ._paddle_nodes import name as _name
-from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "PaddleBackend"]
 
 _core: Any = paddle.base.core
 
 _SENTINEL = "unigrad: graph consumed"
-_FREED_MESSAGE = message(
-    "the graph was consumed",
-    expected="a graph that was not differentiated with retain_graph=False",
-    got="a second differentiation through nodes already used",
-    fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
-    "or recompute the forward pass.",
-)
 
 #: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
 _WRONG_COMPLEX_KERNELS = {
@@ -478,7 +471,7 @@ _swept_size = 0
 
 
 #: ``node_ptr -> the stamp of the pass that consumed it`` (rule 6,
-#: `unigrad.backends._carried`); an entry counts while the node holds its freed hook
+#: `unigrad.contract._carried`); an entry counts while the node holds its freed hook
 #: (`_consumed_at`), and goes with the hook.
 _CONSUMED_AT: dict[int, int] = {}
 
@@ -514,7 +507,7 @@ def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
             continue
         seen.add(ptr)
         if (plain is None or ptr in plain) and _consumed_at(ptr):
-            raise GraphFreedError(_FREED_MESSAGE)
+            raise GraphFreedError(FREED_MESSAGE)
         stack.extend(_children(node))
 
 
@@ -721,7 +714,7 @@ def _mark_executed(
     """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
 
     A node runs when one of its children is a target or runs; a target is reached
-    without running it. `unigrad.backends._graph.executed` answers the same
+    without running it. `unigrad.contract._graph.executed` answers the same
     question generically; this walk is specialised for paddle, where reading a node's
     edges costs 0.5 to 1 us (`_paddle_nodes` has what an earlier walk read) and a
     hook costs about as much, so that the Python around them matters: one walk down
@@ -784,7 +777,7 @@ def _translate(err: BaseException) -> BaseException:
         return nested  # type: ignore[no-any-return]
     text = str(err)
     if _SENTINEL in text or "TensorWrappers" in text or "backward twice" in text:
-        return GraphFreedError(_FREED_MESSAGE)
+        return GraphFreedError(FREED_MESSAGE)
     if "(Unavailable)" in text and "grad op" in text:
         op = re.search(r"The Op (\w+) doesn't have any grad op", text)
         name = op.group(1) if op else "an op"
@@ -893,7 +886,7 @@ def _mark_full_slices() -> None:
     gradient with respect to it is ``x``'s, where torch gives the slice's own. Only the
     moment it is made shows it: the wrapper compares the result with its source
     (``_is_shared_underline_tensor_with``, the same tensor implementation: ~0.1 us)
-    and marks an alias with an attribute; `_refuse_full_slices` reads it. Slices taken
+    and marks an alias with an attribute; `_PaddleGraph.full_slice` reads it. Slices taken
     before unigrad first loads its paddle backend are not marked.
     """
     cls = paddle.Tensor
@@ -913,14 +906,6 @@ def _mark_full_slices() -> None:
 
 
 _mark_full_slices()
-
-
-def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
-    """Raise if one of ``tensors`` (the inputs, or the no_grad_vars) is a full-range
-    slice: paddle would differentiate with respect to (or cut) its source instead, a
-    wrong number that unigrad cannot correct (see `_mark_full_slices`); every backend
-    refuses the same slices (`_slices`)."""
-    refuse_full_slice(tensors, what, _is_alias)
 
 
 def _is_alias(x: Any) -> bool:
@@ -950,8 +935,9 @@ def _record_call(
     request: GradRequest, grads: Sequence[Any], nodes: list[Any], outs: list[Any]
 ) -> None:
     """Attach the call's `Record` to each differentiable result's node (``nodes``: the
-    inputs', ``outs``: the outputs' that have one, as `structure` read them)."""
-    results = [None if g is None or g.stop_gradient else _grad_fn(g) for g in grads]
+    inputs', ``outs``: the outputs' that have one, as `structure` read them: the
+    record is built from those reads rather than by `record_of`, each read costing
+    ~1 us), and enter the results in `_CALL_INPUTS`."""
     rec = Record(
         frozenset(n.node_ptr() for n in nodes if n is not None),
         tuple(outs),
@@ -961,17 +947,15 @@ def _record_call(
             None if n is None else (n.node_ptr(), None if _is_leaf_node(n) else n) for n in nodes
         ),
     )
+    attach(_GRAPH, rec, grads)
     bases: tuple[weakref.ref[Any], ...] | None = None
-    for i, (g, node) in enumerate(zip(grads, results, strict=True)):
-        if g is None or node is None:
+    for g in grads:
+        node = None if g is None or g.stop_gradient else _grad_fn(g)
+        if node is None:
             continue
-        ptr = node.node_ptr()
-        slot = _RECORDS.get(ptr)
-        if slot is None or slot[0]() is None:
-            slot = _RECORDS[ptr] = (weakref.ref(g, forgetter(_RECORDS, ptr)), [])
-        slot[1].append(rec.at(i))
         if bases is None:
             bases = tuple(weakref.ref(x) for x in request.inputs)
+        ptr = node.node_ptr()
         held = _CALL_INPUTS.get(ptr)
         if held is None or held[0]() is None:
             held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), ([], [0]))
@@ -1059,30 +1043,59 @@ def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[A
     return extra
 
 
-def _refuse_ambiguous(
+class _PaddleGraph(GraphView):
+    """paddle's graph for the contract's structural rules: ``GradNode`` objects named by
+    their pointers, the records in `_RECORDS`, full-range slices as the alias paddle's
+    ``__getitem__`` marks (`_mark_full_slices`); read under `ENGINE_LOCK`, as another
+    thread's pass may be changing the graph."""
+
+    def node(self, t: Any) -> Any:
+        return None if t.is_leaf or t.stop_gradient else _grad_fn(t)
+
+    def children(self, node: Any) -> list[Any]:
+        return _children(node)
+
+    def ident(self, node: Any) -> int:
+        return _node_ptr(node)
+
+    def records(self, node: Any) -> Any:
+        return _records(node)
+
+    def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
+        # (the entry lives as long as the result tensor: see `_RECORDS`)
+        ptr = node.node_ptr()
+        slot = _RECORDS.get(ptr)
+        if slot is None or slot[0]() is None:
+            slot = _RECORDS[ptr] = (weakref.ref(result, forgetter(_RECORDS, ptr)), [])
+        slot[1].append(record.at(position))
+
+    def recording(self) -> bool:
+        return bool(_RECORDS)
+
+    def full_slice(self, t: Any) -> bool:
+        return _is_alias(t)
+
+    def lock(self) -> threading.RLock:
+        return ENGINE_LOCK
+
+
+_GRAPH = _PaddleGraph()
+
+
+def _refuse_unrecorded(
     outputs: Sequence[Any], inputs: Sequence[Any], cuts: Sequence[Any] = ()
 ) -> None:
-    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
-    outputs of an earlier create_graph call that the outputs reach (`_ambiguous`), and
-    for one behind a gradient graph whose record is gone (`_unrecorded_gradient`)."""
-    cands = [(f"inputs[{i}]", _grad_fn(x)) for i, x in enumerate(inputs) if not x.is_leaf]
-    cands += [
-        (f"no_grad_vars[{i}]", _grad_fn(v))
-        for i, v in enumerate(cuts)
-        if not v.is_leaf and not v.stop_gradient
-    ]
+    """`UnsupportedFeatureError` for a non-leaf input or cut behind a gradient graph
+    whose record is gone (`_unrecorded_gradient`): the front's structural rule
+    (`unigrad.contract.refuse_structural`) cannot see such a graph."""
+    view = _GRAPH
+    cands = [(f"inputs[{i}]", view.node(x)) for i, x in enumerate(inputs)]
+    cands += [(f"no_grad_vars[{i}]", view.node(v)) for i, v in enumerate(cuts)]
     cands = [(label, n) for label, n in cands if n is not None]
-    if not cands:
-        return
-    roots = [_grad_fn(y) for y in outputs]
-    found = None
-    if _RECORDS:
-        found = ambiguous(roots, cands, _children, _node_ptr, _records)
-    if found is None:
-        label = _unrecorded_gradient(roots, cands)
-        found = None if label is None else (label, BETWEEN)
-    if found is not None:
-        refuse(*found)
+    if cands:
+        label = _unrecorded_gradient([_grad_fn(y) for y in outputs], cands)
+        if label is not None:
+            refuse(label, BETWEEN)
 
 
 def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str | None:
@@ -1212,6 +1225,7 @@ class PaddleBackend(Backend):
 
     name = "paddle"
     framework = "paddle"
+    graph = _GRAPH
     watch_in_place = True  # stop_gradient = False
     capabilities = Capabilities(
         max_order=2,
@@ -1411,13 +1425,13 @@ class PaddleBackend(Backend):
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:
-        _refuse_full_slices(request.inputs, "inputs")
+        # (full-range slices and ambiguous intermediates were refused by the front:
+        # `unigrad.contract.refuse_structural` through `_PaddleGraph`)
         if len(request.inputs) > 1:
             _refuse_aliases(request.inputs)
         if request.no_grad_vars:
-            _refuse_full_slices(request.no_grad_vars, "no_grad_vars")
             _refuse_pylayer_cuts(request.outputs, request.no_grad_vars)
-        _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars or ())
+        _refuse_unrecorded(request.outputs, request.inputs, request.no_grad_vars or ())
         _check_carried(request.outputs, request.inputs)
         # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
         cuts_dependence = _cuts_dependence(request.outputs, request.retain_graph)
@@ -1574,8 +1588,7 @@ class PaddleBackend(Backend):
             )
             raise UnsupportedFeatureError(msg)
         if request.inputs is not None:
-            _refuse_full_slices(request.inputs, "inputs")
-            _refuse_ambiguous(request.outputs, request.inputs)
+            _refuse_unrecorded(request.outputs, request.inputs)
             _check_carried(request.outputs, request.inputs)
             inputs = request.inputs
             if recorded() or _cuts_dependence(request.outputs, request.retain_graph):

@@ -33,8 +33,8 @@ from .._errors import (
     NotDifferentiableError,
     message,
 )
-from . import _carried, _graph
-from ._ambiguous import Record, ambiguous, refuse
+from ..contract import GraphView, Record, _carried, _graph, attach, record_of
+from ..contract._carried import FREED_MESSAGE
 from ._base import (
     Backend,
     BackwardRequest,
@@ -43,7 +43,6 @@ from ._base import (
     Kind,
     constant_output_message,
 )
-from ._slices import refuse_full_slice
 
 __all__ = ["BACKEND", "TorchBackend"]
 
@@ -69,13 +68,6 @@ class _Kinds(dict[Any, Kind]):
 _KINDS = _Kinds()
 
 
-_FREED_MESSAGE = message(
-    "the graph was consumed",
-    expected="a graph that was not differentiated with retain_graph=False",
-    got="a second differentiation through nodes already freed",
-    fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
-    "or recompute the forward pass.",
-)
 _CONSUMED = "unigrad.consumed"
 _GRAD_GRAPH = "unigrad.grad_graph"
 # torch.autograd.grad is argument handling (which the front has done) around this
@@ -109,7 +101,7 @@ class _Consumed:
     `_LIVE` holds a weak reference to it whose callback, ``_LIVE.discard``, removes the
     reference itself when the token dies (its hash is the token's, computed while the
     token lives, and kept): no Python code runs, no ``__init__`` or ``__del__`` per
-    consuming pass. ``at`` is the pass's stamp (`unigrad.backends._carried`, rule 6).
+    consuming pass. ``at`` is the pass's stamp (`unigrad.contract._carried`, rule 6).
     """
 
     __slots__ = ("__weakref__", "at")
@@ -451,7 +443,7 @@ def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
             continue
         seen.add(node)
         if _CONSUMED in node.metadata:
-            raise GraphFreedError(_FREED_MESSAGE)
+            raise GraphFreedError(FREED_MESSAGE)
         stack.extend(c for c in children(node) if c in ran)
 
 
@@ -543,19 +535,11 @@ def _records(node: Any) -> list[Record]:
     return [rec.at(i) for rec, i in pairs] if pairs else []
 
 
-def _new_record(request: GradRequest | BackwardRequest, inputs: Any = None) -> _CallRecord:
-    """The `Record` of a ``create_graph`` call over ``inputs`` (the request's own by
-    default). Made before the engine runs (the engine's pass leaves the caches cold, so
-    the less Python after it the better), attached to the results' nodes after it by
-    `_attach`."""
-    if inputs is None:
-        inputs = request.inputs
-    nodes = [x.grad_fn for x in inputs]
-    keys = [id(x) if fn is None else fn for x, fn in zip(inputs, nodes, strict=True)]
-    outs = [fn for fn in (y.grad_fn for y in request.outputs) if fn is not None]
-    seeds = [fn for fn in (s.grad_fn for s in request.seeds if s is not None) if fn is not None]
-    results = tuple(zip(keys, nodes, strict=True))
-    rec = _CallRecord(frozenset(keys), tuple(outs), tuple(seeds), results)
+def _new_record(request: GradRequest | BackwardRequest, inputs: Any) -> _CallRecord:
+    """The `Record` of a ``create_graph`` call over ``inputs``. Made before the engine
+    runs (the engine's pass leaves the caches cold, so the less Python after it the
+    better), attached to the results' nodes after it by `_attach`."""
+    rec = record_of(_GRAPH, inputs, request.outputs, request.seeds, _CallRecord)
     _RECORDS_LIVE.add(_ref(rec, _RECORDS_LIVE.discard))
     return rec
 
@@ -564,32 +548,42 @@ def _attach(rec: _CallRecord, result: Any) -> None:
     """Attach ``rec`` to each differentiable result's node, with the result's position
     (after the call's own consumption: its stamp, rule 6)."""
     rec.since = _carried.now()
-    for i, g in enumerate(result):
-        fn = None if g is None else g.grad_fn
-        if fn is None:
-            continue
-        md = fn.metadata
+    attach(_GRAPH, rec, result)
+
+
+class _TorchGraph(GraphView):
+    """torch's graph for the contract's structural rules: ``grad_fn`` nodes, a leaf's
+    ``AccumulateGrad`` named by its tensor, the records in the nodes' ``metadata``."""
+
+    def node(self, t: Any) -> Any:
+        return t.grad_fn
+
+    def children(self, node: Any) -> list[Any]:
+        return _children(node)
+
+    def ident(self, node: Any) -> Any:
+        return _ident(node)
+
+    def records(self, node: Any) -> list[Record]:
+        return _records(node)
+
+    def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
+        # ``(record, position)`` pairs: the views (`Record.at`) are made when read
+        md = node.metadata
         pairs = md.get(_RECORD)
         if pairs is None:
-            md[_RECORD] = [(rec, i)]
+            md[_RECORD] = [(record, position)]
         else:
-            pairs.append((rec, i))
+            pairs.append((record, position))
+
+    def recording(self) -> bool:
+        return bool(_RECORDS_LIVE)
+
+    def full_slice(self, t: Any) -> bool:
+        return _is_full_slice(t)
 
 
-def _refuse_ambiguous(request: GradRequest) -> None:
-    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
-    outputs of an earlier create_graph call that the outputs reach."""
-    cands = [(f"inputs[{i}]", x.grad_fn) for i, x in enumerate(request.inputs) if x.grad_fn]
-    cands += [
-        (f"no_grad_vars[{i}]", v.grad_fn)
-        for i, v in enumerate(request.no_grad_vars)
-        if v.grad_fn is not None
-    ]
-    if cands:
-        roots = [y.grad_fn for y in request.outputs if y.grad_fn is not None]
-        found = ambiguous(roots, cands, _children, _ident, _records)
-        if found is not None:
-            refuse(*found)
+_GRAPH = _TorchGraph()
 
 
 def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:
@@ -625,7 +619,7 @@ def _is_full_slice(x: Any) -> bool:
 def _translate(err: RuntimeError) -> BaseException:
     text = str(err)
     if "backward through the graph a second time" in text:
-        return GraphFreedError(f"{_FREED_MESSAGE}\ntorch said: {text}")
+        return GraphFreedError(f"{FREED_MESSAGE}\ntorch said: {text}")
     if "modified by an inplace operation" in text:
         msg = message(
             "a tensor saved for backward was modified in place",
@@ -692,6 +686,7 @@ class TorchBackend(Backend):
     name = "torch"
     framework = "torch"
     watch_in_place = True  # requires_grad_()
+    graph = _GRAPH
     capabilities = Capabilities(
         max_order=None,
         native_batched=True,
@@ -771,17 +766,8 @@ class TorchBackend(Backend):
         outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars = request
         # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
         has_cuts = _has_cuts(outputs)
-        intermediate = False  # a non-leaf input (leaves, the common inputs, cost one read)
-        for x in inputs:
-            if x.grad_fn is not None:
-                intermediate = True
-                refuse_full_slice(inputs, "inputs", _is_full_slice)
-                break
-        if no_grad_vars:
-            refuse_full_slice(no_grad_vars, "no_grad_vars", _is_full_slice)
-        if _RECORDS_LIVE and (intermediate or no_grad_vars):
-            # (leaf inputs and no cuts: no candidate, nothing to walk for)
-            _refuse_ambiguous(request)
+        # (full-range slices and ambiguous intermediates were refused by the front:
+        # `unigrad.contract.refuse_structural` through `_TorchGraph`)
         cuts = _NO_CUTS
         cut_ids: set[int] = set()
         if no_grad_vars:  # a cut input is unused: the pass never runs toward it
@@ -812,7 +798,7 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
-        rec = _new_record(request) if create_graph else None
+        rec = _new_record(request, inputs) if create_graph else None
         handles = []
         unreached: list[int] = []
         # create_graph results must stay differentiable after retain_graph=False: torch
@@ -963,20 +949,6 @@ class TorchBackend(Backend):
                     prev = x.grad
                 x.grad = g.clone() if prev is None else prev + g
             return
-        if intermediate:
-            refuse_full_slice(inputs, "inputs", _is_full_slice)
-            if _RECORDS_LIVE:
-                _refuse_ambiguous(
-                    GradRequest(
-                        request.outputs,
-                        inputs,
-                        request.seeds,
-                        request.retain_graph,
-                        request.create_graph,
-                        False,
-                        (),
-                    )
-                )
         outputs, seeds = request.outputs, request.seeds
         runs = _plan(outputs, inputs)
         for s in seeds:

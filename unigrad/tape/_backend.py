@@ -10,9 +10,8 @@ from collections.abc import Callable
 from typing import Any, ClassVar
 
 from .._errors import NotDifferentiableError, UnsupportedDtypeError, message
-from ..backends._ambiguous import Record, ambiguous, refuse
 from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
-from ..backends._slices import refuse_full_slice
+from ..contract import GraphView, Record, attach, record_of
 from . import _replay
 from ._engine import Engine
 from ._namespace import namespace_for
@@ -66,7 +65,7 @@ def _forget(key: int) -> Callable[[weakref.ref[Tensor]], None]:
     return callback
 
 
-# ---- derivatives through a create_graph gradient (see `unigrad.backends._ambiguous`) ----
+# ---- derivatives through a create_graph gradient (see `unigrad.contract._ambiguous`) ----
 #: The node of each create_graph result -> the records of the calls that returned it.
 _RECORDS: weakref.WeakKeyDictionary[Any, list[Record]] = weakref.WeakKeyDictionary()
 
@@ -98,37 +97,42 @@ def _records(item: Any) -> Any:
 
 def _record_call(outputs: Any, inputs: Any, seeds: Any, grads: Any) -> None:
     """Attach the call's `Record` to each differentiable result's node."""
-    starts = [_start(x) for x in inputs]
-    rec = Record(
-        frozenset(_ident(x) for x in starts),
-        tuple(y._node for y in outputs if isinstance(y, Tensor) and y._node is not None),
-        tuple(s._node for s in seeds if isinstance(s, Tensor) and s._node is not None),
-        tuple((_ident(x), x) for x in starts),
-    )
-    for i, g in enumerate(grads):
-        if isinstance(g, Tensor) and g._node is not None:
-            recs = _RECORDS.get(g._node)
-            if recs is None:
-                _RECORDS[g._node] = recs = []
-            recs.append(rec.at(i))
+    attach(_GRAPH, record_of(_GRAPH, inputs, outputs, seeds, Record), grads)
 
 
-def _refuse_ambiguous(outputs: Any, inputs: Any, cuts: Any = ()) -> None:
-    """`UnsupportedFeatureError` for a non-leaf input or cut between the inputs and
-    outputs of an earlier create_graph call that the outputs reach."""
-    if not _RECORDS:
-        return
-    cands = [(f"inputs[{i}]", x._node) for i, x in enumerate(inputs) if x._node is not None]
-    cands += [
-        (f"no_grad_vars[{i}]", v._node)
-        for i, v in enumerate(cuts)
-        if isinstance(v, Tensor) and v._node is not None
-    ]
-    if cands:
-        roots = [_start(y) for y in outputs if isinstance(y, Tensor)]
-        found = ambiguous(roots, cands, _kids, _ident, _records)
-        if found is not None:
-            refuse(*found)
+class _TapeGraph(GraphView):
+    """The tape's graph for the contract's structural rules: `Node` objects, a leaf
+    named by its tensor, the records in `_RECORDS`."""
+
+    def node(self, t: Any) -> Any:
+        return t._node if isinstance(t, Tensor) else None
+
+    def children(self, node: Any) -> list[Any]:
+        return _kids(node)
+
+    def ident(self, node: Any) -> Any:
+        return _ident(node)
+
+    def records(self, node: Any) -> Any:
+        return _records(node)
+
+    def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
+        recs = _RECORDS.get(node)
+        if recs is None:
+            _RECORDS[node] = recs = []
+        recs.append(record.at(position))
+
+    def recording(self) -> bool:
+        return bool(_RECORDS)
+
+    def full_slice(self, t: Any) -> bool:
+        return is_full_slice(t)
+
+    def may_have_full_slices(self) -> bool:
+        return any_full_slices()
+
+
+_GRAPH = _TapeGraph()
 
 
 class TapeBackend(Backend):
@@ -136,6 +140,7 @@ class TapeBackend(Backend):
 
     engine: ClassVar[Engine]
     tensor_cls: ClassVar[type[Tensor]]
+    graph = _GRAPH
 
     def _array_types(self) -> tuple[type, ...]:
         raise NotImplementedError
@@ -194,12 +199,6 @@ class TapeBackend(Backend):
         return a + b
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        if any_full_slices():
-            refuse_full_slice(request.inputs, "inputs", is_full_slice)
-            if request.no_grad_vars:
-                refuse_full_slice(request.no_grad_vars, "no_grad_vars", is_full_slice)
-        if _RECORDS:
-            _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars)
         grads = _replay.grad(
             self.tensor_cls,
             request.outputs,
@@ -215,10 +214,6 @@ class TapeBackend(Backend):
         return grads
 
     def backward(self, request: BackwardRequest) -> None:
-        if request.inputs is not None and any_full_slices():
-            refuse_full_slice(request.inputs, "inputs", is_full_slice)
-        if request.inputs is not None and _RECORDS:
-            _refuse_ambiguous(request.outputs, request.inputs)
         targets = request.inputs
         if request.create_graph and targets is None:  # (before the pass consumes them)
             targets = tuple(_replay.leaves_of(request.outputs))

@@ -36,7 +36,8 @@ from types import FrameType
 from typing import Any
 
 from .._errors import CompiledStepError, GraphFreedError, message
-from ..backends import _carried
+from ..contract import _carried
+from ..contract._carried import FREED_MESSAGE
 from . import _lazy
 from ._tensor import (
     KEPT_NODES,
@@ -62,13 +63,6 @@ __all__ = [
     "set_cache_size",
 ]
 
-_FREED = message(
-    "the graph was consumed",
-    expected="a graph that was not differentiated with retain_graph=False",
-    got="a differentiation through tape nodes already consumed (their values were released)",
-    fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
-    "or recompute the forward pass.",
-)
 
 _OUTSIDE = message(
     "a unigrad.jit step consumes a graph recorded outside it",
@@ -124,7 +118,7 @@ def _consumed_at(node: Node) -> int:
 def _carry(a: Analysis, result: Sequence[Any]) -> None:
     """Rule 6: the nodes a create_graph call's results carry, its live nodes and what
     the results of earlier calls among them carry, stamped after the call's own
-    consumption (`unigrad.backends._carried`)."""
+    consumption (`unigrad.contract._carried`)."""
     carried: dict[Node, None] = dict.fromkeys(a.order)
     for n in a.order:
         if n.carries:
@@ -286,7 +280,7 @@ def analyse(
                 ds = tuple((n_slots + k, i) for k, i in dl)
                 a.deltas.update(i for _, i in dl)
             if node.fn is None:  # (consumed nodes are decided above; a real check)
-                raise GraphFreedError(_FREED)
+                raise GraphFreedError(FREED_MESSAGE)
             if node.carries is not None:  # a create_graph result's node (rule 6)
                 _carried.check(node.carries, _consumed_at, node.carried_at)
             steps.append((node.fn, srcs, n_slots, node.n_out, ds))
@@ -337,7 +331,7 @@ def _decide_consumed(a: Analysis, node: Node, cut: set[int], collect_leaves: boo
             is_live = True
     live[node] = is_live
     if is_live:
-        raise GraphFreedError(_FREED)
+        raise GraphFreedError(FREED_MESSAGE)
 
 
 def leaves_of(outputs: Sequence[Any]) -> list[Tensor]:

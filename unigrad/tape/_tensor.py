@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .._errors import BackendError, InplaceModifiedError, TapeError, message
-from ..backends._slices import full_range
+from ..contract import full_range
 from . import _lazy
 from ._array_object import ArrayObject
 from ._engine import is_inexact as _inexact
@@ -64,7 +64,7 @@ class Node:
         self.parents: tuple[Any, ...] = parents
         self.n_out = n_out
         self.consumed = False
-        #: The stamp of the pass that consumed it (`unigrad.backends._carried`).
+        #: The stamp of the pass that consumed it (`unigrad.contract._carried`).
         self.consumed_at = 0
         #: A create_graph result's node: the forward nodes it carries (rule 6) and the
         #: stamp it was made at; None for every other node.
@@ -124,7 +124,7 @@ _ndarray: Any = None  # numpy.ndarray, once a node exists
 
 #: ``id -> weak reference`` of the tensors made by a full-range index of another
 #: (``x[0:n]``, ``x[...]``): refused as inputs or cuts, as on paddle
-#: (`unigrad.backends._slices`). (Not a WeakSet: it compares tensors with ``==``.)
+#: (`unigrad.contract._slices`). (Not a WeakSet: it compares tensors with ``==``.)
 _FULL_SLICES: dict[int, weakref.ref[Any]] = {}
 
 

@@ -179,7 +179,7 @@ def _ambiguous(outputs: Sequence[RV], inputs: Sequence[RV], cuts: Sequence[RV]) 
 
 def _full_slices(tensors: Sequence[RV], what: str) -> None:
     """The contract's refusal of a full-range slice (``x[0:n]``) that requires grad as
-    an input or cut (`unigrad.backends._slices`)."""
+    an input or cut (`unigrad.contract._slices`)."""
     for i, x in enumerate(tensors):
         if x.full_slice and x.rg:
             raise ContractError("UnsupportedFeatureError", f"{what}[{i}] is a full-range slice")

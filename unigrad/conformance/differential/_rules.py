@@ -1,7 +1,7 @@
 """The oracle's own reading of the contract's refusal rules (docs/semantics.md).
 
 Written from the contract's text, not shared with the backends' implementation
-(``unigrad/backends/_slices.py``, ``unigrad/backends/_ambiguous.py``), so that a bug
+(``unigrad/contract/_slices.py``, ``unigrad/contract/_ambiguous.py``), so that a bug
 in a backend's rule shows up as a divergence:
 
 * row 17: a full-range slice (``x[:]``, ``x[0:n]``, ``x[-n:]``, an over-long stop,

@@ -34,11 +34,14 @@ each ``create_graph`` call and walks only in calls with a non-leaf input or cut.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .._errors import UnsupportedFeatureError, message
 
-__all__ = ["Record", "ambiguous", "refuse"]
+if TYPE_CHECKING:
+    from ._view import GraphView
+
+__all__ = ["Record", "ambiguous", "attach", "record_of", "refuse"]
 
 #: What `ambiguous` found: between C's inputs and outputs, or a result of C that
 #: another of C's results runs through.
@@ -79,6 +82,37 @@ class Record:
         view.position = position
         view.call = self.call
         return view
+
+
+R = TypeVar("R", bound=Record)
+
+
+def record_of(
+    view: GraphView,
+    inputs: Sequence[Any],
+    outputs: Sequence[Any],
+    seeds: Sequence[Any],
+    cls: type[R],
+) -> R:
+    """The `Record` (a ``cls``: `Record` or a backend's subclass) of a ``create_graph``
+    call over ``inputs``, made before or after its pass; `attach` gives it to the
+    results."""
+    node = view.node
+    results = tuple((view.key(x), node(x)) for x in inputs)
+    return cls(
+        frozenset(k for k, _ in results),
+        tuple(n for n in map(node, outputs) if n is not None),
+        tuple(n for n in (node(s) for s in seeds if s is not None) if n is not None),
+        results,
+    )
+
+
+def attach(view: GraphView, record: Record, results: Sequence[Any]) -> None:
+    """Give ``record`` to the node of each differentiable result (`GraphView.keep`)."""
+    for i, g in enumerate(results):
+        n = None if g is None else view.node(g)
+        if n is not None:
+            view.keep(n, record, i, g)
 
 
 def _closure(

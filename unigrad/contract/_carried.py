@@ -1,4 +1,5 @@
-"""Rule 6: what a ``create_graph`` result carries, and when a later pass through it raises.
+"""Rule 6: consumed graphs; what a ``create_graph`` result carries, and when a later pass
+through it raises.
 
 The ruling (docs/semantics.md, row 6), the same on every backend: a ``create_graph``
 result carries the forward nodes of the pass that made it (the nodes between that
@@ -26,7 +27,16 @@ from typing import Any
 
 from .._errors import GraphFreedError, message
 
-__all__ = ["CARRIED_MESSAGE", "check", "consume_epoch", "now"]
+__all__ = ["CARRIED_MESSAGE", "FREED_MESSAGE", "check", "consume_epoch", "now"]
+
+#: Every backend's `GraphFreedError` for a pass through a consumed node (row 6b).
+FREED_MESSAGE = message(
+    "the graph was consumed",
+    expected="a graph that was not differentiated with retain_graph=False",
+    got="a differentiation through nodes an earlier retain_graph=False pass consumed",
+    fix="Pass retain_graph=True to the earlier grad/backward call that used this graph, "
+    "or recompute the forward pass.",
+)
 
 CARRIED_MESSAGE = message(
     "the graph was consumed",
