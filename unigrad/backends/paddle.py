@@ -1052,14 +1052,11 @@ class _PaddleGraph(GraphView):
     def node(self, t: Any) -> Any:
         return None if t.is_leaf or t.stop_gradient else _grad_fn(t)
 
-    def children(self, node: Any) -> list[Any]:
-        return _children(node)
+    children = staticmethod(_children)
 
-    def ident(self, node: Any) -> int:
-        return _node_ptr(node)
+    ident = staticmethod(_node_ptr)
 
-    def records(self, node: Any) -> Any:
-        return _records(node)
+    records = staticmethod(_records)
 
     def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
         # (the entry lives as long as the result tensor: see `_RECORDS`)
@@ -1072,8 +1069,7 @@ class _PaddleGraph(GraphView):
     def recording(self) -> bool:
         return bool(_RECORDS)
 
-    def full_slice(self, t: Any) -> bool:
-        return _is_alias(t)
+    full_slice = staticmethod(_is_alias)
 
     def lock(self) -> threading.RLock:
         return ENGINE_LOCK

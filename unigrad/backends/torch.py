@@ -551,41 +551,6 @@ def _attach(rec: _CallRecord, result: Any) -> None:
     attach(_GRAPH, rec, result)
 
 
-class _TorchGraph(GraphView):
-    """torch's graph for the contract's structural rules: ``grad_fn`` nodes, a leaf's
-    ``AccumulateGrad`` named by its tensor, the records in the nodes' ``metadata``."""
-
-    def node(self, t: Any) -> Any:
-        return t.grad_fn
-
-    def children(self, node: Any) -> list[Any]:
-        return _children(node)
-
-    def ident(self, node: Any) -> Any:
-        return _ident(node)
-
-    def records(self, node: Any) -> list[Record]:
-        return _records(node)
-
-    def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
-        # ``(record, position)`` pairs: the views (`Record.at`) are made when read
-        md = node.metadata
-        pairs = md.get(_RECORD)
-        if pairs is None:
-            md[_RECORD] = [(record, position)]
-        else:
-            pairs.append((record, position))
-
-    def recording(self) -> bool:
-        return bool(_RECORDS_LIVE)
-
-    def full_slice(self, t: Any) -> bool:
-        return _is_full_slice(t)
-
-
-_GRAPH = _TorchGraph()
-
-
 def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:
     """The leaves that require grad a backward pass over ``runs`` accumulated into."""
     seen: set[int] = set()
@@ -678,6 +643,37 @@ def _reachable(
             continue
         stack.extend(_live_edges(node))
     return reached, leaves
+
+
+class _TorchGraph(GraphView):
+    """torch's graph for the contract's structural rules: ``grad_fn`` nodes, a leaf's
+    ``AccumulateGrad`` named by its tensor, the records in the nodes' ``metadata``."""
+
+    def node(self, t: Any) -> Any:
+        return t.grad_fn
+
+    children = staticmethod(_children)
+
+    ident = staticmethod(_ident)
+
+    records = staticmethod(_records)
+
+    def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
+        # ``(record, position)`` pairs: the views (`Record.at`) are made when read
+        md = node.metadata
+        pairs = md.get(_RECORD)
+        if pairs is None:
+            md[_RECORD] = [(record, position)]
+        else:
+            pairs.append((record, position))
+
+    def recording(self) -> bool:
+        return bool(_RECORDS_LIVE)
+
+    full_slice = staticmethod(_is_full_slice)
+
+
+_GRAPH = _TorchGraph()
 
 
 class TorchBackend(Backend):

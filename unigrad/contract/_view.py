@@ -32,26 +32,26 @@ class GraphView(abc.ABC):
     """
 
     @abc.abstractmethod
-    def node(self, t: Any) -> Any | None:
+    def node(self, t: Any, /) -> Any | None:
         """The graph node that made ``t``, or None for a leaf or a constant."""
 
     @abc.abstractmethod
-    def children(self, node: Any) -> Iterable[Any]:
+    def children(self, node: Any, /) -> Iterable[Any]:
         """The nodes a backward pass goes to from ``node`` (None entries are skipped)."""
 
     @abc.abstractmethod
-    def ident(self, node: Any) -> Hashable:
+    def ident(self, node: Any, /) -> Hashable:
         """A hashable identity of ``node``, the same for every object naming it (a
         leaf's accumulator is named by its tensor's ``id``)."""
 
-    def key(self, t: Any) -> Hashable:
+    def key(self, t: Any, /) -> Hashable:
         """``t``'s identity as a pass's input: its node's `ident`, or ``id(t)`` for a leaf
         (as the walks name its accumulator)."""
         n = self.node(t)
         return id(t) if n is None else self.ident(n)
 
     @abc.abstractmethod
-    def records(self, node: Any) -> Sequence[Record]:
+    def records(self, node: Any, /) -> Sequence[Record]:
         """The `Record` views of the ``create_graph`` calls whose result ``node`` made."""
 
     @abc.abstractmethod
@@ -65,7 +65,7 @@ class GraphView(abc.ABC):
         call skip the walk)."""
 
     @abc.abstractmethod
-    def full_slice(self, t: Any) -> bool:
+    def full_slice(self, t: Any, /) -> bool:
         """Whether ``t`` is a full-range slice of another tensor (`unigrad.contract._slices`)."""
 
     def may_have_full_slices(self) -> bool:

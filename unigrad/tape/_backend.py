@@ -107,14 +107,11 @@ class _TapeGraph(GraphView):
     def node(self, t: Any) -> Any:
         return t._node if isinstance(t, Tensor) else None
 
-    def children(self, node: Any) -> list[Any]:
-        return _kids(node)
+    children = staticmethod(_kids)
 
-    def ident(self, node: Any) -> Any:
-        return _ident(node)
+    ident = staticmethod(_ident)
 
-    def records(self, node: Any) -> Any:
-        return _records(node)
+    records = staticmethod(_records)
 
     def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
         recs = _RECORDS.get(node)
@@ -125,8 +122,7 @@ class _TapeGraph(GraphView):
     def recording(self) -> bool:
         return bool(_RECORDS)
 
-    def full_slice(self, t: Any) -> bool:
-        return is_full_slice(t)
+    full_slice = staticmethod(is_full_slice)
 
     def may_have_full_slices(self) -> bool:
         return any_full_slices()
