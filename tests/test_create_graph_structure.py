@@ -4,7 +4,7 @@ One test per class of formula (semantics row 14): linear ops read nothing, a pro
 and a matmul read the other operand, tanh reads its output, ``a / b`` reads ``b`` for
 ``a`` and both for ``b``, a cut branch is not on any path, and two results of one node
 (paddle shares one double-grad node between them) each have their own dependence.
-paddle learns it from a table of formulas (`unigrad.backends._paddle_deps`), the tape
+paddle learns it from a table of formulas (`unigrad.backends.paddle._structure`), the tape
 from the VJP it differentiates, torch from its own graph: the answers are the same.
 """
 
@@ -157,7 +157,7 @@ def test_a_view_of_a_product_differentiates_twice_to_a_constant(backend, batched
 def test_paddle_an_unknown_formula_reads_everything(backend, monkeypatch) -> None:
     # a node in no table keeps paddle's own answer (a spurious dependence, zeros), never
     # a missing one: with multiply's formula forgotten, d(x*a)/dx reaches x again
-    from unigrad.backends import _paddle_deps
+    from unigrad.backends.paddle import _structure as _paddle_deps
 
     monkeypatch.delitem(_paddle_deps._READS, "MultiplyGradNode")
     x, a = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
@@ -190,7 +190,7 @@ def test_paddle_node_memo_lives_only_as_long_as_its_graphs(backend) -> None:
     # must be emptied once a tensor it walked from is freed, without the collector
     import gc
 
-    from unigrad.backends import _paddle_nodes
+    from unigrad.backends.paddle import _nodes as _paddle_nodes
 
     xp = backend.xp
     was = gc.isenabled()
@@ -230,7 +230,7 @@ def _tanh_square_second(v):
 def test_paddle_node_wrappers_are_one_object_per_node(backend) -> None:
     # the memo and every structure walk key nodes by their wrapper: paddle (pybind11)
     # must give back the live wrapper of a node, whichever route reaches it
-    from unigrad.backends.paddle import _grad_fn
+    from unigrad.backends.paddle._refcounts import _grad_fn
 
     x = backend.leaf([0.5, -1.0], "float64")
     y = backend.xp.tanh(x * 2.0)

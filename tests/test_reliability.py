@@ -7,6 +7,7 @@ Counts and memory bounds only, never timings. The long version of the memory che
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 import threading
@@ -279,6 +280,40 @@ def test_the_backend_loads_inside_a_native_grad_hook(name):
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.strip().endswith("ok")
+
+
+_REPAIRS_OFF = """
+import os
+import paddle
+import unigrad
+from unigrad.backends.paddle import _refcounts
+x = unigrad.watch(paddle.to_tensor([1.0, 2.0]))
+(g,) = unigrad.grad((x * x * x).sum(), x, create_graph=True)
+(h,) = unigrad.grad(g.sum(), x)
+print(_refcounts.REPAIR, _refcounts._LEAKED_REFS, _refcounts._LEAKED_HOOK_REFS, h.tolist())
+"""
+
+
+@pytest.mark.parametrize("value", ["0", "1"])
+def test_paddle_refcount_repairs_follow_their_one_switch(value):
+    # UNIGRAD_PADDLE_REFCOUNT_REPAIR=0 turns off every repair of paddle's leaked references
+    # (the import-time probes included); the numbers do not depend on it
+    pytest.importorskip("paddle")
+    proc = subprocess.run(
+        [sys.executable, "-c", _REPAIRS_OFF],
+        cwd=Path(__file__).resolve().parent.parent,
+        env={**os.environ, "UNIGRAD_PADDLE_REFCOUNT_REPAIR": value},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    repair, refs, hook_refs, h = proc.stdout.split(maxsplit=3)
+    assert repair == str(value == "1")
+    if value == "0":
+        assert (refs, hook_refs) == ("0", "0")
+    assert h.strip() == "[6.0, 12.0]"
 
 
 # ---- the jax tape's compile cache -------------------------------------------------------

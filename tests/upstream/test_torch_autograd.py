@@ -122,7 +122,7 @@ def test_grad_nonleaf(backend) -> None:
 @pytest.mark.xfail_backend(
     "paddle",
     reason="unigrad bug: a raw SystemError '(Fatal) Invalid rank for GradTensorHolder::add() "
-    "which exceeds size of buffer slot 0' from paddle's engine (unigrad/backends/paddle.py) "
+    "which exceeds size of buffer slot 0' from paddle's engine (unigrad/backends/paddle/) "
     "for grad(a + 2 * b, [a, b]) with a, b = paddle.chunk(x, 2), with or without "
     "create_graph (the inputs are two outputs of one split node)",
 )

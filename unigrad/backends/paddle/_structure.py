@@ -18,7 +18,7 @@ result) maps to the nodes its formulas read (the roots), and every later walk
 the spurious edges paddle's numbers are zeros. An unknown node reads everything (its
 own node is a root): at worst a spurious dependence, paddle's own answer, never a
 missing one. A record lives as long as its result tensor (a weak reference, as
-`unigrad.backends.paddle._RECORDS`); no hook is put on a double-grad node (they leak).
+`unigrad.backends.paddle._records._RECORDS`); no hook is put on a double-grad node (they leak).
 """
 
 from __future__ import annotations
@@ -27,7 +27,11 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ._paddle_nodes import forgetter, hold, kids, memo, name, peek, remember
+from ..._errors import NotDifferentiableError
+from .._base import constant_output_message
+from ._nodes import forgetter, hold, kids, memo, name, peek, peek_name, remember
+from ._nodes import name as _name
+from ._refcounts import _grad_fn
 
 __all__ = ["CUT_NODES", "edges", "recorded", "seed_copies", "structure"]
 
@@ -63,12 +67,13 @@ _LINEAR = frozenset(
         "IndexSelectGradNode",
         "GatherGradNode",
         "GatherNdGradNode",
-        # tensor indexing (``x[idx]``, the namespace's ``take`` on paddle 3.3): a
+        # tensor indexing (``x[idx]``, the namespace's ``take`` on paddle 3.3.1): a
         # scatter-add of the incoming gradient at the index
         "IndexElementwiseGetGradNode",
         # flip and roll: their backward is the same permutation of the incoming gradient
-        # (differential seed 7, program 84: an unknown flip node read everything, so the
-        # constant gradient of x * astype(isnan(x)) through a flip required grad)
+        # (an unknown flip node read everything, so the constant gradient of
+        # x * astype(isnan(x)) through a flip required grad: test_dependence.py::
+        # test_a_permutation_of_a_masked_product_stays_a_constant)
         "FlipGradNode",
         "RollGradNode",
         # the double-grad nodes of those ops (in a create_graph result's graph, which a
@@ -97,8 +102,8 @@ _LINEAR = frozenset(
 )
 
 #: Rule 14 ("Dependence" in ``docs/semantics.md``): paddle's grad nodes of ops whose
-#: derivative is identically zero. paddle 3.3 follows them and gives zeros; a walk
-#: (`_Walk`, `unigrad.backends.paddle._reachable`) does not enter them, so an input
+#: derivative is identically zero. paddle 3.3.1 follows them and gives zeros; a walk
+#: (`_Walk`, `_reachable` below) does not enter them, so an input
 #: reached only through them is unused.
 CUT_NODES = frozenset(
     {"SignGradNode", "FloorGradNode", "CeilGradNode", "RoundGradNode", "TruncGradNode"}
@@ -170,7 +175,7 @@ def edges(node: Any, keep: bool = True) -> list[Any]:
 #: built on the results: there they are constants, as is any node that leads to them
 #: alone (`_Walk.const`). An entry lives as long as that result (then paddle's own answer
 #: holds: a spurious dependence, never a missing one). The node is held, so paddle gives
-#: back the same wrapper for it (`unigrad.backends._paddle_nodes`).
+#: back the same wrapper for it (`unigrad.backends.paddle._nodes`).
 _SEED_COPIES: dict[Any, tuple[weakref.ref[Any], None]] = {}
 
 
@@ -191,7 +196,7 @@ class _Walk:
     the nodes that lead to an input read, by the inputs their edges lead to.
 
     Nodes are keys by identity: paddle gives back the same wrapper for a node while
-    one is alive (see `unigrad.backends._paddle_nodes`), and the walk holds every
+    one is alive (see `unigrad.backends.paddle._nodes`), and the walk holds every
     node it met."""
 
     def __init__(
@@ -340,7 +345,8 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
         # function of its roots, linear or not (d(x*x)/dv, v = -x, is x*x: its own
         # derivative reads x). Read as an unknown node: every edge reads the node, at
         # worst a spurious dependence, never a missing one (a detached 2x there was a
-        # wrong number once differentiated again: differential seed 54)
+        # wrong number once differentiated again:
+        # test_any_program.py::test_a_recorded_gradient_is_not_linear_in_what_it_reads)
         return tuple(() if c is None else (node,) for c in ks)
     op = name(node)
     per_edge: tuple[tuple[Any, ...], ...] | None = None
@@ -473,3 +479,68 @@ def structure(
         own = grad_fn(g)
         _ROOTS[own] = (weakref.ref(g, forgetter(_ROOTS, own)), list(deps[i]))
     return input_nodes, output_nodes
+
+
+def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
+    """Nodes reachable from the outputs without entering a cut node (a
+    ``no_grad_vars`` tensor's) nor going past a node of `CUT_NODES`.
+
+    paddle exposes nodes, not (node, slot) edges: a cut on one output of a multi-output
+    op (split, unbind) also blocks its other outputs here.
+    """
+    hold(outputs)
+    seen: set[Any] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen or node in cuts:
+            continue
+        seen.add(node)
+        if _name(node) in CUT_NODES:  # its derivative is identically zero (rule 14)
+            continue
+        stack.extend(edges(node))  # a recorded result: its roots
+    return seen
+
+
+def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
+    """Whether the outputs' graph holds a node of `CUT_NODES` (rule 14). With ``keep``
+    False (a consuming call's walk) what it reads stays out of the memo."""
+    if keep:
+        hold(outputs)
+    read_name = _name if keep else peek_name
+    seen: set[Any] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        if read_name(node) in CUT_NODES:
+            return True
+        stack.extend(edges(node, keep))
+    return False
+
+
+def _refuse_constant_outputs(outputs: tuple[Any, ...], keep: bool) -> None:
+    """`NotDifferentiableError` for an output that reaches no leaf but through a node of
+    `CUT_NODES` (rule 14: paddle's ``sign(x)`` requires grad, but depends on nothing)."""
+    read_name = _name if keep else peek_name
+    for i, y in enumerate(outputs):
+        node = _grad_fn(y)
+        if node is None:
+            continue
+        seen: set[Any] = set()
+        stack = [node]
+        found = False
+        while stack and not found:
+            n = stack.pop()
+            if n is None or n in seen:
+                continue
+            seen.add(n)
+            name = read_name(n)
+            if name == "GradNodeAccumulation":
+                found = True
+            elif name not in CUT_NODES:
+                stack.extend(edges(n, keep))
+        if not found:
+            raise NotDifferentiableError(constant_output_message(i))

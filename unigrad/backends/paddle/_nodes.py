@@ -4,7 +4,7 @@ paddle's node API is slow from Python: ``next_functions`` builds a fresh list of
 wrappers (0.5 to 1 us), ``node_ptr()`` and ``name()`` cross into C++ (~0.4 us each),
 and the adapter walks the same nodes several times: a PINN step makes three
 ``create_graph`` calls over one forward graph, each walked for its structure
-(`unigrad.backends._paddle_deps`), then its consuming call walks all of it again to
+(`unigrad.backends.paddle._structure`), then its consuming call walks all of it again to
 mark the nodes it ran. `kids` and `name` read a node's edges and name once, and keep
 them in `_KIDS` and `_NAMES`.
 

@@ -1,0 +1,28 @@
+"""The paddle backend: ``paddle.grad`` held to unigrad's contract.
+
+paddle.grad differs from the contract in ways this package closes, one module a concern:
+
+* `_adapter`: `PaddleBackend`, the `Backend` itself: requests in, ``paddle.grad`` and
+  ``Tensor.backward`` run, results out; ``is_grads_batched`` as a loop over seeds.
+* `_engine`: paddle's engine as unigrad runs it: one re-entrant lock (paddle's engine
+  crashes when two threads run a backward pass), the running pass's per-thread state,
+  glog's warnings off during unigrad's passes, paddle's errors as unigrad's.
+* `_consumption`: consumed graphs (rule 6b): paddle never frees its graph, so the nodes
+  a ``retain_graph=False`` pass ran get a post-hook that raises.
+* `_records`: paddle's `GraphView` for the contract room, and the records of
+  ``create_graph`` calls (rules 6 and 16g).
+* `_structure`: what a ``create_graph`` gradient really depends on (rule 14), from a
+  table of paddle's backward formulas; `_nodes`, the memo of nodes it reads.
+* `_quirks`: paddle's own defects where unigrad meets them (wrong complex kernels of
+  gradient graphs, full-range slices that alias their source, view-op inputs, PyLayer
+  cuts, constant seeds), each with the paddle version and the test or issue that shows it.
+* `_refcounts`: paddle 3.3.1's leaked references (``Tensor.grad_fn``, post-hook results),
+  measured at import and given back.
+* `_dtypes`: paddle's dtypes as the contract's kinds.
+"""
+
+from __future__ import annotations
+
+from ._adapter import BACKEND, PaddleBackend
+
+__all__ = ["BACKEND", "PaddleBackend"]

@@ -1,0 +1,556 @@
+"""`PaddleBackend`: ``paddle.grad`` and ``Tensor.backward`` held to unigrad's contract.
+
+* no ``is_grads_batched``: the batch is a loop over seeds with the graph retained,
+  stacked (differentiably under ``create_graph``);
+* its argument checks are ``assert`` statements (gone under ``python -O``) and it never
+  checks a seed's shape: the front checks everything before paddle sees it;
+* duplicates are merged by the front; errors are mapped to unigrad's classes
+  (`_engine._translate`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import paddle
+
+from ..._errors import (
+    HigherOrderUnavailableError,
+    NotDifferentiableError,
+    UnsupportedDtypeError,
+    UnsupportedFeatureError,
+    message,
+)
+from ...contract import _graph
+from .._base import (
+    Backend,
+    BackwardRequest,
+    Capabilities,
+    GradRequest,
+    Kind,
+)
+from ._consumption import (
+    _CONSUMED_AT,
+    _FREED_HOOKS,
+    _children,
+    _graph_ptrs,
+    _hook_for,
+    _is_leaf_node,
+    _mark_executed,
+    _mark_grad_graph,
+    _plain,
+    _refuse_consumed_before_backward,
+    _stamp,
+    _sweep_hooks,
+)
+from ._dtypes import _COMPLEX, _any_complex, _kind_of
+from ._engine import (
+    _MISSING_BASE_GRAD,
+    _NESTED_MESSAGE,
+    _PASS,
+    _THREAD,
+    ENGINE_LOCK,
+    _has_grad,
+    _paddle_grad,
+    _quiet_glog,
+    _set_has_grad,
+    _translate,
+)
+from ._quirks import (
+    _STOP_STRUCTURE,
+    _WRONG_COMPLEX_KERNELS,
+    _copies_of_inputs,
+    _made_by_a_view,
+    _merge_aliases,
+    _NoHigherOrder,
+    _own_seeds,
+    _refuse_aliases,
+    _refuse_pylayer_cuts,
+    _zero_grad,
+)
+from ._records import _GRAPH, _call_inputs_behind, _check_carried, _record_call, _refuse_unrecorded
+from ._refcounts import _give_back, _grad_fn
+from ._structure import (
+    _cuts_dependence,
+    _reachable,
+    _refuse_constant_outputs,
+    recorded,
+    seed_copies,
+    structure,
+)
+
+
+class PaddleBackend(Backend):
+    """Adapter for `paddle` tensors (dynamic graph mode)."""
+
+    name = "paddle"
+    framework = "paddle"
+    graph = _GRAPH
+    watch_in_place = True  # stop_gradient = False
+    capabilities = Capabilities(
+        max_order=2,
+        native_batched=False,
+        backward_create_graph=False,
+        leaf_hooks_in_grad=False,
+        float16_cpu=False,
+        functional=True,
+        # the namespace computes the others through formulations paddle differentiates
+        # to any order (unigrad/_array_api/_paddle_ho.py); erf has none (no PyLayer:
+        # paddle's backward() releases a PyLayer node after one run, and any later pass
+        # through it crashes the process)
+        no_second_order=frozenset({"erf"}),
+    )
+
+    def owns(self, cls: type) -> bool:
+        return issubclass(cls, paddle.Tensor)
+
+    def versions(self) -> dict[str, str]:
+        return {"paddle": str(paddle.__version__)}
+
+    def kind(self, x: Any) -> Kind:
+        return _kind_of(x.dtype)
+
+    def shape(self, x: Any) -> tuple[int, ...]:
+        return tuple(x.shape)
+
+    def same_dtype(self, a: Any, b: Any) -> bool:
+        da, db = a.dtype, b.dtype
+        # (dtypes are singletons: `is` answers the common call; `==` costs ~0.5 us)
+        return da is db or bool(da == db)
+
+    def dtype_name(self, x: Any) -> str:
+        return str(x.dtype).removeprefix("paddle.")
+
+    def requires_grad(self, x: Any) -> bool:
+        return not x.stop_gradient
+
+    def has_history(self, x: Any) -> bool:
+        return not x.stop_gradient and not x.is_leaf
+
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
+        if _cuts_dependence(outputs, retain_graph):
+            _refuse_constant_outputs(outputs, retain_graph)
+
+    def cast(self, x: Any, like: Any) -> Any:
+        return x.astype(like.dtype)
+
+    def asarray(self, data: Any, dtype: str) -> Any:
+        import numpy as np
+
+        return paddle.to_tensor(np.asarray(data, dtype=dtype))
+
+    def ones_like(self, x: Any) -> Any:
+        return paddle.ones_like(x)
+
+    def zeros_like(self, x: Any, batch: int | None = None) -> Any:
+        if batch is None:
+            return paddle.zeros_like(x)
+        return paddle.zeros([batch, *x.shape], dtype=x.dtype)
+
+    def add(self, a: Any, b: Any) -> Any:
+        return a + b
+
+    @staticmethod
+    def _refuse_wrong_kernels(outputs: Sequence[Any], inputs: Sequence[Any]) -> None:
+        """Raise where paddle has a kernel known to return wrong numbers (the contract:
+        never a wrong number). paddle's complex higher-order derivatives are wrong: the
+        second derivative of ``tanh(z)`` at ``0.3+0.4j`` comes out as ``-0.50-0.96j``
+        where torch, jax and the closed form give ``-0.89+0.61j``, and every double-grad
+        node measured (mul, exp, sin, cos, tanh) misses a conjugation; complex ``abs``'s
+        has no edge to ``z`` at all. A complex pass through a gradient graph (a node
+        made by ``create_graph=True``) is refused."""
+        for t in (*outputs, *inputs):  # (`dtype in _COMPLEX` hashes a dtype: ~0.5 us)
+            if _kind_of(t.dtype) == "c":
+                break
+        else:
+            return
+        seen: set[int] = set()
+        stack = [_grad_fn(y) for y in outputs]
+        while stack:
+            node = stack.pop()
+            if node is None or node.node_ptr() in seen:
+                continue
+            seen.add(node.node_ptr())
+            name = node.name()
+            if name in _WRONG_COMPLEX_KERNELS:
+                op = _WRONG_COMPLEX_KERNELS[name]
+                msg = message(
+                    f"paddle's complex {op} higher-order kernel gives wrong values",
+                    expected=f"a second (or higher) derivative of {op} on a real dtype",
+                    got=f"a complex graph through {name}",
+                    fix="Differentiate complex functions once on paddle (split them into "
+                    "real and imaginary parts for higher orders), or use another backend.",
+                )
+                raise HigherOrderUnavailableError(msg)
+            if "DoubleGrad" in name or "TripleGrad" in name:
+                # paddle differentiates a complex gradient without the conjugation its
+                # first derivative has: d/dz of (z*z)'s gradient 2*s*conj(z) comes out as
+                # 2*s*t instead of 2*s*conj(t) (every op measured: mul, exp, sin, tanh)
+                op = name.split("DoubleGrad")[0].split("TripleGrad")[0]
+                msg = message(
+                    f"paddle's complex higher-order derivatives give wrong values ({op})",
+                    expected="a second (or higher) derivative on real dtypes",
+                    got=f"a complex graph through {name}, a gradient taken with create_graph=True",
+                    fix="Differentiate complex functions once on paddle (split them into "
+                    "real and imaginary parts for higher orders), or use another backend.",
+                )
+                raise HigherOrderUnavailableError(msg)
+            stack.extend(node.next_functions)
+
+    def _call(
+        self,
+        outputs: tuple[Any, ...],
+        inputs: tuple[Any, ...],
+        seeds: list[Any],
+        retain: bool,
+        create: bool,
+    ) -> list[Any]:
+        self._refuse_wrong_kernels(outputs, inputs)
+        state = _THREAD.__dict__  # this thread's; getattr on a local costs ~0.5 us
+        if state.get("in_grad"):
+            # paddle.grad inside paddle.grad (from a tensor hook) crashes or hangs
+            state["nested"] = err = UnsupportedFeatureError(_NESTED_MESSAGE)
+            raise err
+        grad_mode = _has_grad()
+        state["in_grad"] = True
+        _PASS.plain = _plain(outputs)
+        _PASS.call = (outputs, inputs)
+        try:
+            with _quiet_glog():
+                try:
+                    return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
+                except Exception as err:
+                    if _MISSING_BASE_GRAD not in str(err) or any(map(_made_by_a_view, inputs)):
+                        raise
+                    # paddle 3.3.1's PowDoubleGradNode needs its base's gradient
+                    # (`_MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
+                    # view-made input, which would get a wrong number: `_VIEW_NODES`)
+                    _set_has_grad(grad_mode)
+                    extra = _call_inputs_behind(outputs, inputs)
+                    if not extra:
+                        raise
+                    both = [*inputs, *extra]
+                    return _paddle_grad(list(outputs), both, seeds, retain, create)[: len(inputs)]
+        except Exception as err:
+            # paddle's engine leaves grad mode off when a node raises: restore it
+            _set_has_grad(grad_mode)
+            new = _translate(err)
+            if new is err:
+                raise
+            raise new from err
+        finally:
+            state["in_grad"] = False
+            _PASS.plain = None
+            _PASS.call = None
+            if _PASS.returned:
+                _give_back(_PASS.returned)
+
+    def grad(self, request: GradRequest) -> list[Any | None]:
+        if request.create_graph:
+            # paddle.grad makes its seeds require grad (a result's graph reaches them):
+            # a differentiable seed goes as it is, a constant one (or None) as a seed of
+            # unigrad's own, whose node is known to be a constant (`seed_copies`)
+            live = [t for t in request.seeds if t is not None and not t.stop_gradient]
+            seeds, own = _own_seeds(request.outputs, request.seeds)
+            with ENGINE_LOCK:
+                grads = self._grad(request._replace(seeds=seeds))
+        else:
+            with ENGINE_LOCK:
+                grads = self._grad(request)
+        inputs = request.inputs
+        for i, (x, g) in enumerate(zip(inputs, grads, strict=True)):
+            # (dtypes are singletons: `is` answers the common call; `!=` costs ~0.5 us)
+            if g is not None and g.dtype is not x.dtype and g.dtype != x.dtype:
+                # paddle returns a complex gradient for a real input that feeds complex
+                # ops; the contract's (torch's) gradient is its real part, in x's dtype
+                grads[i] = (paddle.real(g) if g.dtype in _COMPLEX else g).astype(x.dtype)
+        if request.create_graph:
+            cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
+            # (paddle's kernels with missing edges are wrong on complex dtypes only)
+            complex_graph = _any_complex(request.outputs, inputs)
+            stop = _STOP_STRUCTURE if complex_graph else frozenset()
+            if complex_graph:
+                # paddle differentiates complex gradients wrongly (`_refuse_wrong_kernels`)
+                # and a later backward(), which does not know its leaves before the pass,
+                # may run through them from a real output: the results refuse in any pass
+                # (wrapped first: `structure` may give a result a node and record of its
+                # own, which live as long as the tensor returned)
+                with paddle.set_grad_enabled(True):  # (as create_graph records, always)
+                    for i, g in enumerate(grads):
+                        if g is not None and not g.stop_gradient:
+                            grads[i] = _NoHigherOrder.apply(g)
+            nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
+            seed_copies(own, grads)
+            _record_call(request, grads, nodes, outs)
+        return grads
+
+    def _grad(self, request: GradRequest) -> list[Any | None]:
+        # (full-range slices and ambiguous intermediates were refused by the front:
+        # `unigrad.contract.refuse_structural` through `_PaddleGraph`)
+        if len(request.inputs) > 1:
+            _refuse_aliases(request.inputs)
+        if request.no_grad_vars:
+            _refuse_pylayer_cuts(request.outputs, request.no_grad_vars)
+        _refuse_unrecorded(request.outputs, request.inputs, request.no_grad_vars or ())
+        _check_carried(request.outputs, request.inputs)
+        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
+        cuts_dependence = _cuts_dependence(request.outputs, request.retain_graph)
+        if request.no_grad_vars or recorded() or cuts_dependence:
+            # a create_graph result's spurious edges, or an edge through a node whose
+            # derivative is zero (rule 14), may reach an input: leave it out
+            return self._grad_cut(request)
+        consume_only = request.create_graph and not request.retain_graph
+        old = _graph_ptrs(request.outputs) if consume_only else set()
+        grads: list[Any | None] = self._grads(request, request.inputs)
+        if not request.retain_graph:
+            self._consume(request.outputs, request.inputs, list_ops=not consume_only)
+            if consume_only:  # its results stay differentiable (the contract)
+                _mark_grad_graph(grads, old)
+        return grads
+
+    def _grad_cut(self, request: GradRequest) -> list[Any | None]:
+        """``grad`` with ``no_grad_vars``.
+
+        paddle's own ``no_grad_vars`` segfaults when a cut feeds a scale op, and when an
+        input is itself cut: cut with zeroing hooks, decide reachability here. The pass
+        runs toward every input the uncut pass reaches (a cut's branch with zeroed
+        gradients, as torch's engine runs it), so that a consumed node there raises as
+        it would without the cuts (rule 15); only the inputs reached past the cuts get
+        a gradient. While no node was ever consumed, the cut branches are not run.
+        """
+        inputs = request.inputs
+        cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
+        cut_ids = {id(v) for v in request.no_grad_vars or ()}
+        cut_nodes = [_grad_fn(v) for v in cuts]
+        reached = _reachable(request.outputs, set(cut_nodes))
+        uncut = _reachable(request.outputs, set()) if cut_nodes and _FREED_HOOKS else reached
+        run = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in uncut]
+        grads: list[Any | None] = [None] * len(inputs)
+        if not run:
+            return grads
+        used = tuple(inputs[i] for i in run)
+        handles = [
+            v.register_hook(_zero_grad)
+            for v, n in zip(cuts, cut_nodes, strict=True)
+            if not _is_leaf_node(n)
+        ]
+        cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
+        consume_only = request.create_graph and not request.retain_graph
+        old = _graph_ptrs(request.outputs) if consume_only else set()
+        try:
+            computed = self._grads(request, used)
+        finally:
+            for h in handles:
+                h.remove()
+        for i, g in zip(run, computed, strict=True):
+            if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
+                grads[i] = g
+        if not request.retain_graph:
+            self._consume(request.outputs, used, cut_ptrs, list_ops=not consume_only)
+            if consume_only:
+                _mark_grad_graph(grads, old)
+        return grads
+
+    def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
+        grad_mode = _has_grad()
+        if request.create_graph and not grad_mode:
+            # torch's engine records the gradient's graph even under no_grad; paddle's
+            # would return a tensor with no history: turn grad mode on
+            _set_has_grad(True)
+            try:
+                return self._grads(request, inputs)
+            finally:
+                _set_has_grad(grad_mode)
+        seeds = list(request.seeds)
+        outputs, seeds = _merge_aliases(_copies_of_inputs(request.outputs, inputs), seeds)
+        if not request.batched:
+            return self._passes(outputs, inputs, seeds, request.retain_graph, request.create_graph)
+        batch = next(s.shape[0] for s in seeds if s is not None)
+        rows = [
+            self._passes(outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
+            for b in range(batch)
+        ]
+        return [
+            None if rows[0][i] is None else paddle.stack([r[i] for r in rows])
+            for i in range(len(inputs))
+        ]
+
+    def _passes(
+        self,
+        outputs: tuple[Any, ...],
+        inputs: tuple[Any, ...],
+        seeds: list[Any],
+        retain: bool,
+        create: bool,
+    ) -> list[Any]:
+        """``_call``, with each input made by a view op in a pass of its own when other
+        inputs share the pass (see ``_VIEW_NODES``: paddle gives those a wrong number)."""
+        views = [i for i, x in enumerate(inputs) if _made_by_a_view(x)] if len(inputs) > 1 else []
+        if not views:
+            return self._call(outputs, inputs, seeds, retain, create)
+        grads: list[Any] = [None] * len(inputs)
+        for i in views:
+            (grads[i],) = self._call(outputs, (inputs[i],), seeds, True, create)
+        rest = [i for i in range(len(inputs)) if i not in views]
+        if rest:
+            computed = self._call(outputs, tuple(inputs[i] for i in rest), seeds, retain, create)
+            for i, g in zip(rest, computed, strict=True):
+                grads[i] = g
+        return grads
+
+    def _consume(
+        self,
+        outputs: tuple[Any, ...],
+        inputs: tuple[Any, ...] | None,
+        cuts: frozenset[int] = frozenset(),
+        *,
+        list_ops: bool = True,
+    ) -> None:
+        """Mark the nodes the pass ran consumed (`_mark_executed`). ``list_ops=False``
+        (a ``create_graph=True, retain_graph=False`` call) leaves out the nodes of list
+        ops (`_MULTI_SLOT`): its results' graphs run through them (rule 15), and a
+        post-hook cannot hand their gradients on (paddle 3.3.1)."""
+        roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
+        if inputs is not None:
+            targets: set[Any] = set()
+            leaves: set[Any] = set()
+            for x in inputs:
+                node = _grad_fn(x)
+                if node is not None:
+                    targets.add(node)
+                    if x.is_leaf:
+                        leaves.add(node)
+            _mark_executed(roots, targets, leaves, cuts, list_ops=list_ops)
+            return
+        # every leaf is a target (backward into .grad)
+        _sweep_hooks()
+        ran = _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node)
+        _stamp(ran)
+        for node in ran:
+            node._register_post_hook(_hook_for(node))
+
+    def backward(self, request: BackwardRequest) -> None:
+        with ENGINE_LOCK:
+            self._backward(request)
+
+    def _backward(self, request: BackwardRequest) -> None:
+        seeds = list(request.seeds)
+        if request.create_graph:
+            # paddle's `.grad` cannot hold a graph (its setter copies the value), and its
+            # engine cannot build one without `inputs`: refuse rather than accumulate a
+            # gradient that silently is not differentiable.
+            msg = message(
+                "paddle's backward cannot accumulate a differentiable .grad",
+                expected="backward(create_graph=False) on paddle",
+                got="create_graph=True",
+                fix="Use unigrad.grad(outputs, inputs, create_graph=True), which returns "
+                "differentiable gradients on every backend.",
+            )
+            raise UnsupportedFeatureError(msg)
+        if request.inputs is not None:
+            _refuse_unrecorded(request.outputs, request.inputs)
+            _check_carried(request.outputs, request.inputs)
+            inputs = request.inputs
+            if recorded() or _cuts_dependence(request.outputs, request.retain_graph):
+                # a create_graph result's spurious edges, or a node whose derivative is
+                # zero (rule 14), may reach an input that it does not depend on (paddle
+                # would give it zeros): its .grad stays as it is, as grad leaves it
+                # unused (test_any_program.py::
+                # test_backward_leaves_alone_an_input_a_gradient_does_not_depend_on)
+                reached = _reachable(request.outputs, set())
+                inputs = tuple(x for x in inputs if _grad_fn(x) in reached)
+            with paddle.set_grad_enabled(_has_grad()):
+                grads = (
+                    self._call(
+                        _copies_of_inputs(request.outputs, inputs),
+                        inputs,
+                        seeds,
+                        request.retain_graph,
+                        request.create_graph,
+                    )
+                    if inputs
+                    else []
+                )
+                for x, g in zip(inputs, grads, strict=True):
+                    if g is None:
+                        continue
+                    total = g if x.grad is None else x.grad + g
+                    node = _grad_fn(x)
+                    if node is None or _is_leaf_node(node):
+                        x.grad = total
+                    else:  # paddle refuses `.grad =` on a non-leaf; this is its own copy
+                        x._copy_gradient_from(total)
+        else:
+            # (its leaves are unknown before the pass: a complex output decides here; a
+            # real one over a complex create_graph result meets `_NoHigherOrder`)
+            self._refuse_wrong_kernels(request.outputs, ())
+            _check_carried(request.outputs, None)
+            grad_mode = _has_grad()
+            # a create_graph result's pass may go through the nodes its pass consumed
+            _PASS.plain = _plain(request.outputs)
+            # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
+            outputs, seeds = _merge_aliases(request.outputs, seeds)
+            try:
+                if _CONSUMED_AT and not request.retain_graph:
+                    _refuse_consumed_before_backward(request.outputs)
+                with _quiet_glog():
+                    paddle.autograd.backward(
+                        list(outputs), seeds, retain_graph=request.retain_graph
+                    )
+            except Exception as err:
+                _set_has_grad(grad_mode)
+                new = _translate(err)
+                if new is err:
+                    raise
+                raise new from err
+            finally:
+                _PASS.plain = None
+                if _PASS.returned:
+                    _give_back(_PASS.returned)
+        if not request.retain_graph:
+            self._consume(request.outputs, request.inputs)
+
+    def watch(self, x: Any) -> Any:
+        if not isinstance(x, paddle.Tensor):
+            msg = message(
+                "watch() needs a tensor",
+                expected="a paddle.Tensor",
+                got=type(x).__name__,
+                fix="Convert the value with paddle.to_tensor first.",
+            )
+            raise NotDifferentiableError(msg)
+        if _kind_of(x.dtype) not in "fc":
+            msg = message(
+                "only floating-point and complex tensors can require grad",
+                expected="a float or complex tensor",
+                got=f"dtype {self.dtype_name(x)}",
+                fix="Cast it first, e.g. x.astype('float32').",
+            )
+            raise NotDifferentiableError(msg)
+        if x.dtype == paddle.float16 and x.place.is_cpu_place():
+            msg = message(
+                "paddle has no float16 kernels on CPU",
+                expected="a float32/float64 tensor on CPU (float16 works on GPU)",
+                got="a float16 tensor on CPU, on which even x + x fails in paddle",
+                fix="Compute in float32 (x.astype('float32')) and cast the result.",
+            )
+            raise UnsupportedDtypeError(msg)
+        x.stop_gradient = False
+        return x
+
+    def detach(self, x: Any) -> Any:
+        return x.detach()
+
+    def to_numpy(self, x: Any) -> Any:
+        if x.dtype == paddle.bfloat16:  # .numpy() gives the raw bits as uint16
+            return x.astype(paddle.float32).numpy()
+        return x.numpy()
+
+    def namespace(self) -> Any:
+        from ..._array_api import _paddle
+
+        return _paddle.build()
+
+
+BACKEND = PaddleBackend()

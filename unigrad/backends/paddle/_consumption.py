@@ -1,0 +1,346 @@
+"""Consumed graphs on paddle (rule 6b): paddle never frees its graph, unigrad marks it.
+
+After ``retain_graph=False`` every node the pass ran gets a post-hook that raises
+(`_mark_executed`), except in a pass that reaches it only through a ``create_graph``
+result of the consuming pass (rule 15: `_GRAD_GRAPH`, `_plain`); paddle's wrapped error
+becomes `GraphFreedError` (`_engine._translate`). Each consumption is stamped for rule 6
+(`_CONSUMED_AT`, `unigrad.contract._carried`).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..._errors import (
+    GraphFreedError,
+    UnsupportedFeatureError,
+    message,
+)
+from ...contract import _carried
+from ...contract._carried import FREED_MESSAGE
+from ._engine import _PASS, _SENTINEL, _THREAD
+from ._nodes import peek
+from ._refcounts import _grad_fn, _handed
+from ._structure import edges, recorded
+
+#: Nodes made by ``create_graph=True`` passes that consumed their graph: pointer -> a
+#: marker, an identity post-hook registered on that node alone. The node holds the
+#: only other reference to its marker, so a marker the registry alone holds belongs
+#: to a freed node, whose address a new node may reuse: such a pointer is not a
+#: gradient graph's (`_in_grad_graph`). A stale pointer would let a later pass through
+#: a consumed node that must raise
+#: (test_any_program.py::test_a_freed_gradient_graph_lets_no_consumed_pass_through).
+_GRAD_GRAPH: dict[int, Callable[..., Any]] = {}
+
+
+#: paddle's nodes whose forward op takes a list of tensors in one argument: their
+#: gradient slot holds several tensors, which a post-hook cannot hand back (paddle 3.3.1
+#: converts a hook's result to one tensor per slot: a raw ``TypeError``, or a crash
+#: when the list is flattened). No gradient-graph marker goes on them (`_mark_grad_graph`),
+#: and a consumed one refuses to pass gradients on (`_pass_on`).
+_MULTI_SLOT = frozenset(
+    {
+        "AddNGradNodeFinal",
+        "BroadcastTensorsGradNode",
+        "ConcatGradNode",
+        "EinsumGradNode",
+        "MeshgridGradNode",
+        "MultiDotGradNode",
+        "StackGradNode",
+    }
+)
+
+
+_MULTI_SLOT_MESSAGE = message(
+    "paddle cannot pass gradients on through this consumed node",
+    expected="a pass that runs through a node consumed by an earlier retain_graph=False "
+    "pass only where the contract allows it (a create_graph result's own graph, or a "
+    "branch that leads to no input), through nodes whose gradients paddle lets a hook "
+    "hand on",
+    got="a node of an op that takes a list of tensors (stack, concat, add_n, einsum, "
+    "multi_dot), whose gradients a hook cannot hand on in paddle 3.3.1",
+    fix="Pass retain_graph=True to the earlier call that consumed the graph.",
+)
+
+
+def _pass_on(grads: Any) -> Any:
+    """What a post-hook returns to let the node's gradients pass unchanged, or a clean
+    refusal where paddle cannot take them back (a slot of several tensors: a list where
+    a slot of one is the tensor itself)."""
+    for slot in grads:
+        if type(slot) is list:
+            _THREAD.__dict__["nested"] = err = UnsupportedFeatureError(_MULTI_SLOT_MESSAGE)
+            raise err
+    return _handed(grads)
+
+
+def _pass_through(*args: Any) -> Any:
+    return _pass_on(args[0])
+
+
+def _in_grad_graph(ptr: int) -> bool:
+    marker = _GRAD_GRAPH.get(ptr)
+    # 3: the registry's reference, this name's and getrefcount's argument
+    return marker is not None and sys.getrefcount(marker) > 3
+
+
+def _freed_hook(ptr: int, *args: Any) -> Any:
+    """The post-hook of a consumed node: raise, unless the running pass reaches the node
+    only through a gradient graph (a create_graph result of the consuming pass, which
+    stays differentiable: rule 15), where the node's gradients pass unchanged."""
+    plain = _PASS.plain
+    if (plain is None or ptr in plain) and not _leads_nowhere(ptr):
+        raise RuntimeError(_SENTINEL)
+    return _pass_on(args[0])
+
+
+def _leads_nowhere(ptr: int) -> bool:
+    """Whether the consumed node ``ptr``, run by unigrad's grad, leads to none of its
+    inputs. paddle's engine runs some branches that reach no input (a leaf that requires
+    grad but was not asked for), where torch's runs only what leads to the inputs: a
+    consumed node there is not the pass's (its gradients are dropped), and the contract
+    answers. Walked only when a consumed node runs; outside unigrad's grad, False."""
+    call = _PASS.call
+    if call is None:
+        return False
+    outputs, inputs = call
+    wanted = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+    found = None
+    seen: set[int] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None or (p := node.node_ptr()) in seen:
+            continue
+        if p == ptr:
+            found = node
+            break
+        seen.add(p)
+        stack.extend(node.next_functions)
+    if found is None:
+        return False
+    seen.clear()
+    stack = [found]
+    while stack:
+        node = stack.pop()
+        if node is None or (p := node.node_ptr()) in seen:
+            continue
+        if p in wanted:
+            return False
+        seen.add(p)
+        stack.extend(node.next_functions)
+    return True
+
+
+#: ``node_ptr -> the post-hook for that node``. The registry holds a reference to each
+#: hook so that a node is never the last owner of one: paddle's engine destroys nodes
+#: (those its ``GeneralGrad`` cache kept from the previous pass) with the GIL released,
+#: and freeing a Python object there aborts the process ("PyThreadState_Get: ... the
+#: GIL is released"). A hook only carries its node's pointer, so a node that reuses
+#: the address reuses the hook. Hooks whose nodes are gone (the registry holds the only
+#: reference) are freed, with the GIL held, before each consuming pass marks its nodes.
+_FREED_HOOKS: dict[int, Callable[..., Any]] = {}
+
+
+#: The size of `_FREED_HOOKS` after its last sweep. Entries are only added by marking
+#: and only removed by a sweep. While the registry has not grown since, every node
+#: marked since reused a hook already there (a node at a freed node's address: a hook
+#: carries only its pointer), so no hook was created and the sweep (which reads every
+#: hook of every live graph) is skipped: a dead hook stays a while longer, harmless,
+#: and live objects do not grow. When it has grown, it is swept as before.
+_swept_size = 0
+
+
+#: ``node_ptr -> the stamp of the pass that consumed it`` (rule 6,
+#: `unigrad.contract._carried`); an entry counts while the node holds its freed hook
+#: (`_consumed_at`), and goes with the hook.
+_CONSUMED_AT: dict[int, int] = {}
+
+
+def _stamp(nodes: Any) -> None:
+    stamp = _carried.consume_epoch()
+    for node in nodes:
+        _CONSUMED_AT[node.node_ptr()] = stamp
+
+
+def _consumed_at(ptr: int) -> int:
+    hook = _FREED_HOOKS.get(ptr)
+    # 3: the registry's reference, this name's and getrefcount's argument: no node
+    # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
+    if hook is None or sys.getrefcount(hook) <= 3:
+        return 0
+    return _CONSUMED_AT.get(ptr, 0)
+
+
+def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
+    """`GraphFreedError` before a ``backward()`` pass that would meet a consumed node
+    outside a gradient graph: paddle's ``backward(retain_graph=False)`` frees each node
+    it runs before a later node's freed hook raises, so a refused pass would damage
+    nodes a create_graph result's graph still crosses (a list-op node, unmarked by a
+    create_graph=True, retain_graph=False call, rule 15)."""
+    plain = _PASS.plain
+    seen: set[int] = set()
+    stack = [n for n in map(_grad_fn, outputs) if n is not None]
+    while stack:
+        node = stack.pop()
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if (plain is None or ptr in plain) and _consumed_at(ptr):
+            raise GraphFreedError(FREED_MESSAGE)
+        stack.extend(_children(node))
+
+
+def _sweep_hooks() -> None:
+    global _swept_size
+    getrefcount = sys.getrefcount
+    hooks: dict[int, Callable[..., Any]]
+    for hooks in (_FREED_HOOKS, _GRAD_GRAPH):
+        if not hooks or (hooks is _FREED_HOOKS and len(hooks) <= _swept_size):
+            continue
+        # 2: the registry's reference and getrefcount's argument: no node holds it
+        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+            del hooks[p]
+            if hooks is _FREED_HOOKS:
+                _CONSUMED_AT.pop(p, None)
+        if hooks is _FREED_HOOKS:
+            _swept_size = len(hooks)
+
+
+def _hook_for(node: Any) -> Callable[..., Any]:
+    ptr = node.node_ptr()
+    hook = _FREED_HOOKS.get(ptr)
+    if hook is None:
+        hook = _FREED_HOOKS[ptr] = functools.partial(_freed_hook, ptr)
+    return hook
+
+
+def _plain(outputs: Sequence[Any]) -> set[int] | None:
+    """Nodes reachable from ``outputs`` without entering a gradient graph, or None when
+    the outputs reach none (every consumed node then raises). A no_grad_vars cut is no
+    border: the pass runs a cut's branch (zeroed), and a consumed node there raises."""
+    if not _GRAD_GRAPH:
+        return None
+    plain: set[int] = set()
+    crossed = False
+    stack = [_grad_fn(y) for y in outputs]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in plain:
+            continue
+        if ptr in _GRAD_GRAPH and _in_grad_graph(ptr):
+            crossed = True
+            continue
+        plain.add(ptr)
+        stack.extend(node.next_functions)
+    return plain if crossed else None
+
+
+def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
+    stack = [_grad_fn(g) for g in grads if g is not None]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in old or _in_grad_graph(ptr) or _is_leaf_node(node):
+            continue  # a leaf (paddle's copy of a seed) never runs, and takes no hook
+        if node.name() not in _MULTI_SLOT:  # (the batched results' stack): see there
+            marker = _GRAD_GRAPH[ptr] = functools.partial(_pass_through)
+            node._register_post_hook(marker)
+        stack.extend(node.next_functions)
+
+
+def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
+    seen: set[int] = set()
+    stack = [_grad_fn(y) for y in outputs]
+    pop, extend, add = stack.pop, stack.extend, seen.add
+    while stack:
+        node = pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        add(ptr)
+        extend(node.next_functions)
+    return seen
+
+
+def _children(node: Any) -> list[Any]:
+    return [c for c in node.next_functions if c is not None]
+
+
+def _is_leaf_node(node: Any) -> bool:
+    return bool(node.name() == "GradNodeAccumulation")
+
+
+def _mark_executed(
+    roots: list[Any],
+    targets: set[Any],
+    leaves: set[Any],
+    cuts: frozenset[int] = frozenset(),
+    *,
+    list_ops: bool = True,
+) -> None:
+    """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
+
+    A node runs when one of its children is a target or runs; a target is reached
+    without running it. `unigrad.contract._graph.executed` answers the same
+    question generically; this walk is specialised for paddle, where reading a node's
+    edges costs 0.5 to 1 us (`_nodes` has what an earlier walk read) and a
+    hook costs about as much, so that the Python around them matters: one walk down
+    records each node's parents, then one walk up from the targets collects the nodes
+    that ran. ``leaves`` are targets known to be accumulation nodes (the inputs that
+    are leaves): their empty edges are not read. A node with no children (a leaf's
+    ``GradNodeAccumulation``) never runs, so leaves, which graphs share, are never
+    marked. Post-hooks live as long as the C++ node; the remove-helper each
+    registration returns is dropped at once. Iterative: long chains do not hit the
+    recursion limit. (Nodes are keys by identity: paddle gives back the same wrapper
+    for a node while one is alive, and the walk holds every node it met.)
+    """
+    _sweep_hooks()
+    if cuts:  # nothing beyond a no_grad_vars cut is the pass's: it stays usable
+        roots = [r for r in roots if r.node_ptr() not in cuts]
+    parents: dict[Any, list[Any]] = {r: [] for r in roots}
+    stack = list(parents)
+    pop, push = stack.pop, stack.append
+    # a recorded result runs its roots, not paddle's shared node (`edges`); what the
+    # memo does not hold yet is read without keeping it (the walk holds no tensor)
+    read = functools.partial(edges, keep=False) if recorded() else peek
+    while stack:
+        node = pop()
+        for c in read(node):
+            if c is None or (cuts and c.node_ptr() in cuts):
+                continue
+            ps = parents.get(c)
+            if ps is None:
+                parents[c] = [node]
+                if c not in leaves:
+                    push(c)
+            else:
+                ps.append(node)
+    ran: set[Any] = set()
+    up = [t for t in targets if t in parents]
+    while up:
+        for p in parents[up.pop()]:
+            if p not in ran:
+                ran.add(p)
+                up.append(p)
+    if not list_ops:  # (`PaddleBackend._consume`)
+        ran = {n for n in ran if n.name() not in _MULTI_SLOT}
+    _stamp(ran)
+    hooks = _FREED_HOOKS
+    for node in ran:  # `_hook_for`, inlined (once per node run)
+        ptr = node.node_ptr()
+        hook = hooks.get(ptr)
+        if hook is None:
+            hook = hooks[ptr] = functools.partial(_freed_hook, ptr)
+        node._register_post_hook(hook)

@@ -1,0 +1,230 @@
+"""paddle's engine as unigrad runs it: one lock, the running pass's state, glog, errors.
+
+* paddle's engine is not thread-safe (two threads in backward crash the process): every
+  backward pass runs under `ENGINE_LOCK`, re-entrant, so that a hook or a nested call
+  that runs ``grad`` on the same thread proceeds;
+* its engine logs a glog warning (``W... backward.cc] While running Node (...) raises
+  an EnforceNotMet exception``) to stderr before it raises from a node: the errors
+  unigrad translates would print it before unigrad's own message, so glog's warnings
+  are off while unigrad runs paddle's passes (`_quiet_glog`);
+* `_translate` maps what the engine raised to unigrad's classes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import paddle
+from paddle.base.dygraph.base import in_to_static_mode as _in_to_static
+
+from ..._errors import (
+    GraphFreedError,
+    HigherOrderUnavailableError,
+    InplaceModifiedError,
+    UnsupportedDtypeError,
+    message,
+)
+from ...contract._carried import FREED_MESSAGE
+
+_core: Any = paddle.base.core
+
+
+_SENTINEL = "unigrad: graph consumed"
+
+
+#: Serialises paddle's backward passes (its engine crashes when two threads run one).
+#: Re-entrant: a tensor hook or a nested ``unigrad.grad`` runs on the thread that holds it.
+ENGINE_LOCK = threading.RLock()
+
+
+#: Per thread: whether paddle.grad is running (a hook may call back into unigrad).
+_THREAD = threading.local()
+
+
+_NESTED_MESSAGE = message(
+    "paddle cannot run grad inside another grad",
+    expected="unigrad.grad on paddle tensors outside a running paddle gradient pass",
+    got="a call from a tensor hook while paddle.grad runs on this thread (paddle's "
+    "engine crashes or hangs there)",
+    fix="Compute it after the outer call returns, or use unigrad.backward (without "
+    "inputs=) inside the hook, which paddle supports.",
+)
+
+
+_has_grad: Callable[[], bool] = _core._has_grad
+
+
+_set_has_grad: Callable[[bool], None] = _core._set_has_grad
+
+
+class _Pass(threading.local):
+    """What the running pass may go through: None (nothing consumed), or the pointers
+    of the nodes it reaches without entering a gradient graph (see ``_plain``)."""
+
+    plain: set[int] | None = None
+    #: What this thread's post-hooks returned while paddle keeps a reference to it
+    #: (see `_handed`).
+    returned: list[Any]
+    #: The running grad's (outputs, inputs); None outside unigrad's grad passes.
+    call: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+
+    def __init__(self) -> None:
+        self.returned = []
+
+
+_PASS = _Pass()
+
+
+def _engine() -> Callable[..., list[Any]] | None:
+    """paddle's engine entry point behind ``paddle.grad``, where its signature is known.
+
+    ``paddle.grad`` spends ~5 us per call re-checking its arguments with ``assert``
+    statements (the front has checked them all) before it calls
+    ``core.eager.run_partial_grad``. Its arguments have been (outputs, inputs,
+    grad_outputs, retain_graph, create_graph, only_inputs, allow_unused, no_grad_vars,
+    dump_backward_graph_path) throughout paddle 3.x; any other version, or a missing
+    function, keeps the public ``paddle.grad``.
+    """
+    fn = getattr(_core.eager, "run_partial_grad", None)
+    major = str(paddle.__version__).split(".", 1)[0]
+    return fn if callable(fn) and major == "3" else None
+
+
+_RUN_PARTIAL_GRAD = _engine()
+
+
+def _glog_minloglevel() -> Any:
+    """glog's ``FLAGS_minloglevel`` (a ``ctypes.c_int``) in the library that holds
+    paddle's eager engine (``paddle.base.core``, libpaddle.so), or None where it cannot
+    be found (another build or platform: the warnings then print, nothing else changes).
+
+    paddle 3.3.1 offers no setting for it after import (``GLOG_minloglevel`` is read
+    when glog starts, and ``core.init_gflags`` runs once), and logs from
+    ``paddle/fluid/eager/backward.cc`` (line 685) before every error a node raises in
+    a pass (no upstream issue about quieting it was found; PaddlePaddle/Paddle#72357
+    shows the line printed before an error)."""
+    path = getattr(_core, "__file__", None)
+    noload = getattr(os, "RTLD_NOLOAD", None)
+    if not path or noload is None:
+        return None
+    try:  # (RTLD_NOLOAD: the handle of the copy Python loaded, never a second one)
+        lib = ctypes.CDLL(path, mode=noload)
+        return ctypes.c_int.in_dll(lib, "_ZN3fLI17FLAGS_minloglevelE")  # fLI::FLAGS_minloglevel
+    except (OSError, ValueError):
+        return None
+
+
+_MINLOGLEVEL = _glog_minloglevel()
+
+
+_GLOG_ERROR = 2  # glog's severities: INFO 0, WARNING 1, ERROR 2, FATAL 3
+
+
+#: [depth, saved level]: passes nest on one thread (a hook's grad) and every pass
+#: holds ENGINE_LOCK, so no other thread changes them meanwhile
+_GLOG = [0, 0]
+
+
+class _quiet_glog:  # (a context manager, named as one)
+    """glog's INFO and WARNING lines off while unigrad runs a paddle pass, whose
+    errors it catches and translates; the level is restored when the outermost pass
+    ends. Called under ENGINE_LOCK."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        level = _MINLOGLEVEL
+        if level is not None:
+            if _GLOG[0] == 0:
+                _GLOG[1] = saved = level.value
+                if saved < _GLOG_ERROR:
+                    level.value = _GLOG_ERROR
+            _GLOG[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        level = _MINLOGLEVEL
+        if level is not None:
+            _GLOG[0] -= 1
+            if _GLOG[0] == 0:
+                level.value = _GLOG[1]
+
+
+def _paddle_grad(
+    outputs: list[Any], inputs: list[Any], seeds: list[Any], retain: bool, create: bool
+) -> list[Any]:
+    """``paddle.grad(..., allow_unused=True)``, through the engine when it is safe."""
+    if _RUN_PARTIAL_GRAD is None or _in_to_static():
+        result: list[Any] = paddle.grad(
+            outputs, inputs, seeds, retain_graph=retain, create_graph=create, allow_unused=True
+        )
+        return result
+    return _RUN_PARTIAL_GRAD(outputs, inputs, seeds, retain, create, True, True, [], None)
+
+
+def _translate(err: BaseException) -> BaseException:
+    """The contract's error for what paddle's engine raised: the one a hook or PyLayer
+    of unigrad raised inside the pass (kept in ``_THREAD``, as paddle wraps it), else
+    the class its message names, else ``err`` itself."""
+    state = _THREAD.__dict__
+    nested, state["nested"] = state.get("nested"), None
+    if nested is not None:
+        return nested  # type: ignore[no-any-return]
+    text = str(err)
+    if _SENTINEL in text or "TensorWrappers" in text or "backward twice" in text:
+        return GraphFreedError(FREED_MESSAGE)
+    if "(Unavailable)" in text and "grad op" in text:
+        op = re.search(r"The Op (\w+) doesn't have any grad op", text)
+        name = op.group(1) if op else "an op"
+        msg = message(
+            f"paddle has no kernel for this derivative ({name})",
+            expected="an op with a gradient kernel of the requested order",
+            got=f"{name}, which paddle cannot differentiate once more",
+            fix="Write the function with unigrad.namespace(x)'s functions, which "
+            "differentiate to third order on paddle where a formulation exists (paddle's "
+            "tensor operators x**n and a / b do not: use xp.pow and xp.divide); for a "
+            "Hessian or an HVP through an op without one (erf, linalg decompositions, "
+            "sort, fft), compute that part on another backend or with finite differences "
+            "of the gradient; or pass create_graph=False where no further derivative is "
+            "taken.",
+        )
+        return HigherOrderUnavailableError(msg)
+    if _MISSING_BASE_GRAD in text:
+        msg = message(
+            "paddle's second derivative of x ** p needs the gradient with respect to x",
+            expected="a pass that also reaches the base of the power (or no pow in it)",
+            got="a pass through the gradient of x ** p that does not (PowDoubleGradNode)",
+            fix="Write the power as x * x (or unigrad.namespace(x).pow(x, 2)), or keep the "
+            "create_graph call's inputs alive for the later pass.",
+        )
+        return HigherOrderUnavailableError(msg)
+    if "inplace" in text and ("PermissionDenied" in text or "version" in text):
+        msg = message(
+            "a tensor saved for backward was modified in place",
+            expected="saved tensors unchanged between the forward and the gradient",
+            got="an in-place change after the forward pass",
+            fix="Use the out-of-place op (x = x + 1), or clone before modifying.",
+        )
+        return InplaceModifiedError(f"{msg}\npaddle said: {text.splitlines()[0]}")
+    if ("(NotFound)" in text and "is not registered" in text) or (
+        "(Unimplemented)" in text and "data type" in text
+    ):
+        msg = message(
+            "paddle has no gradient kernel for this dtype here",
+            expected="a dtype paddle differentiates on this device (float32/float64)",
+            got=text.splitlines()[0][:200],
+            fix="Compute in float32 or float64 on CPU.",
+        )
+        return UnsupportedDtypeError(msg)
+    return err
+
+
+#: What paddle 3.3.1's ``PowDoubleGradNode`` raises when a pass through a gradient of
+#: ``x ** p`` (a Python scalar ``p``) does not differentiate with respect to ``x``: its
+#: kernel requires the ``x`` gradient output (PaddlePaddle/Paddle#57371 made it skip a
+#: missing ``grad_out`` gradient only).
+_MISSING_BASE_GRAD = "DenseTensor DX can not be nullptr"

@@ -1,0 +1,254 @@
+"""paddle's own defects, each worked around where unigrad meets it.
+
+Wrong complex kernels of gradient graphs, full-range slices that alias their source
+(paddle's ``Tensor.__getitem__`` is wrapped to mark them), inputs paddle treats as one
+tensor, ``no_grad_vars`` at a ``PyLayer``'s output, view-op inputs beside their source,
+constant seeds of ``create_graph`` passes.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import paddle
+
+from ..._errors import (
+    HigherOrderUnavailableError,
+    UnsupportedFeatureError,
+    message,
+)
+from ._engine import _THREAD
+from ._refcounts import _grad_fn
+from ._structure import _reachable
+
+#: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
+_WRONG_COMPLEX_KERNELS = {
+    "TanhDoubleGradNode": "tanh",
+    "TanhTripleGradNode": "tanh",
+    # complex abs: the double-grad node has no edge to x, so d/dx of |z|'s gradient
+    # comes out as nothing (zeros) where torch gives conj(g) (1/|z| - ...) != 0
+    "AbsDoubleGradNode": "abs",
+}
+
+
+#: Nodes a create_graph result's structure is not pruned through: its graph is refused
+#: later (`PaddleBackend._refuse_wrong_kernels`), as paddle built it.
+_STOP_STRUCTURE = frozenset(_WRONG_COMPLEX_KERNELS)
+
+
+def _zero_grad(g: Any) -> Any:
+    """A cut's gradient (zeros). In a ``create_graph`` pass (``g`` requires grad) the
+    zeros are a private leaf that requires grad: the double-grad nodes paddle 3.3.1 builds
+    behind the cut take them as an input and fail in a later pass when it is a constant
+    ("The current MetaTensor is not initialized" from ``ReluDoubleGradNode``, paddle's
+    own ``test_example_with_gradient_accumulation_and_no_grad_vars`` through unigrad;
+    the same class as PaddlePaddle/Paddle#44252's empty grads)."""
+    z = paddle.zeros_like(g)
+    if not g.stop_gradient:
+        z.stop_gradient = False
+    return z
+
+
+#: Nodes of paddle's view ops. paddle 3.3.1 returns a wrong gradient for a tensor made by
+#: one of them when an input upstream of it is requested in the same pass: it hands back
+#: the gradient one node further up (``grad(y, [x, reshape(exp(x))])`` gives the second
+#: input ``x``'s gradient). Alone in a pass, the same input gets the right one.
+#: ``transpose`` belongs here too: a transpose of a 1 x 1 tensor, requested beside the
+#: leaf it comes from, got its source's gradient (the differential corpus's entry
+#: "paddle: v4 = permute_dims(v3) of a 1 x 1 view ...").
+_VIEW_NODES = frozenset(
+    {
+        "TransposeGradNode",
+        "ReshapeGradNode",
+        "UnsqueezeGradNode",
+        "SqueezeGradNode",
+        "FlattenGradNode",
+        "ViewShapeGradNode",
+    }
+)
+
+
+def _made_by_a_view(x: Any) -> bool:
+    node = _grad_fn(x)
+    return node is not None and node.name() in _VIEW_NODES
+
+
+def _alias_key(y: Any) -> tuple[Any, ...]:
+    node = _grad_fn(y)
+    return (None if node is None else node.node_ptr(), y.data_ptr(), tuple(y.shape))
+
+
+def _merge_aliases(outputs: tuple[Any, ...], seeds: list[Any]) -> tuple[tuple[Any, ...], list[Any]]:
+    """Outputs paddle identifies (a full-range slice shares its source's node and data)
+    merged, their seeds summed: they are one tensor to paddle, with the same values and
+    graph, so the sum is torch's answer for the two."""
+    if len(outputs) < 2:
+        return outputs, seeds
+    keys = [_alias_key(y) for y in outputs]
+    if len(set(keys)) == len(keys):
+        return outputs, seeds
+    where: dict[tuple[Any, ...], int] = {}
+    out: list[Any] = []
+    merged: list[Any] = []
+    for key, y, s in zip(keys, outputs, seeds, strict=True):
+        j = where.get(key)
+        if j is None:
+            where[key] = len(out)
+            out.append(y)
+            merged.append(s)
+            continue
+        prev = merged[j]
+        merged[j] = (paddle.ones_like(y) if prev is None else prev) + (
+            paddle.ones_like(y) if s is None else s
+        )
+    return tuple(out), merged
+
+
+def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tuple[Any, ...]:
+    """``outputs``, with a differentiable copy of each one that is also an input.
+
+    paddle stops at an output that is also an input (its seed is its gradient) and never
+    flows on to the inputs upstream of it, nor adds the seed to what other outputs send
+    it (a wrong number); torch (the contract) does both.
+    """
+    if len(inputs) < 2 and len(outputs) < 2:  # grad(x, x): the seed, as paddle gives
+        return outputs
+    ids = {id(x) for x in inputs}
+    # a full-range slice (x[0:n]) is x to paddle: as an output, copied as well
+    copy = [id(y) in ids or getattr(y, _ALIAS, False) for y in outputs]
+    if not any(copy):
+        return outputs
+    return tuple(y.clone() if c else y for y, c in zip(outputs, copy, strict=True))
+
+
+#: Set on a tensor that paddle's ``__getitem__`` returned as an alias of its source.
+_ALIAS = "_unigrad_full_slice"
+
+
+def _mark_full_slices() -> None:
+    """Make ``Tensor.__getitem__`` mark the aliases it returns.
+
+    For a full-range index (``x[0:n]``, ``x[:]``, ``x[...]``) paddle returns a new
+    Python tensor that shares ``x``'s storage *and autograd identity* (node, output
+    slot, and for a leaf its name): nothing in the tensor tells it from ``x`` (node,
+    ``is_leaf``, inplace version, data pointer, shape and strides all agree), so a
+    gradient with respect to it is ``x``'s, where torch gives the slice's own. Only the
+    moment it is made shows it: the wrapper compares the result with its source
+    (``_is_shared_underline_tensor_with``, the same tensor implementation: ~0.1 us)
+    and marks an alias with an attribute; `_PaddleGraph.full_slice` reads it. Slices taken
+    before unigrad first loads its paddle backend are not marked.
+    """
+    cls = paddle.Tensor
+    original = cls.__getitem__
+    if getattr(original, _ALIAS, False):
+        return
+
+    @functools.wraps(original)
+    def __getitem__(self: Any, item: Any) -> Any:
+        out = original(self, item)
+        if out is not self and isinstance(out, cls) and out._is_shared_underline_tensor_with(self):
+            setattr(out, _ALIAS, True)
+        return out
+
+    setattr(__getitem__, _ALIAS, True)
+    cls.__getitem__ = __getitem__
+
+
+_mark_full_slices()
+
+
+def _is_alias(x: Any) -> bool:
+    return getattr(x, _ALIAS, False) and not x.stop_gradient
+
+
+def _refuse_pylayer_cuts(outputs: tuple[Any, ...], cuts: Sequence[Any]) -> None:
+    """Refuse a ``no_grad_vars`` cut made by a ``PyLayer`` that the outputs' graph
+    reaches: unigrad cuts with a tensor hook, and paddle runs none on a ``PyLayer``'s
+    output, so the cut would be silently ignored (a wrong number). A cut the outputs do
+    not reach cuts nothing: it is left alone (a complex ``create_graph`` result, a
+    PyLayer's output, cut in an unrelated call: test_any_program.py::
+    test_a_cut_in_an_unrelated_graph_cuts_nothing)."""
+    reached: set[Any] | None = None
+    for i, v in enumerate(cuts):
+        node = None if v.stop_gradient else _grad_fn(v)
+        if node is not None and node.name().startswith("GradNodePyLayer"):
+            if reached is None:
+                reached = _reachable(outputs, set())
+            if node not in reached:
+                continue
+            msg = message(
+                "paddle cannot cut a gradient at a PyLayer's output",
+                expected="no_grad_vars made by paddle's own ops",
+                got=f"no_grad_vars[{i}], the output of a PyLayer, on which paddle runs no "
+                "tensor hook (the cut would be ignored)",
+                fix="Use a copy made by a native op downstream and cut that (u = v * 1.0), "
+                "or detach it where it is used.",
+            )
+            raise UnsupportedFeatureError(msg)
+
+
+def _refuse_aliases(inputs: Sequence[Any]) -> None:
+    """Raise if paddle treats two distinct inputs as one tensor.
+
+    A full-range slice (``x[0:n]``) is a new Python object that paddle's autograd
+    identifies with ``x`` (same name, same node): it cannot give them different
+    gradients, as torch (the contract) does. Refuse rather than answer for the wrong one.
+    """
+    names: dict[str, int] = {}
+    for i, x in enumerate(inputs):
+        j = names.setdefault(x.name, i)
+        if j != i:
+            msg = message(
+                f"paddle treats inputs[{j}] and inputs[{i}] as one tensor",
+                expected="inputs that paddle's autograd tells apart",
+                got=f"two tensors named {x.name!r} (a full-range slice aliases its source)",
+                fix="Pass only one of them, or make the slice a new tensor (x[0:n].clone()).",
+            )
+            raise UnsupportedFeatureError(msg)
+
+
+def _own_seeds(
+    outputs: tuple[Any, ...], seeds: tuple[Any, ...]
+) -> tuple[tuple[Any, ...], list[Any]]:
+    """The seeds of a ``create_graph`` call as paddle.grad gets them, and the nodes of
+    those unigrad made: a differentiable seed as it is; ones for None and a detached copy
+    of a constant seed (the user's tensor keeps its flag), made to require grad as
+    paddle would make them, so that their leaf nodes are known."""
+    own: list[Any] = []
+    out = []
+    for y, s in zip(outputs, seeds, strict=True):
+        if s is not None and not s.stop_gradient:
+            out.append(s)
+            continue
+        s = paddle.ones_like(y) if s is None else s.detach()
+        s.stop_gradient = False
+        own.append(_grad_fn(s))
+        out.append(s)
+    return tuple(out), own
+
+
+_COMPLEX_HIGHER_MESSAGE = message(
+    "paddle's complex higher-order derivatives give wrong values",
+    expected="a second (or higher) derivative on real dtypes",
+    got="a pass through the gradient of a complex function taken with create_graph=True",
+    fix="Differentiate complex functions once on paddle (split them into real and "
+    "imaginary parts for higher orders), or use another backend.",
+)
+
+
+class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
+    """The identity on a complex ``create_graph`` result, whose backward refuses: any
+    pass through it (grad or backward, from any output) raises
+    `HigherOrderUnavailableError` instead of paddle's wrong numbers."""
+
+    @staticmethod
+    def forward(ctx: Any, g: Any) -> Any:
+        return g.clone()
+
+    @staticmethod
+    def backward(ctx: Any, dg: Any) -> Any:
+        # raised inside paddle's engine, which wraps it: the pass re-raises this one
+        _THREAD.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
+        raise err

@@ -1,0 +1,228 @@
+"""paddle's graph for the contract's structural rules, and the records of ``create_graph``
+calls (rows 6b, 16g): `_PaddleGraph` (the `GraphView`), `_RECORDS`, `_CALL_INPUTS`.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ...contract import GraphView, Record, _carried, _graph, attach
+from ...contract._ambiguous import BETWEEN, refuse
+from .._base import (
+    GradRequest,
+)
+from ._consumption import _children, _consumed_at, _is_leaf_node
+from ._engine import ENGINE_LOCK
+from ._nodes import forgetter
+from ._quirks import _is_alias
+from ._refcounts import _grad_fn
+
+#: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's
+#: nodes take no attributes, and a post-hook registered on a double-grad node (the way
+#: `_GRAD_GRAPH` keeps a marker alive) leaks the node's memory (+5 MB per 300 steps of
+#: the soak loop): the result tensor, which holds its node, keeps the entry valid; once
+#: it is gone, the entry goes (a tensor derived from it alone then carries no record).
+_RECORDS: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
+
+
+def _records(node: Any) -> Any:
+    slot = _RECORDS.get(node.node_ptr())
+    if slot is None or slot[0]() is None:
+        return ()
+    return slot[1]
+
+
+def _node_ptr(node: Any) -> int:
+    return int(node.node_ptr())
+
+
+def _record_call(
+    request: GradRequest, grads: Sequence[Any], nodes: list[Any], outs: list[Any]
+) -> None:
+    """Attach the call's `Record` to each differentiable result's node (``nodes``: the
+    inputs', ``outs``: the outputs' that have one, as `structure` read them: the
+    record is built from those reads rather than by `record_of`, each read costing
+    ~1 us), and enter the results in `_CALL_INPUTS`."""
+    rec = Record(
+        frozenset(n.node_ptr() for n in nodes if n is not None),
+        tuple(outs),
+        tuple(n for n in (_grad_fn(s) for s in request.seeds if s is not None) if n is not None),
+        # (a leaf's node has nothing upstream: only its identity is kept)
+        tuple(
+            None if n is None else (n.node_ptr(), None if _is_leaf_node(n) else n) for n in nodes
+        ),
+    )
+    attach(_GRAPH, rec, grads)
+    bases: tuple[weakref.ref[Any], ...] | None = None
+    for g in grads:
+        node = None if g is None or g.stop_gradient else _grad_fn(g)
+        if node is None:
+            continue
+        if bases is None:
+            bases = tuple(weakref.ref(x) for x in request.inputs)
+        ptr = node.node_ptr()
+        held = _CALL_INPUTS.get(ptr)
+        if held is None or held[0]() is None:
+            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), ([], [0]))
+        held[1][0].extend(bases)
+        held[1][1][0] = _carried.now()  # rule 6: made after the call's own consumption
+
+
+#: ``node pointer of a create_graph result -> (a weak reference to the result, weak
+#: references to the inputs of the calls that made it (`_call_inputs_behind`), [the
+#: stamp it was made at] (rule 6, `_check_carried`))``.
+_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]]] = {}
+
+
+def _carried_ptrs(rec: Record, depth: int = 0) -> set[int]:
+    """Rule 6: the forward nodes (pointers) a create_graph call's result carries: those
+    between its outputs and inputs its pass ran, and what the results of earlier calls
+    among them carry."""
+    keys = rec.inputs
+    ran = _graph.executed(rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node)
+    carried = {n.node_ptr() for n in ran}
+    if depth < 64:
+        for n in ran:
+            for earlier in _records(n):
+                if earlier.call is not rec.call:
+                    carried |= _carried_ptrs(earlier, depth + 1)
+    return carried
+
+
+def _ptr_in(ptrs: set[int], node: Any) -> bool:
+    return bool(node.node_ptr() in ptrs)
+
+
+def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None:
+    """Rule 6: `GraphFreedError` where the pass runs through a create_graph result one
+    of whose carried nodes a pass consumed after the result was made. Walks only while
+    such a consumption may have happened (a live result older than the latest
+    consuming pass)."""
+    latest = _carried.now()
+    if not any(h[1][1][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None):
+        return
+    is_target: Callable[[Any], bool] = _is_leaf_node  # backward() into every leaf
+    if inputs is not None:
+        targets = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+        is_target = functools.partial(_ptr_in, targets)
+
+    roots = [n for n in map(_grad_fn, outputs) if n is not None]
+    for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
+        held = _CALL_INPUTS.get(node.node_ptr())
+        if held is None or held[0]() is None or held[1][1][0] >= latest:
+            continue
+        for rec in _records(node):
+            _carried.check(_carried_ptrs(rec), _consumed_at, held[1][1][0])
+
+
+def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[Any]:
+    """The live inputs of the ``create_graph`` calls whose results the outputs reach,
+    other than ``inputs``. A double-grad node exists only for an op the first pass ran
+    through, so its base depends on one of that call's inputs: requesting them too
+    makes paddle compute the base's gradient (then dropped)."""
+    have = {id(x) for x in inputs}
+    extra: list[Any] = []
+    seen: set[int] = set()
+    stack = [n for n in (_grad_fn(y) for y in outputs) if n is not None]
+    while stack:
+        node = stack.pop()
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        held = _CALL_INPUTS.get(ptr)
+        if held is not None and held[0]() is not None:
+            for ref in held[1][0]:
+                x = ref()
+                if x is not None and id(x) not in have:
+                    have.add(id(x))
+                    extra.append(x)
+        stack.extend(_children(node))
+    return extra
+
+
+class _PaddleGraph(GraphView):
+    """paddle's graph for the contract's structural rules: ``GradNode`` objects named by
+    their pointers, the records in `_RECORDS`, full-range slices as the alias paddle's
+    ``__getitem__`` marks (`_mark_full_slices`); read under `ENGINE_LOCK`, as another
+    thread's pass may be changing the graph."""
+
+    def node(self, t: Any) -> Any:
+        return None if t.is_leaf or t.stop_gradient else _grad_fn(t)
+
+    children = staticmethod(_children)
+
+    ident = staticmethod(_node_ptr)
+
+    records = staticmethod(_records)
+
+    def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
+        # (the entry lives as long as the result tensor: see `_RECORDS`)
+        ptr = node.node_ptr()
+        slot = _RECORDS.get(ptr)
+        if slot is None or slot[0]() is None:
+            slot = _RECORDS[ptr] = (weakref.ref(result, forgetter(_RECORDS, ptr)), [])
+        slot[1].append(record.at(position))
+
+    def recording(self) -> bool:
+        return bool(_RECORDS)
+
+    full_slice = staticmethod(_is_alias)
+
+    def lock(self) -> threading.RLock:
+        return ENGINE_LOCK
+
+
+_GRAPH = _PaddleGraph()
+
+
+def _refuse_unrecorded(
+    outputs: Sequence[Any], inputs: Sequence[Any], cuts: Sequence[Any] = ()
+) -> None:
+    """`UnsupportedFeatureError` for a non-leaf input or cut behind a gradient graph
+    whose record is gone (`_unrecorded_gradient`): the front's structural rule
+    (`unigrad.contract.refuse_structural`) cannot see such a graph."""
+    view = _GRAPH
+    cands = [(f"inputs[{i}]", view.node(x)) for i, x in enumerate(inputs)]
+    cands += [(f"no_grad_vars[{i}]", view.node(v)) for i, v in enumerate(cuts)]
+    cands = [(label, n) for label, n in cands if n is not None]
+    if cands:
+        label = _unrecorded_gradient([_grad_fn(y) for y in outputs], cands)
+        if label is not None:
+            refuse(label, BETWEEN)
+
+
+def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str | None:
+    """The first candidate the roots reach through a double-grad node that no recorded
+    create_graph result covers, or None.
+
+    A record lives as long as its result tensor (see `_RECORDS`): a tensor derived from
+    a create_graph gradient that is gone (``grad(...)[0].T``), or a gradient taken with
+    ``paddle.grad`` itself, leaves a gradient graph the structural rule cannot see. An
+    intermediate behind one is refused, as paddle did before the rule was common: never
+    paddle's own formulas' answer where the contract's cannot be told.
+    """
+    targets = {n.node_ptr(): label for label, n in cands}
+    seen: set[tuple[int, bool]] = set()
+    stack = [(r, False) for r in roots]
+    while stack:
+        node, orphan = stack.pop()
+        if node is None:
+            continue
+        ptr = node.node_ptr()
+        if (ptr, orphan) in seen:
+            continue
+        seen.add((ptr, orphan))
+        if orphan and ptr in targets:
+            return targets[ptr]
+        if not orphan:
+            if _records(node):
+                continue  # a recorded gradient: the structural rule has decided
+            name = node.name()
+            orphan = "DoubleGrad" in name or "TripleGrad" in name
+        stack.extend((c, orphan) for c in node.next_functions)
+    return None
