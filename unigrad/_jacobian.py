@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._api import namespace
+from ._args import split
 from ._dispatch import backend_for, owner
 from ._errors import GradArgumentError, NotDifferentiableError, message
 from ._grad import _flag, grad
@@ -19,8 +20,10 @@ __all__ = ["hessian", "jacobian"]
 
 
 def _seq(value: Any, name: str) -> tuple[bool, tuple[Any, ...]]:
-    if isinstance(value, (list, tuple)):
-        if not value:
+    """`split`'s rule; an empty sequence and a non-tensor refused in paddle's words."""
+    is_seq, items = split(value)
+    if is_seq:
+        if not items:
             msg = message(
                 f"`{name}` is empty",
                 expected="a tensor or a non-empty sequence",
@@ -28,7 +31,7 @@ def _seq(value: Any, name: str) -> tuple[bool, tuple[Any, ...]]:
                 fix=f"Pass the tensor(s) as `{name}`.",
             )
             raise GradArgumentError(msg)
-        return True, tuple(value)
+        return True, items
     if value is None or owner(value) is None:
         msg = message(
             f"`{name}` has the wrong type",
@@ -37,7 +40,7 @@ def _seq(value: Any, name: str) -> tuple[bool, tuple[Any, ...]]:
             fix=f"Pass tensors as `{name}`.",
         )
         raise GradArgumentError(msg)
-    return False, (value,)
+    return False, items
 
 
 def _batch_axis(batch_axis: Any) -> bool:
