@@ -1,8 +1,18 @@
 """Tape-style Jacobians and Hessians: ``paddle.autograd.jacobian``/``hessian`` as tensors.
 
 Built on `unigrad.grad` alone, so they work on every backend (torch, paddle, and
-unigrad's tape for jax and numpy): one batched ``grad`` call per output, whose seeds
-are the rows of an identity matrix (``is_grads_batched=True``: vmap on torch and jax).
+unigrad's tape for jax and numpy, and any third-party backend): one batched ``grad``
+call per output, whose seeds are the rows of an identity matrix
+(``is_grads_batched=True``: vmap on torch and jax).
+
+`unigrad.functional.jacobian`/``hessian`` is the other Jacobian, and both stay because
+they answer different calls. Here the outputs are already computed (``ys`` from
+watched ``xs``, tape tensors on jax and numpy) and the result follows paddle's API
+(``batch_axis``). There ``func`` is a function of plain arrays that the call runs itself,
+with torch's API (``strict``, ``vectorize``, ``strategy``) and torch's numbers; on jax
+and numpy it uses ``jax.jacrev``/``jacfwd`` or HIPS autograd, so the call composes with
+``jax.jit``/``jax.grad``, which a tape cannot. On paddle, `unigrad.functional.jacobian`
+and ``hessian`` run this module's functions on the outputs of ``func``.
 """
 
 from __future__ import annotations

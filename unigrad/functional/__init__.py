@@ -30,6 +30,11 @@ or ``autograd.grad``; ``create_graph`` is accepted and changes nothing.
 ``strict=True`` raises `UnusedInputError` (a ``RuntimeError``) when an
 output does not depend on any input or an input reaches no output, judged on the
 recorded graph (jax: the jaxpr; numpy: autograd's trace), as torch does.
+
+`unigrad.jacobian`/`unigrad.hessian` (``unigrad._jacobian``) are the tape-style
+Jacobians: they take outputs already computed from watched tensors, follow paddle's API
+(``batch_axis``) and run on every backend through `unigrad.grad`. These take a function
+of plain arrays and follow torch's; paddle's `jacobian` and `hessian` here are those.
 """
 
 from __future__ import annotations
