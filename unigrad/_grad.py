@@ -42,9 +42,11 @@ def _as_tuple(value: Any, name: str, *, allow_set: bool = False) -> tuple[Any, .
             fix=f"Pass the tensor(s) as `{name}`.",
         )
         raise GradArgumentError(msg)
+    if type(value) in _TYPE_CACHE:  # a tensor of a type seen before: no call at all
+        return (value,)
     is_seq, items = split(value)
     if not is_seq:
-        if type(value) in _TYPE_CACHE or owner(value) is not None:  # (the cache: one call less)
+        if owner(value) is not None:
             return items
         if isinstance(value, (str, bytes, dict)) or (
             isinstance(value, (set, frozenset)) and not allow_set
