@@ -305,3 +305,35 @@ def test_results_are_plain_arrays(backend):
     _, g = F.vjp(lambda a: a * a, x, v=x)
     assert getattr(type(g), "__unigrad_backend__", None) is None
     assert type(g).__module__.split(".")[0] in {"torch", "paddle", "jax", "jaxlib", "numpy"}
+
+
+def test_each_backend_provides_its_engine_half(backend):
+    # unigrad.functional reaches a backend through Backend.functional(): one exactly
+    # where the capability says so, and the base class's default (a plug-in's) is None
+    from unigrad.backends._base import Backend
+
+    be = unigrad.get_backend(backend.name)
+    impl = be.functional()
+    assert be.capabilities.functional is (impl is not None)
+    assert all(callable(getattr(impl, n)) for n in ("vjp", "jvp", "jacobian", "hessian"))
+    assert all(callable(getattr(impl, n)) for n in ("vhp", "hvp"))
+    assert Backend.functional(be) is None
+
+
+def test_dtype_refusals_name_the_framework_dtype(backend):
+    # the backend's kind decides (integer and bool refused); the message prints the
+    # dtype as the framework does
+    x = arr(backend, [1.0, 2.0])
+    xp = ns(backend, x)
+    ints = arr(backend, [1, 2], "int32")
+    with pytest.raises(unigrad.NotDifferentiableError, match="inputs\\[1\\] given to jvp") as err:
+        F.jvp(lambda a, b: a, (x, ints), v=(x, x))
+    assert f"dtype {ints.dtype}" in str(err.value)
+    flags = arr(backend, [True, False], "bool")
+    with pytest.raises(unigrad.NotDifferentiableError, match="inputs\\[0\\] given to hessian"):
+        F.hessian(lambda a: xp.sum(a), flags)
+    with pytest.raises(unigrad.NotDifferentiableError, match="output 0 of the function") as err:
+        F.jacobian(lambda a: a > 1.5, x)
+    assert "dtype" in str(err.value)
+    with pytest.raises(unigrad.UnsupportedDtypeError, match="output 1 of the function"):
+        F.jacobian(lambda a: (a, xp.astype(a, xp.complex64)), x)

@@ -11,6 +11,7 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from ._args import split
 from ._compile import refuse_backward_in_step
 from ._dispatch import _TYPE_CACHE, backend_for, owner
 from ._errors import (
@@ -32,7 +33,8 @@ _KIND_NAMES = {"i": "an integer", "b": "a bool", "?": "a non-numeric"}
 
 
 def _as_tuple(value: Any, name: str, *, allow_set: bool = False) -> tuple[Any, ...]:
-    """A tensor or an iterable of tensors, as a non-empty tuple."""
+    """A tensor or an iterable of tensors, as a non-empty tuple (`split`'s rule, and
+    other ordered iterables as sequences)."""
     if value is None:
         msg = message(
             f"`{name}` is None",
@@ -41,30 +43,26 @@ def _as_tuple(value: Any, name: str, *, allow_set: bool = False) -> tuple[Any, .
             fix=f"Pass the tensor(s) as `{name}`.",
         )
         raise GradArgumentError(msg)
-    if type(value) is tuple:
-        items = value
-    elif isinstance(value, (list, tuple)):  # a namedtuple or a list subclass: a plain
-        # tuple (torch's engine takes exact tuples only: "inputs to run_backward must
-        # be a tuple", torch 2.13)
-        items = tuple(value)
-    elif type(value) in _TYPE_CACHE or owner(value) is not None:  # (the cache: one call less)
+    if type(value) in _TYPE_CACHE:  # a tensor of a type seen before: no call at all
         return (value,)
-    elif isinstance(value, (str, bytes, dict)) or (
-        isinstance(value, (set, frozenset)) and not allow_set
-    ):
-        cls = type(value).__name__
-        msg = message(
-            f"`{name}` has the wrong container type",
-            expected="a tensor, a list/tuple or another ordered iterable of tensors",
-            got=f"a {cls}",
-            fix=f"Pass `{name}` as a list or tuple of tensors.",
-        )
-        raise GradArgumentError(msg)
-    elif isinstance(value, Iterable):
+    is_seq, items = split(value)
+    if not is_seq:
+        if owner(value) is not None:
+            return items
+        if isinstance(value, (str, bytes, dict)) or (
+            isinstance(value, (set, frozenset)) and not allow_set
+        ):
+            cls = type(value).__name__
+            msg = message(
+                f"`{name}` has the wrong container type",
+                expected="a tensor, a list/tuple or another ordered iterable of tensors",
+                got=f"a {cls}",
+                fix=f"Pass `{name}` as a list or tuple of tensors.",
+            )
+            raise GradArgumentError(msg)
+        if not isinstance(value, Iterable):
+            return items  # not a container: dispatch explains which types it knows
         items = tuple(value)
-    else:
-        # Not a container: let dispatch explain which types it knows.
-        return (value,)
     for i, v in enumerate(items):
         if v is None:
             msg = message(
@@ -107,11 +105,8 @@ def _flag(value: Any, name: str, *, optional: bool = False) -> bool | None:
 def _seeds(grad_outputs: Any, n_outputs: int) -> tuple[Any, ...]:
     if grad_outputs is None:
         return (None,) * n_outputs
-    if isinstance(grad_outputs, (list, tuple)):  # (a namedtuple too: a plain tuple)
-        seeds = tuple(grad_outputs)
-    elif owner(grad_outputs) is not None:
-        seeds = (grad_outputs,)
-    else:
+    is_seq, seeds = split(grad_outputs)
+    if not is_seq and owner(grad_outputs) is None:
         msg = message(
             "`grad_outputs` has the wrong type",
             expected="None, a tensor, or a list/tuple of tensors or None",

@@ -1,8 +1,18 @@
 """Tape-style Jacobians and Hessians: ``paddle.autograd.jacobian``/``hessian`` as tensors.
 
 Built on `unigrad.grad` alone, so they work on every backend (torch, paddle, and
-unigrad's tape for jax and numpy): one batched ``grad`` call per output, whose seeds
-are the rows of an identity matrix (``is_grads_batched=True``: vmap on torch and jax).
+unigrad's tape for jax and numpy, and any third-party backend): one batched ``grad``
+call per output, whose seeds are the rows of an identity matrix
+(``is_grads_batched=True``: vmap on torch and jax).
+
+`unigrad.functional.jacobian`/``hessian`` is the other Jacobian, and both stay because
+they answer different calls. Here the outputs are already computed (``ys`` from
+watched ``xs``, tape tensors on jax and numpy) and the result follows paddle's API
+(``batch_axis``). There ``func`` is a function of plain arrays that the call runs itself,
+with torch's API (``strict``, ``vectorize``, ``strategy``) and torch's numbers; on jax
+and numpy it uses ``jax.jacrev``/``jacfwd`` or HIPS autograd, so the call composes with
+``jax.jit``/``jax.grad``, which a tape cannot. On paddle, `unigrad.functional.jacobian`
+and ``hessian`` run this module's functions on the outputs of ``func``.
 """
 
 from __future__ import annotations
@@ -11,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._api import namespace
+from ._args import split
 from ._dispatch import backend_for, owner
 from ._errors import GradArgumentError, NotDifferentiableError, message
 from ._grad import _flag, grad
@@ -19,8 +30,10 @@ __all__ = ["hessian", "jacobian"]
 
 
 def _seq(value: Any, name: str) -> tuple[bool, tuple[Any, ...]]:
-    if isinstance(value, (list, tuple)):
-        if not value:
+    """`split`'s rule; an empty sequence and a non-tensor refused in paddle's words."""
+    is_seq, items = split(value)
+    if is_seq:
+        if not items:
             msg = message(
                 f"`{name}` is empty",
                 expected="a tensor or a non-empty sequence",
@@ -28,7 +41,7 @@ def _seq(value: Any, name: str) -> tuple[bool, tuple[Any, ...]]:
                 fix=f"Pass the tensor(s) as `{name}`.",
             )
             raise GradArgumentError(msg)
-        return True, tuple(value)
+        return True, items
     if value is None or owner(value) is None:
         msg = message(
             f"`{name}` has the wrong type",
@@ -37,7 +50,7 @@ def _seq(value: Any, name: str) -> tuple[bool, tuple[Any, ...]]:
             fix=f"Pass tensors as `{name}`.",
         )
         raise GradArgumentError(msg)
-    return False, (value,)
+    return False, items
 
 
 def _batch_axis(batch_axis: Any) -> bool:

@@ -24,7 +24,7 @@ import abc
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, NamedTuple, Protocol
 
 from .._errors import UnsupportedFeatureError, message
 
@@ -35,6 +35,7 @@ __all__ = [
     "Backend",
     "BackwardRequest",
     "Capabilities",
+    "FunctionalImpl",
     "GradRequest",
     "Kind",
     "constant_output_message",
@@ -71,8 +72,9 @@ class Capabilities:
         leaf_hooks_in_grad: Tensor hooks on leaf inputs fire inside ``grad``.
         float16_cpu: float16 gradients run on CPU.
         functional: `unigrad.functional` (vjp, jvp, jacobian, hessian, hvp, vhp)
-            has an implementation for this backend's tensors. Off by default: a
-            third-party backend offers ``grad`` and the tape-style ``unigrad.jacobian``.
+            has an implementation for this backend's tensors: `Backend.functional`
+            returns one. Off by default: a third-party backend offers ``grad`` and the
+            tape-style ``unigrad.jacobian``.
         no_second_order: namespace functions (``unigrad.namespace(x).<name>``) whose
             derivative the framework cannot differentiate again: a ``create_graph=True``
             pass through one raises `unigrad.HigherOrderUnavailableError` naming it.
@@ -90,6 +92,84 @@ class Capabilities:
     functional: bool = False
     no_second_order: frozenset[str] = frozenset()
     compiles_steps: bool = False
+
+
+class FunctionalImpl(Protocol):
+    """The engine half of `unigrad.functional`, which `Backend.functional` returns.
+
+    `unigrad.functional` checks every argument first (containers, flags, dtypes, ``v``'s
+    shapes, strategies), identically for every backend, then calls one of these with
+    ``ins`` (a non-empty tuple of this backend's plain tensors), ``vs`` (a tuple shaped
+    like the reference, or None: ones) and ``func`` wrapped: it returns a tuple of
+    outputs (the scalar output for the Hessian family) and refuses wrong outputs itself.
+    Each method returns torch's structure before the front unwraps it: tuples over the
+    outputs and the inputs (``jacobian``/``hessian``: ``result[i][j]``). ``strict`` raises
+    `unigrad.UnusedInputError` with torch's messages (`unigrad.functional._strict`).
+    A module with these six functions satisfies it (``unigrad.functional._torch``).
+    """
+
+    def vjp(
+        self,
+        func: Callable[..., Any],
+        ins: tuple[Any, ...],
+        vs: tuple[Any, ...] | None,
+        check_v: Callable[[tuple[Any, ...]], None],
+        create_graph: bool,
+        strict: bool,
+    ) -> tuple[Any, Any]:
+        """``(outputs, v^T J)``; ``check_v(outputs)`` runs before differentiating."""
+
+    def jvp(
+        self,
+        func: Callable[..., Any],
+        ins: tuple[Any, ...],
+        vs: tuple[Any, ...] | None,
+        create_graph: bool,
+        strict: bool,
+    ) -> tuple[Any, Any]:
+        """``(outputs, J v)``."""
+
+    def jacobian(
+        self,
+        func: Callable[..., Any],
+        ins: tuple[Any, ...],
+        create_graph: bool,
+        strict: bool,
+        vectorize: bool,
+        strategy: str,
+    ) -> Any:
+        """``J[i][j]``: output ``i`` by input ``j``."""
+
+    def hessian(
+        self,
+        func: Callable[..., Any],
+        ins: tuple[Any, ...],
+        create_graph: bool,
+        strict: bool,
+        vectorize: bool,
+        strategy: str,
+    ) -> Any:
+        """``H[i][j]``: inputs ``i`` and ``j`` (``strategy``: the outer Jacobian's)."""
+
+    def vhp(
+        self,
+        func: Callable[..., Any],
+        ins: tuple[Any, ...],
+        vs: tuple[Any, ...] | None,
+        create_graph: bool,
+        strict: bool,
+    ) -> tuple[Any, Any]:
+        """``(output, v^T H)``."""
+
+    def hvp(
+        self,
+        func: Callable[..., Any],
+        ins: tuple[Any, ...],
+        vs: tuple[Any, ...] | None,
+        create_graph: bool,
+        strict: bool,
+    ) -> tuple[Any, Any]:
+        """``(output, H v)``."""
 
 
 class GradRequest(NamedTuple):
@@ -212,6 +292,14 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     def namespace(self) -> ModuleType | Any:
         """The array namespace forward code should use for this backend's tensors."""
+
+    def functional(self) -> FunctionalImpl | None:
+        """The engine half of `unigrad.functional` for this backend's plain tensors, or
+        None (the default): `unigrad.functional` then raises
+        `unigrad.UnsupportedFeatureError`, and ``grad``, `unigrad.jacobian` and
+        `unigrad.hessian` remain. A backend that returns one sets
+        ``Capabilities.functional``."""
+        return None
 
     def lift(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """``fn`` as one differentiable step; the identity for frameworks with a tape."""

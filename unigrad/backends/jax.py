@@ -15,7 +15,7 @@ from .._errors import CompiledStepError, TapeError, message
 from ..tape._backend import TapeBackend
 from ..tape._engine import jax_engine
 from ..tape._tensor import JaxTensor, NumpyTensor, Tensor
-from ._base import BackwardRequest, Capabilities, GradRequest
+from ._base import BackwardRequest, Capabilities, FunctionalImpl, GradRequest
 
 __all__ = ["BACKEND", "JaxBackend"]
 
@@ -85,6 +85,11 @@ class JaxBackend(TapeBackend):
 
     def _array_types(self) -> tuple[type, ...]:
         return (jax.Array, jax.core.Tracer)
+
+    def functional(self) -> FunctionalImpl:
+        from ..functional import _jax
+
+        return _jax
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         try:

@@ -11,7 +11,7 @@ import numpy as np
 from ..tape._backend import TapeBackend
 from ..tape._engine import numpy_engine
 from ..tape._tensor import NumpyTensor
-from ._base import Capabilities
+from ._base import Capabilities, FunctionalImpl
 
 __all__ = ["BACKEND", "NumpyBackend"]
 
@@ -37,6 +37,11 @@ class NumpyBackend(TapeBackend):
 
     def _array_types(self) -> tuple[type, ...]:
         return (np.ndarray, np.generic)
+
+    def functional(self) -> FunctionalImpl:
+        from ..functional import _numpy
+
+        return _numpy
 
     def versions(self) -> dict[str, str]:
         from importlib.metadata import version

@@ -39,6 +39,7 @@ from ._base import (
     Backend,
     BackwardRequest,
     Capabilities,
+    FunctionalImpl,
     GradRequest,
     Kind,
     constant_output_message,
@@ -697,6 +698,11 @@ class TorchBackend(Backend):
 
     def versions(self) -> dict[str, str]:
         return {"torch": str(torch.__version__)}
+
+    def functional(self) -> FunctionalImpl:
+        from ..functional import _torch
+
+        return _torch
 
     def kind(self, x: Any) -> Kind:
         return _KINDS[x.dtype]

@@ -5,7 +5,9 @@ The signatures, argument rules and return structures are torch's
 returns a tensor or a tuple of tensors, and each result mirrors those structures
 (a tensor for a tensor, a tuple for a tuple; ``jacobian``/``hessian`` nest two levels).
 Arguments are checked once here, identically for every backend, then the call goes
-to the framework's own machinery:
+to the engine half that the tensors' backend provides (`Backend.functional`, found
+through the dispatch registry as `unigrad.grad` finds its backend), which uses the
+framework's own machinery:
 
 * torch: `torch.autograd.functional` itself;
 * paddle: `unigrad.grad` on paddle's tape (the same double-backward algorithms);
@@ -28,13 +30,19 @@ or ``autograd.grad``; ``create_graph`` is accepted and changes nothing.
 ``strict=True`` raises `UnusedInputError` (a ``RuntimeError``) when an
 output does not depend on any input or an input reaches no output, judged on the
 recorded graph (jax: the jaxpr; numpy: autograd's trace), as torch does.
+
+`unigrad.jacobian`/`unigrad.hessian` (``unigrad._jacobian``) are the tape-style
+Jacobians: they take outputs already computed from watched tensors, follow paddle's API
+(``batch_axis``) and run on every backend through `unigrad.grad`. These take a function
+of plain arrays and follow torch's; paddle's `jacobian` and `hessian` here are those.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from .._args import split
 from .._dispatch import get_backend, owner
 from .._errors import (
     BackendError,
@@ -48,36 +56,29 @@ from .._errors import (
 )
 from .._grad import _flag
 
+if TYPE_CHECKING:
+    from ..backends._base import Backend, FunctionalImpl
+
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
 _TAPE_BACKENDS = ("jax", "numpy")
 
 
-def _framework(x: Any) -> str | None:
+def _owner(x: Any) -> Backend | None:
     """The backend that owns plain tensor ``x`` (the dispatch registry's answer), or None.
 
     autograd's tracing boxes count as numpy values, so these functions compose with
-    ``autograd.grad`` as jax's compose with ``jax.grad``.
+    ``autograd.grad`` as jax's compose with ``jax.grad`` (the registry itself knows no
+    boxes: `unigrad.grad` refuses them).
     """
     if type(x).__module__.startswith("autograd."):
-        return "numpy"
-    backend = owner(x)
-    return None if backend is None else backend.name
-
-
-def _impl(name: str) -> Any:
-    """The per-framework module, imported on first use (``import unigrad`` stays light)."""
-    import importlib
-
-    return importlib.import_module(f"{__name__}._{name}")
+        return get_backend("numpy")
+    return owner(x)
 
 
 def _as_tuple(value: Any, what: str, fn: str) -> tuple[bool, tuple[Any, ...]]:
     """torch's rule: a tensor or a tuple of tensors (a list is read as a tuple)."""
-    if isinstance(value, (tuple, list)):
-        items, is_tuple = tuple(value), True
-    else:
-        items, is_tuple = (value,), False
+    is_tuple, items = split(value)
     if not items:
         msg = message(
             f"the {what} given to {fn} is empty",
@@ -96,7 +97,7 @@ def _as_tuple(value: Any, what: str, fn: str) -> tuple[bool, tuple[Any, ...]]:
                 "tape tensors.",
             )
             raise TapeError(msg)
-        if _framework(el) is None:
+        if _owner(el) is None:
             where = f"the value at index {i}" if is_tuple else f"the given {what}"
             msg = message(
                 f"the {what} given to {fn} must be a tensor or a tuple of tensors",
@@ -108,21 +109,22 @@ def _as_tuple(value: Any, what: str, fn: str) -> tuple[bool, tuple[Any, ...]]:
     return is_tuple, items
 
 
-def _one_framework(groups: list[tuple[str, tuple[Any, ...]]]) -> str:
-    found: str | None = None
+def _one_backend(groups: list[tuple[str, tuple[Any, ...]]]) -> Backend:
+    """`unigrad._dispatch.backend_for` over `_owner`, in torch.autograd.functional's words."""
+    found: Backend | None = None
     first = ""
     for label, items in groups:
         for i, el in enumerate(items):
-            name = _framework(el)
-            if name is None:
+            be = _owner(el)
+            if be is None:
                 continue
             if found is None:
-                found, first = name, f"{label}[{i}]"
-            elif name != found:
+                found, first = be, f"{label}[{i}]"
+            elif be is not found:
                 msg = message(
                     "one call mixes two frameworks",
                     expected="every tensor of one framework",
-                    got=f"{first} from {found!r} and {label}[{i}] from {name!r}",
+                    got=f"{first} from {found.name!r} and {label}[{i}] from {be.name!r}",
                     fix="Convert them to one framework first.",
                 )
                 raise BackendError(msg)
@@ -152,11 +154,6 @@ def _size(x: Any) -> int:
     for d in _shape(x):
         n *= d
     return n
-
-
-def _is_complex(x: Any) -> bool:
-    dt = getattr(x, "dtype", None)
-    return dt is not None and "complex" in str(dt)
 
 
 def _check_v(v: tuple[Any, ...], refs: tuple[Any, ...], is_tuple: bool, what: str) -> None:
@@ -192,16 +189,16 @@ class _Outputs:
     """
 
     def __init__(
-        self, func: Callable[..., Any], fn: str, *, single: bool, real: bool, framework: str
+        self, func: Callable[..., Any], fn: str, *, single: bool, real: bool, backend: Backend
     ) -> None:
         self.func, self.fn, self.single, self.real = func, fn, single, real
-        self.framework = framework
+        self.backend = backend
         self.is_tuple = False
 
     def check(self, out: Any) -> tuple[Any, ...]:
         fn = self.fn
         if self.single:
-            if isinstance(out, (tuple, list)) or _framework(out) is None:
+            if isinstance(out, (tuple, list)) or _owner(out) is None:
                 msg = message(
                     f"the function given to {fn} should return a single tensor",
                     expected="one tensor with one element",
@@ -221,17 +218,19 @@ class _Outputs:
                 raise GradArgumentError(msg)
         else:
             self.is_tuple, outs = _as_tuple(out, "outputs of the user-provided function", fn)
+        be = self.backend
         for i, o in enumerate(outs):
-            if _framework(o) != self.framework:
+            if _owner(o) is not be:
                 msg = message(
                     f"output {i} of the function given to {fn} is not a tensor of the "
                     "inputs' framework",
-                    expected=f"a {self.framework} tensor",
+                    expected=f"a {be.name} tensor",
                     got=f"a {type(o).__module__}.{type(o).__qualname__}",
                     fix="Compute the outputs with the inputs' framework.",
                 )
                 raise BackendError(msg)
-            if self.real and _is_complex(o):
+            kind = be.kind(o)
+            if self.real and kind == "c":
                 msg = message(
                     f"output {i} of the function given to {fn} is complex",
                     expected="real outputs (torch.autograd.functional cannot seed complex "
@@ -241,7 +240,7 @@ class _Outputs:
                     "an explicit v.",
                 )
                 raise UnsupportedDtypeError(msg)
-            if "int" in str(getattr(o, "dtype", "")) or "bool" in str(getattr(o, "dtype", "")):
+            if kind not in "fc":
                 msg = message(
                     f"output {i} of the function given to {fn} is not differentiable",
                     expected="a floating-point output",
@@ -267,16 +266,33 @@ def _post2(res: Any, outer: bool, inner: bool) -> Any:
     return res if outer else res[0]
 
 
-def _front(
-    func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any, fn: str
-) -> tuple[str, bool, tuple[Any, ...], tuple[Any, ...] | None]:
+class _Call:
+    """A checked call: the backend, its engine half, the inputs and ``v`` as tuples."""
+
+    __slots__ = ("backend", "impl", "ins", "is_in_tuple", "vs")
+
+    def __init__(
+        self,
+        backend: Backend,
+        impl: FunctionalImpl,
+        is_in_tuple: bool,
+        ins: tuple[Any, ...],
+        vs: tuple[Any, ...] | None,
+    ) -> None:
+        self.backend, self.impl = backend, impl
+        self.is_in_tuple, self.ins, self.vs = is_in_tuple, ins, vs
+
+
+def _front(func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any, fn: str) -> _Call:
     _callable(func, fn)
     is_in_tuple, ins = _as_tuple(inputs, "inputs", fn)
     vs: tuple[Any, ...] | None = None
     if v is not None:
         _, vs = _as_tuple(v, "v", fn)
-    name = _one_framework([("inputs", ins), ("v", vs or ())])
-    if not get_backend(name).capabilities.functional:
+    be = _one_backend([("inputs", ins), ("v", vs or ())])
+    name = be.name
+    impl = be.functional()
+    if impl is None:
         msg = message(
             f"backend {name!r} has no implementation of unigrad.functional.{fn}",
             expected="a backend with the capability `functional` (torch, paddle, jax, numpy)",
@@ -288,16 +304,15 @@ def _front(
     _flag(create_graph, "create_graph")
     _flag(strict, "strict")
     for i, x in enumerate(ins):
-        dt = str(getattr(x, "dtype", ""))
-        if "int" in dt or "bool" in dt:
+        if be.kind(x) not in "fc":
             msg = message(
                 f"inputs[{i}] given to {fn} is not differentiable",
                 expected="floating-point or complex inputs",
-                got=f"dtype {dt}",
+                got=f"dtype {x.dtype}",
                 fix="Cast the input to a floating-point dtype.",
             )
             raise NotDifferentiableError(msg)
-    return name, is_in_tuple, ins, vs
+    return _Call(be, impl, is_in_tuple, ins, vs)
 
 
 def _v_for_inputs(
@@ -347,8 +362,9 @@ def vjp(
         >>> gx, gy
         (tensor([2., 2.]), tensor([3., 3.]))
     """
-    name, is_in, ins, vs = _front(func, inputs, v, create_graph, strict, "vjp")
-    wrapped = _Outputs(func, "vjp", single=False, real=False, framework=name)
+    call = _front(func, inputs, v, create_graph, strict, "vjp")
+    vs = call.vs
+    wrapped = _Outputs(func, "vjp", single=False, real=False, backend=call.backend)
 
     def check_v(outs: tuple[Any, ...]) -> None:
         # called by the backend with the outputs, before differentiating
@@ -361,7 +377,7 @@ def vjp(
                     fix="Pass v with the outputs' shapes.",
                 )
                 raise GradOutputsError(msg)
-            if _is_complex(outs[0]):
+            if call.backend.kind(outs[0]) == "c":
                 msg = message(
                     "v is None for a complex output",
                     expected="an explicit v",
@@ -372,8 +388,8 @@ def vjp(
             return
         _check_v(vs, outs, wrapped.is_tuple, "output")
 
-    outs, res = _impl(name).vjp(wrapped, ins, vs, check_v, bool(create_graph), bool(strict))
-    return _post(outs, wrapped.is_tuple), _post(res, is_in)
+    outs, res = call.impl.vjp(wrapped, call.ins, vs, check_v, bool(create_graph), bool(strict))
+    return _post(outs, wrapped.is_tuple), _post(res, call.is_in_tuple)
 
 
 def jvp(
@@ -405,10 +421,10 @@ def jvp(
         ...     v=(torch.ones(2), torch.ones(2)))[1]
         tensor([5., 5.])
     """
-    name, is_in, ins, vs = _front(func, inputs, v, create_graph, strict, "jvp")
-    vs = _v_for_inputs(vs, ins, is_in, "jvp")
-    wrapped = _Outputs(func, "jvp", single=False, real=True, framework=name)
-    outs, res = _impl(name).jvp(wrapped, ins, vs, bool(create_graph), bool(strict))
+    call = _front(func, inputs, v, create_graph, strict, "jvp")
+    vs = _v_for_inputs(call.vs, call.ins, call.is_in_tuple, "jvp")
+    wrapped = _Outputs(func, "jvp", single=False, real=True, backend=call.backend)
+    outs, res = call.impl.jvp(wrapped, call.ins, vs, bool(create_graph), bool(strict))
     return _post(outs, wrapped.is_tuple), _post(res, wrapped.is_tuple)
 
 
@@ -484,13 +500,13 @@ def jacobian(
         tensor([[3., 0.],
                 [0., 3.]])
     """
-    name, is_in, ins, _ = _front(func, inputs, None, create_graph, strict, "jacobian")
+    call = _front(func, inputs, None, create_graph, strict, "jacobian")
     _strategy(strategy, vectorize, bool(create_graph), bool(strict), "strategy")
-    wrapped = _Outputs(func, "jacobian", single=False, real=True, framework=name)
-    res = _impl(name).jacobian(
-        wrapped, ins, bool(create_graph), bool(strict), bool(vectorize), strategy
+    wrapped = _Outputs(func, "jacobian", single=False, real=True, backend=call.backend)
+    res = call.impl.jacobian(
+        wrapped, call.ins, bool(create_graph), bool(strict), bool(vectorize), strategy
     )
-    return _post2(res, wrapped.is_tuple, is_in)
+    return _post2(res, wrapped.is_tuple, call.is_in_tuple)
 
 
 def hessian(
@@ -524,7 +540,7 @@ def hessian(
         tensor([[ 6.,  0.],
                 [ 0., 12.]])
     """
-    name, is_in, ins, _ = _front(func, inputs, None, create_graph, strict, "hessian")
+    call = _front(func, inputs, None, create_graph, strict, "hessian")
     _strategy(
         outer_jacobian_strategy,
         vectorize,
@@ -532,21 +548,27 @@ def hessian(
         bool(strict),
         "outer_jacobian_strategy",
     )
-    wrapped = _Outputs(func, "hessian", single=True, real=True, framework=name)
-    res = _impl(name).hessian(
-        wrapped, ins, bool(create_graph), bool(strict), bool(vectorize), outer_jacobian_strategy
+    wrapped = _Outputs(func, "hessian", single=True, real=True, backend=call.backend)
+    res = call.impl.hessian(
+        wrapped,
+        call.ins,
+        bool(create_graph),
+        bool(strict),
+        bool(vectorize),
+        outer_jacobian_strategy,
     )
-    return _post2(res, is_in, is_in)
+    return _post2(res, call.is_in_tuple, call.is_in_tuple)
 
 
 def _hv(
     kind: str, func: Any, inputs: Any, v: Any, create_graph: Any, strict: Any
 ) -> tuple[Any, Any]:
-    name, is_in, ins, vs = _front(func, inputs, v, create_graph, strict, kind)
-    vs = _v_for_inputs(vs, ins, is_in, kind)
-    wrapped = _Outputs(func, kind, single=True, real=True, framework=name)
-    out, res = getattr(_impl(name), kind)(wrapped, ins, vs, bool(create_graph), bool(strict))
-    return out, _post(res, is_in)
+    call = _front(func, inputs, v, create_graph, strict, kind)
+    vs = _v_for_inputs(call.vs, call.ins, call.is_in_tuple, kind)
+    wrapped = _Outputs(func, kind, single=True, real=True, backend=call.backend)
+    run = call.impl.vhp if kind == "vhp" else call.impl.hvp
+    out, res = run(wrapped, call.ins, vs, bool(create_graph), bool(strict))
+    return out, _post(res, call.is_in_tuple)
 
 
 def vhp(

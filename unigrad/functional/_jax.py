@@ -38,7 +38,16 @@ def _like(vs: tuple[Any, ...], refs: tuple[Any, ...]) -> tuple[Any, ...]:
 
 
 def _deps(func: Callable[..., Any], ins: tuple[Any, ...]) -> list[set[int]]:
-    """For each output of ``func``, the inputs it depends on, read from the jaxpr."""
+    """For each output of ``func``, the inputs it depends on, read from the jaxpr.
+
+    torch's strict mode asks whether an output was *recorded* from an input, so every
+    equation links its operands to its results. The tape's walk
+    (`unigrad.tape._deps.jax_dependencies`) asks the contract's rule 14 instead
+    (differentiable dependence: no link through ``floor``/``sign``/``round``, through
+    integer or boolean values such as a ``where`` mask, and only through the operands a
+    nested ``jit`` really uses), and would refuse under ``strict=True`` calls that torch
+    accepts (``floor(x) + y``, the Hessian of ``relu``); so this walk stays apart.
+    """
     closed = jax.make_jaxpr(func)(*ins)
     jaxpr = closed.jaxpr
     env: dict[Any, set[int]] = {}

@@ -27,6 +27,7 @@ from .._base import (
     Backend,
     BackwardRequest,
     Capabilities,
+    FunctionalImpl,
     GradRequest,
     Kind,
 )
@@ -107,6 +108,11 @@ class PaddleBackend(Backend):
 
     def versions(self) -> dict[str, str]:
         return {"paddle": str(paddle.__version__)}
+
+    def functional(self) -> FunctionalImpl:
+        from ...functional import _paddle
+
+        return _paddle
 
     def kind(self, x: Any) -> Kind:
         return _kind_of(x.dtype)
