@@ -14,15 +14,16 @@ lululxvi/deepxde, file named at each); the sizes are small so that the runs are 
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+import deepxde as dde
 import numpy as np
 
-import deepxde as dde
 import unigrad.integrations.deepxde as ugdde
 
 BACKEND = dde.backend.backend_name
@@ -59,9 +60,7 @@ def _on(_: Any, on_boundary: bool) -> bool:
 
 
 def _spacetime(lo: float, hi: float, t1: float) -> Any:
-    return dde.geometry.GeometryXTime(
-        dde.geometry.Interval(lo, hi), dde.geometry.TimeDomain(0, t1)
-    )
+    return dde.geometry.GeometryXTime(dde.geometry.Interval(lo, hi), dde.geometry.TimeDomain(0, t1))
 
 
 # Each builder returns (data, layer sizes, output transform or None, arrays): ``arrays``
@@ -162,9 +161,9 @@ def wave() -> tuple[Any, list[int], Any, bool]:
 
     def sol(x: Any) -> Any:
         xs, t = x[:, 0:1], x[:, 1:2]
-        return np.sin(pi * xs) * np.cos(c * pi * t) + np.sin(4 * pi * xs) * np.cos(
-            4 * c * pi * t
-        ) / 2
+        return (
+            np.sin(pi * xs) * np.cos(c * pi * t) + np.sin(4 * pi * xs) * np.cos(4 * c * pi * t) / 2
+        )
 
     g = _spacetime(0, 1, 1)
     bc = dde.icbc.DirichletBC(g, sol, _on)
@@ -174,9 +173,7 @@ def wave() -> tuple[Any, list[int], Any, bool]:
         lambda x, y, _: dde.grad.jacobian(y, x, i=0, j=1),
         lambda x, _: dde.utils.isclose(x[1], 0),
     )
-    data = dde.data.TimePDE(
-        g, pde, [bc, ic1, ic2], num_domain=64, num_boundary=16, num_initial=16
-    )
+    data = dde.data.TimePDE(g, pde, [bc, ic1, ic2], num_domain=64, num_boundary=16, num_initial=16)
     return data, [2, 16, 16, 1], None, True
 
 
@@ -309,7 +306,7 @@ def _weights(sizes: list[int], seed: int) -> list[tuple[np.ndarray, np.ndarray]]
             (rng.normal(size=(a, b)) * np.sqrt(2 / (a + b))).astype(np.float32),
             (rng.normal(size=b) * 0.1).astype(np.float32),
         )
-        for a, b in zip(sizes[:-1], sizes[1:])
+        for a, b in itertools.pairwise(sizes)
     ]
 
 
@@ -336,7 +333,7 @@ def _model(name: str, seed: int = 0) -> tuple[Any, Any, bool]:
         model.params = [params, model.params[1]]
         model.opt_state = model.opt.init(model.params)
     else:
-        for layer, (w, b) in zip(net.linears, weights):
+        for layer, (w, b) in zip(net.linears, weights, strict=True):
             if BACKEND == "pytorch":
                 import torch
 
@@ -365,12 +362,10 @@ def _losses_and_grads(model: Any, data: Any) -> tuple[list[float], list[list[flo
         import jax.numpy as jnp
 
         losses = model.outputs_losses_train(model.params, x, y)[1]
-        g = jax.grad(lambda p: jnp.sum(model.outputs_losses_train(p, x, y)[1]))(
-            model.params
-        )[0]["params"]
-        grads = [
-            _np(g[f"denses_{k}"][n]) for k in range(len(g)) for n in ("kernel", "bias")
+        g = jax.grad(lambda p: jnp.sum(model.outputs_losses_train(p, x, y)[1]))(model.params)[0][
+            "params"
         ]
+        grads = [_np(g[f"denses_{k}"][n]) for k in range(len(g)) for n in ("kernel", "bias")]
     else:
         losses = model.outputs_losses_train(x, y, None)[1]
         params = [p for layer in model.net.linears for p in (layer.weight, layer.bias)]
@@ -411,7 +406,7 @@ def check(names: list[str]) -> dict[str, Any]:
                 try:
                     _losses_and_grads(model, data)
                     res["own"] = "ran"
-                except Exception as e:  # noqa: BLE001 - what DeepXDE raises is reported
+                except Exception as e:  # what DeepXDE raises is reported
                     res["own"] = f"{type(e).__name__}: {str(e)[:80]}"
                 continue
             x = data.test_x
