@@ -447,21 +447,35 @@ def train(names: list[str], iterations: int, modes: list[str]) -> dict[str, Any]
     return out
 
 
-def bench(names: list[str], iterations: int) -> dict[str, Any]:
-    """Seconds per training iteration (after a warm-up of 20), both layers."""
+def bench(names: list[str], iterations: int, rounds: int) -> dict[str, Any]:
+    """Seconds per training iteration, both layers side by side: after a warm-up (the
+    compilation on jax), ``rounds`` rounds each train both models ``iterations``
+    iterations, in turn (the order alternates); medians over the rounds, and the median
+    of the per-round ratios unigrad / own."""
+    import statistics
+
     out: dict[str, Any] = {}
     for name in names:
-        res: dict[str, Any] = {}
+        models: dict[str, Any] = {}
         for layer in ("own", "unigrad"):
             _layer(layer == "unigrad")
             model, _, array_style = _model(name)
             if layer == "own" and BACKEND == "jax" and array_style:
-                res[layer] = None
                 continue
-            model.train(iterations=20, display_every=1000, verbose=0)
-            t0 = time.perf_counter()
-            model.train(iterations=iterations, display_every=10**6, verbose=0)
-            res[layer] = (time.perf_counter() - t0) / iterations
+            model.train(iterations=20, display_every=10**6, verbose=0)
+            models[layer] = model
+        times: dict[str, list[float]] = {layer: [] for layer in models}
+        for r in range(rounds):
+            for layer in sorted(models, reverse=bool(r % 2)):
+                _layer(layer == "unigrad")
+                t0 = time.perf_counter()
+                models[layer].train(iterations=iterations, display_every=10**6, verbose=0)
+                times[layer].append((time.perf_counter() - t0) / iterations)
+        res: dict[str, Any] = {k: statistics.median(v) for k, v in times.items()}
+        if "own" in times:
+            res["ratio"] = statistics.median(
+                u / o for u, o in zip(times["unigrad"], times["own"], strict=True)
+            )
         out[name] = res
     ugdde.uninstall()
     return out
@@ -480,7 +494,7 @@ def main(argv: list[str]) -> None:
     elif mode == "train":
         result = train(names, iterations, opts.get("modes", "own,unigrad").split(","))
     elif mode == "bench":
-        result = bench(names, iterations)
+        result = bench(names, iterations, int(opts.get("rounds", "5")))
     else:
         raise SystemExit(f"unknown mode {mode!r}")
     print("RESULT " + json.dumps({"backend": BACKEND, "result": result}))
