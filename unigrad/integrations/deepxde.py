@@ -35,8 +35,18 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import unigrad
+import unigrad.tape
 
-__all__ = ["clear", "hessian", "install", "installed", "is_installed", "jacobian", "uninstall"]
+__all__ = [
+    "array_style",
+    "clear",
+    "hessian",
+    "install",
+    "installed",
+    "is_installed",
+    "jacobian",
+    "uninstall",
+]
 
 # What install() replaced, to put back: (object, attribute name, original value).
 _saved: list[tuple[Any, str, Any]] = []
@@ -44,8 +54,10 @@ _saved: list[tuple[Any, str, Any]] = []
 # tensors are held too, so that an id is not reused while its entry lives.
 _jacobians: dict[tuple[int, int, bool], _Jacobian] = {}
 _hessians: dict[tuple[int, int, int], _Hessian] = {}
-# jax: DeepXDE's input array -> (that array, its watched leaf), while a residual runs.
-_leaves: dict[int, tuple[Any, Any]] = {}
+# jax, while DeepXDE computes the losses: the id of each array DeepXDE holds (its input,
+# its network's output, each derivative handed back as an array) -> (that array, the
+# tape tensor it is the value of).
+_tape: dict[int, tuple[Any, Any]] = {}
 
 
 def _dde() -> Any:
@@ -65,11 +77,22 @@ def _values(ys: Any) -> Any:
     return ys[0] if isinstance(ys, tuple) else ys
 
 
-def _leaf(xs: Any) -> Any:
-    """The tensor to differentiate with respect to: ``xs`` itself, or on jax the leaf
-    watched for DeepXDE's input array while the residual runs."""
-    entry = _leaves.get(id(xs))
-    return entry[1] if entry is not None else xs
+def _on_tape(a: Any) -> Any:
+    """The tensor to differentiate: ``a`` itself, or on jax the tape tensor whose value
+    the array ``a`` is (DeepXDE's input: a watched leaf; its network's output: the
+    lifted network at that leaf; a derivative handed back as an array)."""
+    entry = _tape.get(id(a))
+    return entry[1] if entry is not None else a
+
+
+def _handed_back(result: Any, given: Any) -> Any:
+    """``result`` as the caller gave ``ys``: the tape tensor for a tensor, its value
+    (registered, so that it can be differentiated again) for an array of `_tape`."""
+    if id(given) not in _tape:
+        return result
+    value = result.value
+    _tape[id(value)] = (value, result)
+    return value
 
 
 class _Jacobian:
@@ -78,8 +101,8 @@ class _Jacobian:
     mode, each once."""
 
     def __init__(self, ys: Any, xs: Any, forward: bool) -> None:
-        self.ys = _values(ys)
-        self.xs = _leaf(xs)
+        self.ys = _on_tape(_values(ys))
+        self.xs = _on_tape(xs)
         self.given_xs = xs  # held: its id is part of the cache key
         self.forward = forward
         self.dim_y = int(self.ys.shape[-1])
@@ -153,11 +176,11 @@ class _Hessian:
     Jacobian of the cached gradient row, as DeepXDE computes it."""
 
     def __init__(self, ys: Any, xs: Any, component: int) -> None:
-        dim_y = int(_values(ys).shape[1])
+        dim_y = int(_on_tape(_values(ys)).shape[1])
         if component >= dim_y:
             msg = f"The component of ys={component} cannot be larger than the dimension={dim_y}."
             raise ValueError(msg)
-        grad_y = jacobian(ys, xs, i=component, j=None)
+        grad_y = _on_tape(jacobian(ys, xs, i=component, j=None))
         self.H = _Jacobian(grad_y, xs, forward=False)
         self.given = (_values(ys), xs)  # held: their ids are the cache key
 
@@ -190,7 +213,7 @@ def jacobian(ys: Any, xs: Any, i: int | None = None, j: int | None = None) -> An
     entry = _jacobians.get(key)
     if entry is None:
         entry = _jacobians[key] = _Jacobian(ys, xs, forward)
-    return entry(i, j)
+    return _handed_back(entry(i, j), _values(ys))
 
 
 def hessian(ys: Any, xs: Any, component: int = 0, i: int = 0, j: int = 0) -> Any:
@@ -218,7 +241,7 @@ def hessian(ys: Any, xs: Any, component: int = 0, i: int = 0, j: int = 0) -> Any
     entry = _hessians.get(key)
     if entry is None:
         entry = _hessians[key] = _Hessian(ys, xs, component)
-    return entry(i, j)
+    return _handed_back(entry(i, j), _values(ys))
 
 
 def clear() -> None:
@@ -227,51 +250,110 @@ def clear() -> None:
     _hessians.clear()
 
 
-def _array_style(pde: Callable[..., Any]) -> Callable[..., Any]:
-    """Wraps a residual ``pde(x, y, ...)`` so that on DeepXDE's jax backend ``y`` is an
-    array: DeepXDE's ``(values, fn)`` pair becomes ``unigrad.lift(fn)`` at a watched
-    leaf of ``x`` (the tape records DeepXDE's network as one step), and the residual's
-    tape tensors come back as arrays of DeepXDE's own ``jax.grad`` trace."""
+def _value(f: Any) -> Any:
+    """A residual term as an array of the caller's trace (a tape tensor holds one)."""
+    return f.value if isinstance(f, unigrad.tape.Tensor) else f
+
+
+@contextlib.contextmanager
+def _recorded(inputs: Any, outputs: Any, fn: Callable[[Any], Any]) -> Iterator[Any]:
+    """Records DeepXDE's ``(outputs, fn)`` pair on the tape for the ``with`` block:
+    ``inputs`` becomes a watched leaf, ``outputs`` the lifted ``fn`` at that leaf (one
+    recorded step, whose VJP the tape takes with ``jax.vjp``); both arrays map to their
+    tape tensors in `_tape`. Yields the tape tensor of ``outputs``."""
+    leaf = unigrad.watch(inputs)
+    y = unigrad.lift(fn)(leaf)
+    outer = dict(_tape)
+    _tape[id(inputs)] = (inputs, leaf)
+    _tape[id(outputs)] = (outputs, y)
+    try:
+        yield y
+    finally:
+        _tape.clear()
+        _tape.update(outer)
+
+
+def array_style(pde: Callable[..., Any]) -> Callable[..., Any]:
+    """Makes a residual ``pde(x, y, ...)`` written for arrays take DeepXDE's jax pair.
+
+    Where DeepXDE's jax backend passes ``y`` as a ``(values, fn)`` pair, the wrapped
+    residual records the pair on unigrad's tape and calls ``pde`` with ``y`` a tape
+    tensor (operators, slicing and ``unigrad.namespace(y)`` record on it;
+    ``dde.grad.jacobian(y, x, ...)`` differentiates it) and ``x`` DeepXDE's array;
+    the residual's terms come back as arrays of the caller's trace. Any other ``y`` is
+    passed through. `install` applies it to ``PDE`` residuals and ``Model.predict``'s
+    ``operator`` on the jax backend.
+
+    Args:
+        pde: The residual, ``pde(x, y)`` or ``pde(x, y, aux)``.
+
+    Returns:
+        The wrapped residual, with ``pde``'s signature.
+    """
 
     @functools.wraps(pde)
     def residual(x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
         if not isinstance(y, tuple):
             return pde(x, y, *args, **kwargs)
-        leaf = unigrad.watch(x)
-        y_tape = unigrad.lift(y[1])(leaf)
-        _leaves[id(x)] = (x, leaf)
-        try:
-            f = pde(x, y_tape, *args, **kwargs)
-        finally:
-            del _leaves[id(x)]
-        if isinstance(f, (list, tuple)):
-            return [_value(fi) for fi in f]
-        return _value(f)
+        values, fn = y
+        entry = _tape.get(id(values))
+        if entry is not None:  # recorded by the losses already (boundary conditions)
+            f = pde(x, entry[1], *args, **kwargs)
+        else:
+            with _recorded(x, values, fn) as y_tape:
+                f = pde(x, y_tape, *args, **kwargs)
+                return _as_arrays(f)
+        return _as_arrays(f)
 
     return residual
 
 
-def _value(f: Any) -> Any:
-    """A residual term as an array of the caller's trace (tape tensors hold one)."""
-    value = getattr(f, "value", None)
-    return f if value is None or not hasattr(f, "requires_grad") else value
+def _as_arrays(f: Any) -> Any:
+    if isinstance(f, (list, tuple)):
+        return [_value(fi) for fi in f]
+    return _value(f)
 
 
 def _losses(original: Callable[..., Any]) -> Callable[..., Any]:
-    """``PDE.losses`` calling the residual through `_array_style` on the jax backend."""
+    """``PDE.losses`` that, on the jax backend, records DeepXDE's network on the tape
+    for the residual (`array_style`) and the boundary conditions, which get arrays and
+    reach the tape through `_tape` (``NeumannBC``, ``OperatorBC``). Everything runs
+    inside DeepXDE's ``jax.jit(jax.grad(loss))``: the tape's VJPs are traced into it."""
 
     @functools.wraps(original)
-    def losses(self: Any, *args: Any, **kwargs: Any) -> Any:
+    def losses(
+        self: Any,
+        targets: Any,
+        outputs: Any,
+        loss_fn: Any,
+        inputs: Any,
+        model: Any,
+        aux: Any = None,
+    ) -> Any:
+        if _dde().backend.backend_name != "jax":
+            return original(self, targets, outputs, loss_fn, inputs, model, aux=aux)
         pde = self.pde
-        if pde is None or _dde().backend.backend_name != "jax":
-            return original(self, *args, **kwargs)
-        self.pde = _array_style(pde)
+        if pde is not None:
+            self.pde = array_style(pde)
         try:
-            return original(self, *args, **kwargs)
+            with _recorded(inputs, outputs, aux[0]):
+                return original(self, targets, outputs, loss_fn, inputs, model, aux=aux)
         finally:
             self.pde = pde
 
     return losses
+
+
+def _predict(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``Model.predict`` applying `array_style` to its ``operator`` (jax backend)."""
+
+    @functools.wraps(original)
+    def predict(self: Any, x: Any, operator: Any = None, callbacks: Any = None) -> Any:
+        if operator is not None and _dde().backend.backend_name == "jax":
+            operator = array_style(operator)
+        return original(self, x, operator=operator, callbacks=callbacks)
+
+    return predict
 
 
 def install() -> None:
@@ -279,8 +361,9 @@ def install() -> None:
 
     Imports DeepXDE (which picks its backend then, from ``DDE_BACKEND``) and sets
     ``deepxde.gradients.jacobian``, ``hessian`` and ``clear`` (``dde.grad.*``, which
-    ``deepxde.model`` and ``deepxde.icbc`` call) to `jacobian`, `hessian` and `clear`;
-    on the jax backend, residuals see ``y`` as an array (see the module docstring).
+    ``deepxde.model`` and ``deepxde.icbc`` call) to `jacobian`, `hessian` and `clear`,
+    and, for the jax backend, ``deepxde.data.PDE.losses`` to one that records DeepXDE's
+    network on unigrad's tape (see the module docstring).
     """
     if _saved:
         return
@@ -291,6 +374,7 @@ def install() -> None:
         (grads, "hessian", hessian),
         (grads, "clear", clear),
         (dde.data.pde.PDE, "losses", _losses(dde.data.pde.PDE.losses)),
+        (dde.Model, "predict", _predict(dde.Model.predict)),
     ]
     clear()
     for obj, name, new in targets:
