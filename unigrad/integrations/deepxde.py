@@ -103,7 +103,7 @@ class _Jacobian:
     def __init__(self, ys: Any, xs: Any, forward: bool) -> None:
         self.ys = _on_tape(_values(ys))
         self.xs = _on_tape(xs)
-        self.given_xs = xs  # held: its id is part of the cache key
+        self.given = (_values(ys), xs)  # held: their ids are the cache key
         self.forward = forward
         self.dim_y = int(self.ys.shape[-1])
         self.dim_x = int(self.xs.shape[1])
@@ -271,6 +271,10 @@ def _recorded(inputs: Any, outputs: Any, fn: Callable[[Any], Any]) -> Iterator[A
     finally:
         _tape.clear()
         _tape.update(outer)
+        if not outer:
+            # The cached entries hold this trace's values: DeepXDE's jax model never
+            # calls clear() (its step is traced once), so they go with the trace.
+            clear()
 
 
 def array_style(pde: Callable[..., Any]) -> Callable[..., Any]:
