@@ -3,10 +3,9 @@ with `unigrad.integrations.deepxde`; prints one JSON line of results.
 
 DeepXDE picks its backend at import (``DDE_BACKEND``), so ``test_deepxde.py`` runs this
 script once per backend in a subprocess: ``python _deepxde_worker.py MODE [NAMES...]``
-with MODE ``check`` (residuals, losses and parameter gradients), ``forward`` (the
-same in forward mode), ``train`` (loss
-histories of short Adam trainings) or ``bench``
-(seconds per training iteration).
+with MODE ``api`` (install, caching, DeepXDE's index rules), ``check`` (residuals,
+losses and parameter gradients), ``forward`` (the same in forward mode), ``train`` (loss
+histories of short Adam trainings) or ``bench`` (seconds per training iteration).
 
 The PDEs are written here after DeepXDE's examples (``examples/pinn_forward/`` of
 lululxvi/deepxde, file named at each); the sizes are small so that the runs are short.
@@ -481,6 +480,61 @@ def bench(names: list[str], iterations: int, rounds: int) -> dict[str, Any]:
     return out
 
 
+def api() -> dict[str, Any]:
+    """install/uninstall/installed, the lazy caching and DeepXDE's i/j/component rules
+    and messages, on one network with two inputs and two outputs."""
+    own = (dde.grad.jacobian, dde.grad.hessian, dde.grad.clear)
+    out: dict[str, Any] = {}
+    with ugdde.installed():
+        out["installed"] = dde.grad.jacobian is ugdde.jacobian and ugdde.is_installed()
+        net = dde.nn.FNN([2, 8, 2], "tanh", "Glorot normal")
+        x = np.random.default_rng(0).uniform(size=(5, 2)).astype(np.float32)
+        if BACKEND == "jax":
+            params = net.init(__import__("jax").random.PRNGKey(0), x)
+
+            def fn(z: Any) -> Any:
+                return net.apply(params, z)
+
+            xs = __import__("jax").numpy.asarray(x)
+            ys = (fn(xs), fn)
+            wrap = ugdde.array_style
+        else:
+            xs = bkd.as_tensor(x)
+            if BACKEND == "pytorch":
+                xs.requires_grad_()
+            else:
+                xs.stop_gradient = False
+            ys = net(xs)
+
+            def wrap(f: Any) -> Any:
+                return f
+
+        def probe(x: Any, y: Any) -> Any:
+            j01 = dde.grad.jacobian(y, x, i=0, j=1)
+            same = j01 is dde.grad.jacobian(y, x, i=0, j=1)
+            h = dde.grad.hessian(y, x, component=1, i=0, j=1)
+            same_h = h is dde.grad.hessian(y, x, component=1, i=0, j=1)
+            errors = []
+            for call in (
+                lambda: dde.grad.jacobian(y, x, i=2, j=0),
+                lambda: dde.grad.jacobian(y, x),
+                lambda: dde.grad.jacobian(y, x, i=None, j=0),
+                lambda: dde.grad.hessian(y, x, component=2),
+            ):
+                try:
+                    call()
+                    errors.append("none")
+                except (ValueError, NotImplementedError) as e:
+                    errors.append(f"{type(e).__name__}: {e}")
+            out.update(same=same, same_hessian=same_h, errors=errors)
+            return j01
+
+        wrap(probe)(xs, ys)
+    out["restored"] = (dde.grad.jacobian, dde.grad.hessian, dde.grad.clear) == own
+    out["not_installed"] = not ugdde.is_installed()
+    return out
+
+
 def main(argv: list[str]) -> None:
     mode, *rest = argv
     names = [n for n in rest if n in EXAMPLES] or list(EXAMPLES)
@@ -488,6 +542,8 @@ def main(argv: list[str]) -> None:
     iterations = int(opts.get("iterations", "200"))
     if mode == "check":
         result = check(names)
+    elif mode == "api":
+        result = api()
     elif mode == "forward":
         dde.config.set_default_autodiff("forward")
         result = check(names)

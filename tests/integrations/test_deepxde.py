@@ -47,12 +47,11 @@ needs_deepxde = pytest.mark.skipif(
 )
 
 
-def _framework(backend: str) -> Any:
+def _framework(backend: str, *marks: Any) -> Any:
     """The backend as a pytest param, skipped where its framework is not installed."""
     found = importlib.util.find_spec(BACKENDS[backend]) is not None
-    return pytest.param(
-        backend, marks=pytest.mark.skipif(not found, reason=f"{BACKENDS[backend]} missing")
-    )
+    missing = pytest.mark.skipif(not found, reason=f"{BACKENDS[backend]} missing")
+    return pytest.param(backend, marks=[missing, *marks])
 
 
 @functools.cache
@@ -97,6 +96,34 @@ def test_import_loads_nothing() -> None:
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+@needs_deepxde
+@pytest.mark.parametrize(
+    "backend",
+    [
+        _framework("pytorch"),
+        _framework("paddle", pytest.mark.long),
+        _framework("jax", pytest.mark.long),
+    ],
+)
+def test_install_caching_and_conventions(backend: str) -> None:
+    """install / installed / uninstall swap dde.grad's functions; a Jacobian entry and a
+    Hessian entry are computed once per (ys, xs) pair; DeepXDE's index rules raise
+    DeepXDE's errors with its messages (on jax through `array_style`, as residuals get
+    them)."""
+    result = run(backend, "api")
+    assert result["installed"]
+    assert result["restored"]
+    assert result["not_installed"]
+    assert result["same"]
+    assert result["same_hessian"]
+    assert result["errors"] == [
+        "ValueError: i=2 is not valid.",
+        "ValueError: i and j cannot be both None.",
+        "NotImplementedError: Reverse-mode autodiff doesn't support computing a column.",
+        "ValueError: The component of ys=2 cannot be larger than the dimension=2.",
+    ]
 
 
 @needs_deepxde
