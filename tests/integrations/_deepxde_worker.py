@@ -360,10 +360,13 @@ def _losses_and_grads(model: Any, data: Any) -> tuple[list[float], list[list[flo
         import jax
         import jax.numpy as jnp
 
-        losses = model.outputs_losses_train(model.params, x, y)[1]
-        g = jax.grad(lambda p: jnp.sum(model.outputs_losses_train(p, x, y)[1]))(model.params)[0][
-            "params"
-        ]
+        def total(p: Any) -> Any:
+            losses = model.outputs_losses_train(p, x, y)[1]
+            return jnp.sum(losses), losses
+
+        # one compilation for the losses and their gradients
+        (_, losses), g = jax.value_and_grad(total, has_aux=True)(model.params)
+        g = g[0]["params"]
         grads = [_np(g[f"denses_{k}"][n]) for k in range(len(g)) for n in ("kernel", "bias")]
     else:
         losses = model.outputs_losses_train(x, y, None)[1]

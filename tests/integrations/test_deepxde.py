@@ -21,6 +21,7 @@ import functools
 import importlib.util
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -230,3 +231,29 @@ def test_forward_mode_on_paddle(backend: str) -> None:
         assert _rel_each(ug["grads"], own["grads"]) < 2e-5, name
         # and on pytorch itself, the integration's forward mode gives DeepXDE's residuals
         assert ref[name]["unigrad"]["residual"] == own["residual"], name
+
+
+@needs_deepxde
+@pytest.mark.long
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="torch missing")
+def test_benchmark_quick_prints_its_table() -> None:
+    """benchmarks/deepxde_bench.py at a tiny size prints one row per example (no
+    timing is asserted)."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "deepxde_bench.py"),
+            "--backends=pytorch",
+            "--examples=poisson,burgers",
+            "--iterations=2",
+            "--rounds=1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for name in ("poisson", "burgers"):
+        row = rf"^\| pytorch \| {name} \| [\d.]+ \| [\d.]+ \| [\d.]+x \|$"
+        assert re.search(row, proc.stdout, re.MULTILINE), proc.stdout
