@@ -29,7 +29,16 @@ from typing import Any
 
 import paddle
 
-__all__ = ["binary", "einsum", "logsumexp", "needs", "reduce_extreme", "unary"]
+__all__ = [
+    "binary",
+    "by_derivative",
+    "einsum",
+    "logsumexp",
+    "needs",
+    "reduce_extreme",
+    "triangle",
+    "unary",
+]
 
 _REAL = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
 
@@ -121,6 +130,49 @@ def binary(
     return f
 
 
+#: Gauss-Legendre nodes and weights on [0, 1] (8 points: exact for polynomials of
+#: degree 15), for `by_derivative`.
+def _gauss_legendre(n: int) -> tuple[tuple[float, float], ...]:
+    import numpy as np
+
+    t, w = np.polynomial.legendre.leggauss(n)
+    return tuple((0.5 * (1.0 + a), 0.5 * b) for a, b in zip(t.tolist(), w.tolist(), strict=True))
+
+
+_GL_NODES = _gauss_legendre(8)
+
+
+def by_derivative(
+    name: str, kernel: Callable[[Any], Any], derivative: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    """``kernel``'s values with the derivatives of the function whose first derivative
+    is ``derivative`` (written in ops paddle differentiates to any order), for a
+    function with no elementary formulation (``erf``).
+
+    At the point ``x0`` (constant) the formulation is
+    ``F(x) = (x - x0) * sum_j w_j derivative(x0 + s_j (x - x0))``: ``F(x0) = 0`` and
+    ``F^(n)(x0) = n * sum_j w_j s_j^(n-1) * derivative^(n-1)(x0)``, which is
+    ``derivative^(n-1)(x0)`` exactly while the quadrature ``(s_j, w_j)`` integrates
+    ``s^(n-1)`` exactly: Gauss-Legendre with 8 nodes, so the derivatives are exact to
+    the 16th order (beyond it they carry the quadrature's error)."""
+
+    def f(x: Any) -> Any:
+        if not needs(x):
+            return kernel(x)
+        x0 = x.detach()
+        with paddle.no_grad():
+            y = kernel(x0)
+        u = x - x0
+        acc = None
+        for s, w in _GL_NODES:
+            term = derivative(x0 + s * u) * w
+            acc = term if acc is None else acc + term
+        return exact(y, u * acc)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 def _log1p(x: Any) -> Any:
     return paddle.log(1.0 + _safe(x, x > -1, 0.0))
 
@@ -165,6 +217,9 @@ asinh = unary("asinh", paddle.asinh, _asinh)
 acosh = unary("acosh", paddle.acosh, _acosh)
 atanh = unary("atanh", paddle.atanh, _atanh)
 sigmoid = unary("sigmoid", paddle.nn.functional.sigmoid, lambda x: paddle.exp(-f_softplus(-x)))
+
+
+erf = by_derivative("erf", paddle.erf, lambda t: paddle.exp(-(t * t)) * (2.0 / math.sqrt(math.pi)))
 
 
 def _softplus_kernel(x: Any) -> Any:
@@ -273,6 +328,16 @@ def int_power(x: Any, n: int) -> Any:
             base = base * base
     f = paddle.ones_like(x) + x * 0 if acc is None else acc
     return exact(y, f_recip(f) if n < 0 else f)
+
+
+def triangle(x: Any, k: int, lower: bool) -> Any:
+    """``paddle.tril``/``paddle.triu`` as a ``where`` on a constant mask
+    (``tril_grad``/``triu_grad`` have no gradient): the same values, zeros included."""
+    rows, cols = x.shape[-2], x.shape[-1]
+    r = paddle.arange(rows, dtype=paddle.int64).reshape([-1, 1])
+    c = paddle.arange(cols, dtype=paddle.int64).reshape([1, -1])
+    keep = (c - r <= k) if lower else (c - r >= k)
+    return paddle.where(keep, x, paddle.zeros_like(x))
 
 
 # ---- reductions --------------------------------------------------------------------

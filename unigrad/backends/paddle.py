@@ -915,6 +915,54 @@ def _mark_full_slices() -> None:
 _mark_full_slices()
 
 
+def _divide_to_any_order() -> None:
+    """Make ``a / b`` between paddle tensors differentiable to any order.
+
+    paddle 3.3.1's ``Tensor.__truediv__`` runs the ``divide`` kernel, whose
+    ``divide_double_grad`` has no gradient: a third derivative through ``a / b`` (or
+    ``1.0 / b``) raised HigherOrderUnavailableError where ``xp.divide`` answers. Where
+    an operand requires grad and both are real floating tensors of one dtype (a Python
+    number on the other side becomes one), the operator computes ``xp.divide``'s way
+    (`unigrad._array_api._paddle_ho.divide`: the kernel's value, the derivatives of
+    ``a * (1 / b)`` written in ops paddle differentiates again); otherwise paddle's own
+    operator runs, unchanged.
+    """
+    from .._array_api import _paddle_ho as ho
+
+    cls = paddle.Tensor
+    if getattr(cls.__truediv__, _ALIAS, False):
+        return
+    true, rtrue = cls.__truediv__, cls.__rtruediv__
+
+    def operand(like: Any, v: Any) -> Any:
+        if isinstance(v, cls):
+            return v
+        if isinstance(v, (int, float)) and not isinstance(v, bool):
+            return paddle.full([], float(v), dtype=like.dtype)
+        return None
+
+    def __truediv__(self: Any, other: Any) -> Any:
+        b = operand(self, other)
+        if b is not None and b.dtype == self.dtype and ho.needs(self, b):
+            return ho.divide(self, b)
+        return true(self, other)
+
+    def __rtruediv__(self: Any, other: Any) -> Any:
+        a = operand(self, other)
+        if a is not None and a.dtype == self.dtype and ho.needs(a, self):
+            return ho.divide(a, self)
+        return rtrue(self, other)
+
+    for f, orig in ((__truediv__, true), (__rtruediv__, rtrue)):
+        f.__doc__ = orig.__doc__
+        setattr(f, _ALIAS, True)
+    cls.__truediv__ = cls.__div__ = __truediv__
+    cls.__rtruediv__ = cls.__rdiv__ = __rtruediv__
+
+
+_divide_to_any_order()
+
+
 def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
     """Raise if one of ``tensors`` (the inputs, or the no_grad_vars) is a full-range
     slice: paddle would differentiate with respect to (or cut) its source instead, a
@@ -1224,7 +1272,6 @@ class PaddleBackend(Backend):
         # to any order (unigrad/_array_api/_paddle_ho.py); erf has none (no PyLayer:
         # paddle's backward() releases a PyLayer node after one run, and any later pass
         # through it crashes the process)
-        no_second_order=frozenset({"erf"}),
     )
 
     def owns(self, cls: type) -> bool:
