@@ -51,6 +51,7 @@ from .._errors import (
     UnsupportedDtypeError,
     UnsupportedFeatureError,
     message,
+    not_one_element,
 )
 from . import _carried, _graph
 from ._ambiguous import BETWEEN, Record, ambiguous, refuse
@@ -961,6 +962,49 @@ def _divide_to_any_order() -> None:
 
 
 _divide_to_any_order()
+
+
+def _convert_one_element() -> None:
+    """Make ``float()``, ``int()``, ``complex()``, ``bool()`` and ``.item()`` of paddle
+    tensors follow unigrad's one rule (docs/tape.md): the one element of a one-element
+    tensor of any rank, `unigrad.ScalarConversionError` for any other size.
+
+    paddle 3.3.1's ``float``/``int``/``complex`` take 0-d tensors only (NumPy's
+    ``TypeError`` for shape ``(1,)``), where torch and the tapes answer; for several
+    elements paddle raises ``AssertionError`` (``ValueError`` from ``item``). A
+    one-element tensor goes to paddle's own method as a 0-d copy; ``t.item(i)`` with an
+    index is paddle's, unchanged.
+    """
+    cls = paddle.Tensor
+    if getattr(cls.__float__, _ALIAS, False):
+        return
+
+    def wrap(name: str, what: str) -> None:
+        original = getattr(cls, name)
+
+        @functools.wraps(original)
+        def convert(self: Any, *args: Any) -> Any:
+            if args:
+                return original(self, *args)
+            if self.size != 1:
+                raise not_one_element(what, tuple(self.shape), int(self.size))
+            return original(self.detach().reshape([]) if self.ndim else self)
+
+        setattr(convert, _ALIAS, True)
+        setattr(cls, name, convert)
+
+    for name, what in (
+        ("__float__", "float"),
+        ("__int__", "int"),
+        ("__complex__", "complex"),
+        ("__bool__", "bool"),
+        ("__nonzero__", "bool"),
+        ("item", "item"),
+    ):
+        wrap(name, what)
+
+
+_convert_one_element()
 
 
 def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
