@@ -413,7 +413,7 @@ def test_several_elements_do_not_convert(backend, shape, what):
 
 
 # ---- 6. operators between two frameworks -------------------------------------------
-_TAPES = ("jax", "numpy")
+_FRAMEWORKS = ("torch", "paddle", "jax", "numpy")
 
 
 def _watched(name):
@@ -430,34 +430,29 @@ def _watched(name):
     return unigrad.watch(np.ones(2))
 
 
-@pytest.mark.parametrize(
-    ("a", "b"),
-    [
-        p
-        for p in itertools.permutations(("torch", "paddle", "jax", "numpy"), 2)
-        if set(p) & set(_TAPES)
-    ],
-)
-@pytest.mark.parametrize("op", ["mul", "add", "matmul", "sub"])
+@pytest.mark.parametrize(("a", "b"), list(itertools.permutations(_FRAMEWORKS, 2)))
+@pytest.mark.parametrize("op", ["mul", "add", "matmul", "sub", "truediv", "pow", "lt", "eq"])
 def test_an_operator_between_two_frameworks_names_both(a, b, op):
+    # every ordered pair, so both operand orders: the left operand's operator, or
+    # (torch's returning NotImplemented) the right one's reflected operator answers
     x, y = _watched(a), _watched(b)
     import operator
 
-    with pytest.raises(unigrad.BackendError) as info:
+    with pytest.raises(unigrad.BackendError, match="two frameworks") as info:
         getattr(operator, op)(x, y)
     assert isinstance(info.value, TypeError)
     assert a in str(info.value)
     assert b in str(info.value)
 
 
-def test_torch_and_paddle_tensors_refuse_each_other_natively():
-    # both are the frameworks' own classes, which unigrad does not patch: their own
-    # TypeError (docs/namespace.md)
-    x, y = _watched("torch"), _watched("paddle")
-    with pytest.raises(TypeError):
-        x * y
-    with pytest.raises(TypeError):
-        y * x
+def test_paddle_operators_keep_their_other_operands():
+    # the refusal is for another framework's tensor only: NumPy arrays and numbers
+    # still meet paddle tensors as paddle defines
+    paddle = pytest.importorskip("paddle")
+    x = unigrad.watch(paddle.ones([2], dtype="float64"))
+    np.testing.assert_array_equal(unigrad.to_numpy(x * np.array([2.0, 3.0])), [2.0, 3.0])
+    np.testing.assert_array_equal(unigrad.to_numpy(2.0 - x), [1.0, 1.0])
+    assert (x == None) is False  # noqa: E711 (paddle's own answer, unchanged)
 
 
 # ---- the 2024.12 functions every backend has ---------------------------------------

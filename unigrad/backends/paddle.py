@@ -44,6 +44,7 @@ import paddle
 from paddle.base.dygraph.base import in_to_static_mode as _in_to_static
 
 from .._errors import (
+    BackendError,
     GraphFreedError,
     HigherOrderUnavailableError,
     InplaceModifiedError,
@@ -1005,6 +1006,94 @@ def _convert_one_element() -> None:
 
 
 _convert_one_element()
+
+#: paddle.Tensor's binary operators (forward and reflected) that `_refuse_other_frameworks`
+#: wraps.
+_OPERATORS = (
+    "add",
+    "sub",
+    "mul",
+    "truediv",
+    "div",
+    "floordiv",
+    "mod",
+    "pow",
+    "matmul",
+    "and",
+    "or",
+    "xor",
+    "lshift",
+    "rshift",
+)
+_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
+_REFUSES = "_unigrad_refuses_other_frameworks"
+
+
+def _other_framework(other: Any) -> str | None:
+    """The unigrad backend name of ``other`` where it is another framework's tensor
+    (torch, a jax array or tape tensor, a numpy tape tensor); None for paddle tensors,
+    Python numbers, NumPy arrays and anything unigrad does not know."""
+    if isinstance(other, (paddle.Tensor, int, float, complex, bool)) or other is None:
+        return None
+    import numpy as np
+
+    if isinstance(other, (np.ndarray, np.generic)):
+        return None
+    from .._dispatch import owner
+
+    be = owner(other)
+    return None if be is None or be.name == "paddle" else be.name
+
+
+def _refuse_other_frameworks() -> None:
+    """Make paddle.Tensor's operators raise `unigrad.BackendError` (a ``TypeError``)
+    naming both frameworks when the other operand is another framework's tensor.
+
+    paddle 3.3.1 answers ``paddle_t * torch_t`` (and ``torch_t * paddle_t``: torch's
+    operator returns NotImplemented, then Python calls paddle's reflected one) with
+    ``TypeError: unsupported operand type(s)``, ``(InvalidType) __matmul__(): argument
+    (position 1) must be int, float, bool or Tensor, but got Tensor``, a ``ValueError``
+    (``&``), or ``False`` (``==``); the tapes name both frameworks (tape ``_tensor``).
+    Every other operand goes to paddle's operator unchanged.
+    """
+    cls = paddle.Tensor
+    if getattr(cls.__add__, _REFUSES, False):
+        return
+
+    def wrap(dunder: str, symbol: str, reflected: bool) -> None:
+        original = getattr(cls, dunder, None)
+        if original is None:
+            return
+
+        @functools.wraps(original)
+        def method(self: Any, other: Any) -> Any:
+            theirs = _other_framework(other)
+            if theirs is not None:
+                pair = (f"a {theirs}", "a paddle")
+                left, right = pair if reflected else pair[::-1]
+                msg = message(
+                    f"the operator {symbol!r} mixes two frameworks",
+                    expected="operands of one framework (paddle tensors, NumPy arrays or "
+                    "Python numbers)",
+                    got=f"{left} tensor and {right} tensor ({type(other).__module__}."
+                    f"{type(other).__qualname__} and paddle.Tensor)",
+                    fix="Convert one side first: unigrad.to_numpy(t) gives a host copy, "
+                    "from which the other framework makes its tensor.",
+                )
+                raise BackendError(msg)
+            return original(self, other)
+
+        setattr(method, _REFUSES, True)
+        setattr(cls, dunder, method)
+
+    for name in _OPERATORS:
+        wrap(f"__{name}__", name, False)
+        wrap(f"__r{name}__", name, True)
+    for name in _COMPARISONS:
+        wrap(f"__{name}__", name, False)
+
+
+_refuse_other_frameworks()
 
 
 def _refuse_full_slices(tensors: Sequence[Any], what: str) -> None:
