@@ -937,23 +937,25 @@ def _divide_to_any_order() -> None:
     true, rtrue = cls.__truediv__, cls.__rtruediv__
 
     def operand(like: Any, v: Any) -> Any:
+        """``v`` as a tensor where the quotient may need higher derivatives (either
+        side requires grad; a Python number becomes a 0-d tensor of ``like``'s dtype),
+        else None: paddle's operator (``stop_gradient`` first, it costs least)."""
         if isinstance(v, cls):
-            return v
-        if isinstance(v, (int, float)) and not isinstance(v, bool):
-            return paddle.full([], float(v), dtype=like.dtype)
-        return None
+            if like.stop_gradient and v.stop_gradient:
+                return None
+        elif like.stop_gradient or not isinstance(v, (int, float)) or isinstance(v, bool):
+            return None
+        else:
+            v = paddle.full([], float(v), dtype=like.dtype)
+        return v if v.dtype == like.dtype and ho.needs(like, v) else None
 
     def __truediv__(self: Any, other: Any) -> Any:
         b = operand(self, other)
-        if b is not None and b.dtype == self.dtype and ho.needs(self, b):
-            return ho.divide(self, b)
-        return true(self, other)
+        return true(self, other) if b is None else ho.divide(self, b)
 
     def __rtruediv__(self: Any, other: Any) -> Any:
         a = operand(self, other)
-        if a is not None and a.dtype == self.dtype and ho.needs(a, self):
-            return ho.divide(a, self)
-        return rtrue(self, other)
+        return rtrue(self, other) if a is None else ho.divide(a, self)
 
     for f, orig in ((__truediv__, true), (__rtruediv__, rtrue)):
         f.__doc__ = orig.__doc__
