@@ -398,6 +398,100 @@ def cumsum(x: Any, axis: int) -> Any:
     return exact(y, f)
 
 
+# ---- linalg: series around the point ----------------------------------------------
+#: The order to which the ``linalg`` formulations' derivatives are exact: the terms of
+#: the series around the point that they keep.
+SERIES = 8
+
+
+def _inverse_at(a0: Any) -> Any:
+    """``inv(a0)`` (no graph) where it is finite, else None (a singular matrix: the
+    caller keeps paddle's kernel, first order only)."""
+    try:
+        with paddle.no_grad():
+            y0 = paddle.linalg.inv(a0)
+    except Exception:  # paddle raises for a singular matrix on some inputs
+        return None
+    return y0 if bool(paddle.all(paddle.isfinite(y0))) else None
+
+
+def _neumann(a: Any, y0: Any) -> Any:
+    """``inv(a)`` as ``sum_k (-y0 d)^k y0`` with ``d = a - a0`` (an exact zero): its
+    derivatives at ``a0`` are the inverse's to order `SERIES`."""
+    m = -paddle.matmul(y0, a - a.detach())
+    term = acc = y0
+    for _ in range(SERIES):
+        term = paddle.matmul(m, term)
+        acc = acc + term
+    return acc
+
+
+def _log_det_ratio(a: Any, y0: Any) -> Any:
+    """``log det(a) - log det(a0)`` as ``sum_k (-1)^(k+1) tr((y0 d)^k) / k``: exact
+    derivatives at ``a0`` to order `SERIES` (the trace as a masked sum: ``diagonal_grad``
+    has no gradient)."""
+    n = a.shape[-1]
+    eye = paddle.eye(n, dtype=a.dtype)
+    p = paddle.matmul(y0, a - a.detach())
+    term, acc = p, None
+    for k in range(1, SERIES + 1):
+        tr = paddle.sum(term * eye, axis=[-2, -1])
+        piece = tr * ((-1.0) ** (k + 1) / k)
+        acc = piece if acc is None else acc + piece
+        if k < SERIES:
+            term = paddle.matmul(term, p)
+    return acc
+
+
+def inv(a: Any) -> Any:
+    """``paddle.linalg.inv``'s value with the derivatives of a Neumann series around the
+    point, exact to order `SERIES` (``inverse_grad`` has no gradient)."""
+    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
+    if y0 is None:
+        return paddle.linalg.inv(a)
+    return exact(y0, _neumann(a, y0))
+
+
+def det(a: Any) -> Any:
+    """``paddle.linalg.det``'s value times ``exp`` of `_log_det_ratio` (a one):
+    derivatives exact to order `SERIES` (``det_grad`` has no gradient)."""
+    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
+    if y0 is None:
+        return paddle.linalg.det(a)
+    with paddle.no_grad():
+        y = paddle.linalg.det(a.detach())
+    return exact(y, y * paddle.exp(_log_det_ratio(a, y0)))
+
+
+def logabsdet(a: Any, value: Any) -> Any:
+    """``slogdet``'s ``logabsdet`` (``value``, paddle's) with the derivatives of
+    `_log_det_ratio`, exact to order `SERIES` (``slogdet_grad`` has no gradient); None
+    where paddle's kernel must answer alone."""
+    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
+    if y0 is None:
+        return None
+    return exact(value.detach(), _log_det_ratio(a, y0))
+
+
+def solve(a: Any, b: Any) -> Any | None:
+    """``paddle.linalg.solve(a, b)``'s value with the derivatives of ``inv(a) @ b``
+    (`_neumann`, exact to order `SERIES`; ``solve_grad`` has no gradient), for a matrix
+    right-hand side with ``a``'s batch shape or a vector; None where paddle's kernel
+    must answer alone."""
+    if not needs(a, b) or a.ndim < 2 or (b.ndim != 1 and list(b.shape[:-2]) != list(a.shape[:-2])):
+        return None
+    y0 = _inverse_at(a.detach())
+    if y0 is None:
+        return None
+    with paddle.no_grad():
+        y = paddle.linalg.solve(a.detach(), b.detach())
+    if b.ndim == 1:
+        f = paddle.matmul(_neumann(a, y0), b.unsqueeze(-1)).squeeze(-1)
+    else:
+        f = paddle.matmul(_neumann(a, y0), b)
+    return exact(y, f)
+
+
 # ---- einsum ------------------------------------------------------------------------
 def _letters(subscripts: str, operands: tuple[Any, ...]) -> tuple[list[str], str] | None:
     """Explicit letter subscripts (an ellipsis spelled out where every operand's
