@@ -115,6 +115,20 @@ class CompiledStepError(UnigradError, TypeError):
     raises ``TypeError`` for a value read while it traces)."""
 
 
+def not_one_element(what: str, shape: tuple[int, ...], size: int) -> ScalarConversionError:
+    """The error of ``float()``, ``int()``, ``complex()``, ``bool()`` or ``.item()``
+    (``what``: "float"... or "item") of a tensor of ``size`` elements, not one: the one
+    rule of every backend (docs/tape.md)."""
+    call = "t.item()" if what == "item" else f"{what}(t)"
+    msg = message(
+        f"{call} of a tensor of shape {tuple(shape)}",
+        expected="a tensor with exactly one element (of any rank)",
+        got=f"{size} elements",
+        fix="Reduce it first (xp.sum, indexing t[0]), or use t.tolist() for every element.",
+    )
+    return ScalarConversionError(msg)
+
+
 def message(problem: str, *, expected: str, got: str, fix: str) -> str:
     """Compose the standard three-part message: expected / got / what to do."""
     return f"{problem}: expected {expected}, got {got}. {fix}"

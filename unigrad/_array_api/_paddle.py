@@ -567,10 +567,14 @@ def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
 
 
 def tril(x: Any, /, *, k: int = 0) -> Any:
+    if ho.needs(x):  # tril_grad has no gradient: a where on a constant mask
+        return ho.triangle(x, k, lower=True)
     return _widened(paddle.tril)(x, k)
 
 
 def triu(x: Any, /, *, k: int = 0) -> Any:
+    if ho.needs(x):  # triu_grad has no gradient: a where on a constant mask
+        return ho.triangle(x, k, lower=False)
     return _widened(paddle.triu)(x, k)
 
 
@@ -719,6 +723,10 @@ def where(condition: Any, x1: Any, x2: Any, /) -> Any:
 def sort(
     x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True
 ) -> Any:
+    if descending and ho.needs(x):
+        # the common flip is x[::-1], whose strided_slice_grad has no gradient
+        out = c.sort(prims, x, axis=axis, descending=False, stable=stable)
+        return paddle.flip(out, [axis])
     return c.sort(prims, x, axis=axis, descending=descending, stable=stable)
 
 
@@ -1001,9 +1009,7 @@ def relu(x: Any, /) -> Any:
 
 
 def erf(x: Any, /) -> Any:
-    # first derivative only on paddle 3.3.1 (erf_grad has no gradient, and erf has no
-    # elementary formulation): a second one raises HigherOrderUnavailableError
-    return paddle.erf(x)
+    return ho.erf(x)
 
 
 def log_softmax(x: Any, /, *, axis: int = -1) -> Any:

@@ -7,6 +7,8 @@ from typing import Any
 
 import paddle
 
+from . import _paddle_ho as ho
+
 __all__ = [
     "fft",
     "fftfreq",
@@ -112,6 +114,8 @@ def _shift(x: Any, axes: int | Sequence[int] | None, half: int) -> Any:
     if not axes:
         return x.clone()
     shifts = [half * (x.shape[a] // 2) for a in axes]
+    if ho.needs(x):  # roll_grad has no gradient: gathers
+        return ho.roll(x, shifts, axes)
     return paddle.roll(x, shifts, axis=axes)
 
 

@@ -29,7 +29,16 @@ from typing import Any
 
 import paddle
 
-__all__ = ["binary", "einsum", "logsumexp", "needs", "reduce_extreme", "unary"]
+__all__ = [
+    "binary",
+    "by_derivative",
+    "einsum",
+    "logsumexp",
+    "needs",
+    "reduce_extreme",
+    "triangle",
+    "unary",
+]
 
 _REAL = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
 
@@ -121,6 +130,49 @@ def binary(
     return f
 
 
+#: Gauss-Legendre nodes and weights on [0, 1] (8 points: exact for polynomials of
+#: degree 15), for `by_derivative`.
+def _gauss_legendre(n: int) -> tuple[tuple[float, float], ...]:
+    import numpy as np
+
+    t, w = np.polynomial.legendre.leggauss(n)
+    return tuple((0.5 * (1.0 + a), 0.5 * b) for a, b in zip(t.tolist(), w.tolist(), strict=True))
+
+
+_GL_NODES = _gauss_legendre(8)
+
+
+def by_derivative(
+    name: str, kernel: Callable[[Any], Any], derivative: Callable[[Any], Any]
+) -> Callable[[Any], Any]:
+    """``kernel``'s values with the derivatives of the function whose first derivative
+    is ``derivative`` (written in ops paddle differentiates to any order), for a
+    function with no elementary formulation (``erf``).
+
+    At the point ``x0`` (constant) the formulation is
+    ``F(x) = (x - x0) * sum_j w_j derivative(x0 + s_j (x - x0))``: ``F(x0) = 0`` and
+    ``F^(n)(x0) = n * sum_j w_j s_j^(n-1) * derivative^(n-1)(x0)``, which is
+    ``derivative^(n-1)(x0)`` exactly while the quadrature ``(s_j, w_j)`` integrates
+    ``s^(n-1)`` exactly: Gauss-Legendre with 8 nodes, so the derivatives are exact to
+    the 16th order (beyond it they carry the quadrature's error)."""
+
+    def f(x: Any) -> Any:
+        if not needs(x):
+            return kernel(x)
+        x0 = x.detach()
+        with paddle.no_grad():
+            y = kernel(x0)
+        u = x - x0
+        acc = None
+        for s, w in _GL_NODES:
+            term = derivative(x0 + s * u) * w
+            acc = term if acc is None else acc + term
+        return exact(y, u * acc)
+
+    f.__name__ = f.__qualname__ = name
+    return f
+
+
 def _log1p(x: Any) -> Any:
     return paddle.log(1.0 + _safe(x, x > -1, 0.0))
 
@@ -165,6 +217,9 @@ asinh = unary("asinh", paddle.asinh, _asinh)
 acosh = unary("acosh", paddle.acosh, _acosh)
 atanh = unary("atanh", paddle.atanh, _atanh)
 sigmoid = unary("sigmoid", paddle.nn.functional.sigmoid, lambda x: paddle.exp(-f_softplus(-x)))
+
+
+erf = by_derivative("erf", paddle.erf, lambda t: paddle.exp(-(t * t)) * (2.0 / math.sqrt(math.pi)))
 
 
 def _softplus_kernel(x: Any) -> Any:
@@ -275,6 +330,16 @@ def int_power(x: Any, n: int) -> Any:
     return exact(y, f_recip(f) if n < 0 else f)
 
 
+def triangle(x: Any, k: int, lower: bool) -> Any:
+    """``paddle.tril``/``paddle.triu`` as a ``where`` on a constant mask
+    (``tril_grad``/``triu_grad`` have no gradient): the same values, zeros included."""
+    rows, cols = x.shape[-2], x.shape[-1]
+    r = paddle.arange(rows, dtype=paddle.int64).reshape([-1, 1])
+    c = paddle.arange(cols, dtype=paddle.int64).reshape([1, -1])
+    keep = (c - r <= k) if lower else (c - r >= k)
+    return paddle.where(keep, x, paddle.zeros_like(x))
+
+
 # ---- reductions --------------------------------------------------------------------
 def _axes(x: Any, axis: Any) -> list[int]:
     if axis is None:
@@ -330,6 +395,100 @@ def cumsum(x: Any, axis: int) -> Any:
         tri = paddle.triu(paddle.ones([n, n], dtype=x.dtype))
     xm = paddle.moveaxis(x, axis, -1)
     f = paddle.moveaxis(paddle.matmul(xm, tri), -1, axis)
+    return exact(y, f)
+
+
+# ---- linalg: series around the point ----------------------------------------------
+#: The order to which the ``linalg`` formulations' derivatives are exact: the terms of
+#: the series around the point that they keep.
+SERIES = 8
+
+
+def _inverse_at(a0: Any) -> Any:
+    """``inv(a0)`` (no graph) where it is finite, else None (a singular matrix: the
+    caller keeps paddle's kernel, first order only)."""
+    try:
+        with paddle.no_grad():
+            y0 = paddle.linalg.inv(a0)
+    except Exception:  # paddle raises for a singular matrix on some inputs
+        return None
+    return y0 if bool(paddle.all(paddle.isfinite(y0))) else None
+
+
+def _neumann(a: Any, y0: Any) -> Any:
+    """``inv(a)`` as ``sum_k (-y0 d)^k y0`` with ``d = a - a0`` (an exact zero): its
+    derivatives at ``a0`` are the inverse's to order `SERIES`."""
+    m = -paddle.matmul(y0, a - a.detach())
+    term = acc = y0
+    for _ in range(SERIES):
+        term = paddle.matmul(m, term)
+        acc = acc + term
+    return acc
+
+
+def _log_det_ratio(a: Any, y0: Any) -> Any:
+    """``log det(a) - log det(a0)`` as ``sum_k (-1)^(k+1) tr((y0 d)^k) / k``: exact
+    derivatives at ``a0`` to order `SERIES` (the trace as a masked sum: ``diagonal_grad``
+    has no gradient)."""
+    n = a.shape[-1]
+    eye = paddle.eye(n, dtype=a.dtype)
+    p = paddle.matmul(y0, a - a.detach())
+    term, acc = p, None
+    for k in range(1, SERIES + 1):
+        tr = paddle.sum(term * eye, axis=[-2, -1])
+        piece = tr * ((-1.0) ** (k + 1) / k)
+        acc = piece if acc is None else acc + piece
+        if k < SERIES:
+            term = paddle.matmul(term, p)
+    return acc
+
+
+def inv(a: Any) -> Any:
+    """``paddle.linalg.inv``'s value with the derivatives of a Neumann series around the
+    point, exact to order `SERIES` (``inverse_grad`` has no gradient)."""
+    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
+    if y0 is None:
+        return paddle.linalg.inv(a)
+    return exact(y0, _neumann(a, y0))
+
+
+def det(a: Any) -> Any:
+    """``paddle.linalg.det``'s value times ``exp`` of `_log_det_ratio` (a one):
+    derivatives exact to order `SERIES` (``det_grad`` has no gradient)."""
+    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
+    if y0 is None:
+        return paddle.linalg.det(a)
+    with paddle.no_grad():
+        y = paddle.linalg.det(a.detach())
+    return exact(y, y * paddle.exp(_log_det_ratio(a, y0)))
+
+
+def logabsdet(a: Any, value: Any) -> Any:
+    """``slogdet``'s ``logabsdet`` (``value``, paddle's) with the derivatives of
+    `_log_det_ratio`, exact to order `SERIES` (``slogdet_grad`` has no gradient); None
+    where paddle's kernel must answer alone."""
+    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
+    if y0 is None:
+        return None
+    return exact(value.detach(), _log_det_ratio(a, y0))
+
+
+def solve(a: Any, b: Any) -> Any | None:
+    """``paddle.linalg.solve(a, b)``'s value with the derivatives of ``inv(a) @ b``
+    (`_neumann`, exact to order `SERIES`; ``solve_grad`` has no gradient), for a matrix
+    right-hand side with ``a``'s batch shape or a vector; None where paddle's kernel
+    must answer alone."""
+    if not needs(a, b) or a.ndim < 2 or (b.ndim != 1 and list(b.shape[:-2]) != list(a.shape[:-2])):
+        return None
+    y0 = _inverse_at(a.detach())
+    if y0 is None:
+        return None
+    with paddle.no_grad():
+        y = paddle.linalg.solve(a.detach(), b.detach())
+    if b.ndim == 1:
+        f = paddle.matmul(_neumann(a, y0), b.unsqueeze(-1)).squeeze(-1)
+    else:
+        f = paddle.matmul(_neumann(a, y0), b)
     return exact(y, f)
 
 

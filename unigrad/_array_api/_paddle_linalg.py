@@ -13,6 +13,7 @@ from typing import Any
 import paddle
 
 from . import _common as c
+from . import _paddle_ho as ho
 from ._paddle import _sum_dtype, matmul, matrix_transpose, tensordot, vecdot
 from ._paddle_dtypes import _promote, _widened, finfo
 from ._paddle_prims import prims
@@ -79,7 +80,7 @@ def cholesky(x: Any, /, *, upper: bool = False) -> Any:
 
 
 def det(x: Any, /) -> Any:
-    return paddle.linalg.det(x)
+    return ho.det(x)
 
 
 def eigh(x: Any, /) -> c.EighResult:
@@ -87,7 +88,7 @@ def eigh(x: Any, /) -> c.EighResult:
 
 
 def inv(x: Any, /) -> Any:
-    return paddle.linalg.inv(x)
+    return ho.inv(x)
 
 
 def matrix_rank(x: Any, /, *, rtol: float | None = None) -> Any:
@@ -116,6 +117,12 @@ def slogdet(x: Any, /) -> c.SlogdetResult:
     """paddle's ``slogdet`` with a real ``logabsdet`` for complex input: paddle 3.3 returns
     both results in one stacked tensor, so a complex sign makes the log complex too
     (PaddlePaddle/PaConvert#499 review notes it); the standard's ``logabsdet`` is real."""
+    if ho.needs(x):  # slogdet_grad has no gradient: paddle's values, a series' derivatives
+        with paddle.no_grad():
+            sign, value = paddle.linalg.slogdet(x.detach())
+        logabsdet = ho.logabsdet(x, value)
+        if logabsdet is not None:
+            return c.SlogdetResult(sign, logabsdet)
     sign, logabsdet = paddle.linalg.slogdet(x)
     if logabsdet.is_complex():
         logabsdet = paddle.real(logabsdet)
@@ -138,6 +145,9 @@ def _solve(a: Any, b: Any) -> Any:
     to the other by an exact zero (`_zero_tie`), so any pass that reaches one reaches both
     and the kernel gets both gradients; the values are paddle's solve unchanged.
     """
+    higher = ho.solve(a, b)  # solve_grad has no gradient: a series' derivatives
+    if higher is not None:
+        return higher
     if not (a.stop_gradient and b.stop_gradient):
         a, b = a + _zero_tie(b), b + _zero_tie(a)
     return paddle.linalg.solve(a, b)

@@ -206,16 +206,9 @@ class ArrayObject:
         rank (torch's rule, the same for float/int/complex/bool/item on every backend)."""
         v = self._value
         if v.size != 1:
-            from .._errors import ScalarConversionError
+            from .._errors import not_one_element
 
-            call = "t.item()" if what == "item" else f"{what}(t)"
-            msg = message(
-                f"{call} of a tensor of shape {tuple(v.shape)}",
-                expected="a tensor with exactly one element (of any rank)",
-                got=f"{v.size} elements",
-                fix="Reduce it first (xp.sum, indexing t[0]), or use t.tolist() for every element.",
-            )
-            raise ScalarConversionError(msg)
+            raise not_one_element(what, tuple(v.shape), int(v.size))
         return v.reshape(()) if v.ndim else v
 
     def tolist(self) -> Any:

@@ -14,8 +14,11 @@ paddle.grad differs from the contract in ways this package closes, one module a 
 * `_structure`: what a ``create_graph`` gradient really depends on (rule 14), from a
   table of paddle's backward formulas; `_nodes`, the memo of nodes it reads.
 * `_quirks`: paddle's own defects where unigrad meets them (wrong complex kernels of
-  gradient graphs, full-range slices that alias their source, view-op inputs, PyLayer
-  cuts, constant seeds), each with the paddle version and the test or issue that shows it.
+  gradient graphs, inputs paddle treats as one tensor, view-op inputs, PyLayer cuts,
+  constant seeds), each with the paddle version and the test or issue that shows it.
+* `_tensor_methods`: the ``paddle.Tensor`` methods unigrad wraps when the backend loads
+  (full-slice marks, ``a / b`` to any order, scalar conversions, operators with another
+  framework's tensor), each passing every other call to paddle.
 * `_refcounts`: paddle 3.3.1's leaked references (``Tensor.grad_fn``, post-hook results),
   measured at import and given back.
 * `_dtypes`: paddle's dtypes as the contract's kinds.
@@ -23,6 +26,9 @@ paddle.grad differs from the contract in ways this package closes, one module a 
 
 from __future__ import annotations
 
+from . import _tensor_methods
 from ._adapter import BACKEND, PaddleBackend
+
+_tensor_methods.install()
 
 __all__ = ["BACKEND", "PaddleBackend"]

@@ -96,11 +96,9 @@ class PaddleBackend(Backend):
         leaf_hooks_in_grad=False,
         float16_cpu=False,
         functional=True,
-        # the namespace computes the others through formulations paddle differentiates
-        # to any order (unigrad/_array_api/_paddle_ho.py); erf has none (no PyLayer:
-        # paddle's backward() releases a PyLayer node after one run, and any later pass
-        # through it crashes the process)
-        no_second_order=frozenset({"erf"}),
+        # (no_second_order: none; the namespace computes every function whose kernel has
+        # no higher-order gradient through a formulation paddle differentiates to any
+        # order, unigrad/_array_api/_paddle_ho.py)
     )
 
     def owns(self, cls: type) -> bool:

@@ -1,14 +1,13 @@
 """paddle's own defects, each worked around where unigrad meets it.
 
-Wrong complex kernels of gradient graphs, full-range slices that alias their source
-(paddle's ``Tensor.__getitem__`` is wrapped to mark them), inputs paddle treats as one
-tensor, ``no_grad_vars`` at a ``PyLayer``'s output, view-op inputs beside their source,
-constant seeds of ``create_graph`` passes.
+Wrong complex kernels of gradient graphs, inputs paddle treats as one tensor (a
+full-range slice aliases its source: `_tensor_methods` marks them), ``no_grad_vars`` at
+a ``PyLayer``'s output, view-op inputs beside their source, constant seeds of
+``create_graph`` passes.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +21,7 @@ from ..._errors import (
 from ._engine import _THREAD
 from ._refcounts import _grad_fn
 from ._structure import _reachable
+from ._tensor_methods import _ALIAS
 
 #: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
 _WRONG_COMPLEX_KERNELS = {
@@ -121,46 +121,6 @@ def _copies_of_inputs(outputs: tuple[Any, ...], inputs: tuple[Any, ...]) -> tupl
     if not any(copy):
         return outputs
     return tuple(y.clone() if c else y for y, c in zip(outputs, copy, strict=True))
-
-
-#: Set on a tensor that paddle's ``__getitem__`` returned as an alias of its source.
-_ALIAS = "_unigrad_full_slice"
-
-
-def _mark_full_slices() -> None:
-    """Make ``Tensor.__getitem__`` mark the aliases it returns.
-
-    For a full-range index (``x[0:n]``, ``x[:]``, ``x[...]``) paddle returns a new
-    Python tensor that shares ``x``'s storage *and autograd identity* (node, output
-    slot, and for a leaf its name): nothing in the tensor tells it from ``x`` (node,
-    ``is_leaf``, inplace version, data pointer, shape and strides all agree), so a
-    gradient with respect to it is ``x``'s, where torch gives the slice's own. Only the
-    moment it is made shows it: the wrapper compares the result with its source
-    (``_is_shared_underline_tensor_with``, the same tensor implementation: ~0.1 us)
-    and marks an alias with an attribute; `_PaddleGraph.full_slice` reads it. Slices taken
-    before unigrad first loads its paddle backend are not marked.
-    """
-    cls = paddle.Tensor
-    original = cls.__getitem__
-    if getattr(original, _ALIAS, False):
-        return
-
-    @functools.wraps(original)
-    def __getitem__(self: Any, item: Any) -> Any:
-        out = original(self, item)
-        if out is not self and isinstance(out, cls) and out._is_shared_underline_tensor_with(self):
-            setattr(out, _ALIAS, True)
-        return out
-
-    setattr(__getitem__, _ALIAS, True)
-    cls.__getitem__ = __getitem__
-
-
-_mark_full_slices()
-
-
-def _is_alias(x: Any) -> bool:
-    return getattr(x, _ALIAS, False) and not x.stop_gradient
 
 
 def _refuse_pylayer_cuts(outputs: tuple[Any, ...], cuts: Sequence[Any]) -> None:

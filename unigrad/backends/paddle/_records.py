@@ -18,8 +18,8 @@ from .._base import (
 from ._consumption import _children, _consumed_at, _is_leaf_node
 from ._engine import ENGINE_LOCK
 from ._nodes import forgetter
-from ._quirks import _is_alias
 from ._refcounts import _grad_fn
+from ._tensor_methods import _is_alias
 
 #: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's
 #: nodes take no attributes, and a post-hook registered on a double-grad node (the way
@@ -148,7 +148,7 @@ def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[A
 class _PaddleGraph(GraphView):
     """paddle's graph for the contract's structural rules: ``GradNode`` objects named by
     their pointers, the records in `_RECORDS`, full-range slices as the alias paddle's
-    ``__getitem__`` marks (`_mark_full_slices`); read under `ENGINE_LOCK`, as another
+    ``__getitem__`` marks (`_tensor_methods`); read under `ENGINE_LOCK`, as another
     thread's pass may be changing the graph."""
 
     def node(self, t: Any) -> Any:

@@ -1,0 +1,242 @@
+"""The ``paddle.Tensor`` methods unigrad wraps, each passing every other call to paddle.
+
+Installed once, when the paddle backend loads (`install`); a wrapper is marked, so a
+second load wraps nothing twice:
+
+* ``__getitem__``: marks the full-range slices that alias their source (rule 17c reads
+  the mark through `_records._PaddleGraph.full_slice`);
+* ``a / b`` where an operand requires grad: computed as ``xp.divide`` (differentiable to
+  any order; paddle 3.3.1's ``divide_double_grad`` has no gradient);
+* ``float``/``int``/``complex``/``bool``/``item``: one rule on every backend (docs/tape.md);
+* the binary operators and comparisons: `unigrad.BackendError` naming both frameworks
+  when the other operand is another framework's tensor.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import paddle
+
+from ..._errors import BackendError, message, not_one_element
+
+__all__ = ["install"]
+
+
+#: Set on a tensor that paddle's ``__getitem__`` returned as an alias of its source.
+_ALIAS = "_unigrad_full_slice"
+
+
+def _mark_full_slices() -> None:
+    """Make ``Tensor.__getitem__`` mark the aliases it returns.
+
+    For a full-range index (``x[0:n]``, ``x[:]``, ``x[...]``) paddle returns a new
+    Python tensor that shares ``x``'s storage *and autograd identity* (node, output
+    slot, and for a leaf its name): nothing in the tensor tells it from ``x`` (node,
+    ``is_leaf``, inplace version, data pointer, shape and strides all agree), so a
+    gradient with respect to it is ``x``'s, where torch gives the slice's own. Only the
+    moment it is made shows it: the wrapper compares the result with its source
+    (``_is_shared_underline_tensor_with``, the same tensor implementation: ~0.1 us)
+    and marks an alias with an attribute; `_PaddleGraph.full_slice` reads it. Slices taken
+    before unigrad first loads its paddle backend are not marked.
+    """
+    cls = paddle.Tensor
+    original = cls.__getitem__
+    if getattr(original, _ALIAS, False):
+        return
+
+    @functools.wraps(original)
+    def __getitem__(self: Any, item: Any) -> Any:
+        out = original(self, item)
+        if out is not self and isinstance(out, cls) and out._is_shared_underline_tensor_with(self):
+            setattr(out, _ALIAS, True)
+        return out
+
+    setattr(__getitem__, _ALIAS, True)
+    cls.__getitem__ = __getitem__
+
+
+def _is_alias(x: Any) -> bool:
+    return getattr(x, _ALIAS, False) and not x.stop_gradient
+
+
+def _divide_to_any_order() -> None:
+    """Make ``a / b`` between paddle tensors differentiable to any order.
+
+    paddle 3.3.1's ``Tensor.__truediv__`` runs the ``divide`` kernel, whose
+    ``divide_double_grad`` has no gradient: a third derivative through ``a / b`` (or
+    ``1.0 / b``) raised HigherOrderUnavailableError where ``xp.divide`` answers. Where
+    an operand requires grad and both are real floating tensors of one dtype (a Python
+    number on the other side becomes one), the operator computes ``xp.divide``'s way
+    (`unigrad._array_api._paddle_ho.divide`: the kernel's value, the derivatives of
+    ``a * (1 / b)`` written in ops paddle differentiates again); otherwise paddle's own
+    operator runs, unchanged.
+    """
+    from ..._array_api import _paddle_ho as ho
+
+    cls = paddle.Tensor
+    if getattr(cls.__truediv__, _ALIAS, False):
+        return
+    true, rtrue = cls.__truediv__, cls.__rtruediv__
+
+    def operand(like: Any, v: Any) -> Any:
+        """``v`` as a tensor where the quotient may need higher derivatives (either
+        side requires grad; a Python number becomes a 0-d tensor of ``like``'s dtype),
+        else None: paddle's operator (``stop_gradient`` first, it costs least)."""
+        if isinstance(v, cls):
+            if like.stop_gradient and v.stop_gradient:
+                return None
+        elif like.stop_gradient or not isinstance(v, (int, float)) or isinstance(v, bool):
+            return None
+        else:
+            v = paddle.full([], float(v), dtype=like.dtype)
+        return v if v.dtype == like.dtype and ho.needs(like, v) else None
+
+    def __truediv__(self: Any, other: Any) -> Any:
+        b = operand(self, other)
+        return true(self, other) if b is None else ho.divide(self, b)
+
+    def __rtruediv__(self: Any, other: Any) -> Any:
+        a = operand(self, other)
+        return rtrue(self, other) if a is None else ho.divide(a, self)
+
+    for f, orig in ((__truediv__, true), (__rtruediv__, rtrue)):
+        f.__doc__ = orig.__doc__
+        setattr(f, _ALIAS, True)
+    cls.__truediv__ = cls.__div__ = __truediv__
+    cls.__rtruediv__ = cls.__rdiv__ = __rtruediv__
+
+
+def _convert_one_element() -> None:
+    """Make ``float()``, ``int()``, ``complex()``, ``bool()`` and ``.item()`` of paddle
+    tensors follow unigrad's one rule (docs/tape.md): the one element of a one-element
+    tensor of any rank, `unigrad.ScalarConversionError` for any other size.
+
+    paddle 3.3.1's ``float``/``int``/``complex`` take 0-d tensors only (NumPy's
+    ``TypeError`` for shape ``(1,)``), where torch and the tapes answer; for several
+    elements paddle raises ``AssertionError`` (``ValueError`` from ``item``). A
+    one-element tensor goes to paddle's own method as a 0-d copy; ``t.item(i)`` with an
+    index is paddle's, unchanged.
+    """
+    cls = paddle.Tensor
+    if getattr(cls.__float__, _ALIAS, False):
+        return
+
+    def wrap(name: str, what: str) -> None:
+        original = getattr(cls, name)
+
+        @functools.wraps(original)
+        def convert(self: Any, *args: Any) -> Any:
+            if args:
+                return original(self, *args)
+            if self.size != 1:
+                raise not_one_element(what, tuple(self.shape), int(self.size))
+            return original(self.detach().reshape([]) if self.ndim else self)
+
+        setattr(convert, _ALIAS, True)
+        setattr(cls, name, convert)
+
+    for name, what in (
+        ("__float__", "float"),
+        ("__int__", "int"),
+        ("__complex__", "complex"),
+        ("__bool__", "bool"),
+        ("__nonzero__", "bool"),
+        ("item", "item"),
+    ):
+        wrap(name, what)
+
+
+#: paddle.Tensor's binary operators (forward and reflected) that `_refuse_other_frameworks`
+#: wraps.
+_OPERATORS = (
+    "add",
+    "sub",
+    "mul",
+    "truediv",
+    "div",
+    "floordiv",
+    "mod",
+    "pow",
+    "matmul",
+    "and",
+    "or",
+    "xor",
+    "lshift",
+    "rshift",
+)
+_COMPARISONS = ("lt", "le", "gt", "ge", "eq", "ne")
+_REFUSES = "_unigrad_refuses_other_frameworks"
+
+
+def _other_framework(other: Any) -> str | None:
+    """The unigrad backend name of ``other`` where it is another framework's tensor
+    (torch, a jax array or tape tensor, a numpy tape tensor); None for paddle tensors,
+    Python numbers, NumPy arrays and anything unigrad does not know."""
+    if isinstance(other, (paddle.Tensor, int, float, complex, bool)) or other is None:
+        return None
+    import numpy as np
+
+    if isinstance(other, (np.ndarray, np.generic)):
+        return None
+    from ..._dispatch import owner
+
+    be = owner(other)
+    return None if be is None or be.name == "paddle" else be.name
+
+
+def _refuse_other_frameworks() -> None:
+    """Make paddle.Tensor's operators raise `unigrad.BackendError` (a ``TypeError``)
+    naming both frameworks when the other operand is another framework's tensor.
+
+    paddle 3.3.1 answers ``paddle_t * torch_t`` (and ``torch_t * paddle_t``: torch's
+    operator returns NotImplemented, then Python calls paddle's reflected one) with
+    ``TypeError: unsupported operand type(s)``, ``(InvalidType) __matmul__(): argument
+    (position 1) must be int, float, bool or Tensor, but got Tensor``, a ``ValueError``
+    (``&``), or ``False`` (``==``); the tapes name both frameworks (tape ``_tensor``).
+    Every other operand goes to paddle's operator unchanged.
+    """
+    cls = paddle.Tensor
+    if getattr(cls.__add__, _REFUSES, False):
+        return
+
+    def wrap(dunder: str, symbol: str, reflected: bool) -> None:
+        original = getattr(cls, dunder, None)
+        if original is None:
+            return
+
+        @functools.wraps(original)
+        def method(self: Any, other: Any) -> Any:
+            theirs = _other_framework(other)
+            if theirs is not None:
+                pair = (f"a {theirs}", "a paddle")
+                left, right = pair if reflected else pair[::-1]
+                msg = message(
+                    f"the operator {symbol!r} mixes two frameworks",
+                    expected="operands of one framework (paddle tensors, NumPy arrays or "
+                    "Python numbers)",
+                    got=f"{left} tensor and {right} tensor ({type(other).__module__}."
+                    f"{type(other).__qualname__} and paddle.Tensor)",
+                    fix="Convert one side first: unigrad.to_numpy(t) gives a host copy, "
+                    "from which the other framework makes its tensor.",
+                )
+                raise BackendError(msg)
+            return original(self, other)
+
+        setattr(method, _REFUSES, True)
+        setattr(cls, dunder, method)
+
+    for name in _OPERATORS:
+        wrap(f"__{name}__", name, False)
+        wrap(f"__r{name}__", name, True)
+    for name in _COMPARISONS:
+        wrap(f"__{name}__", name, False)
+
+
+def install() -> None:
+    """Wrap the methods above (once per process)."""
+    _mark_full_slices()
+    _divide_to_any_order()
+    _convert_one_element()
+    _refuse_other_frameworks()
