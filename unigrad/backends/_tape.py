@@ -1,6 +1,12 @@
-"""The backend adapter shared by jax and numpy: the `Backend` methods
-on tape tensors. `unigrad.backends.jax` and `unigrad.backends.numpy` pick
-the engine and the tensor class."""
+"""The backend adapter shared by jax and numpy: the `Backend` methods on tape tensors.
+
+`unigrad.backends.jax` and `unigrad.backends.numpy` pick the engine and the tensor
+class. The tape (`unigrad.tape`) is a layer below: this module uses it through the
+names ``unigrad.tape`` exports, and, when it is imported (before any tape tensor
+exists), hands the tape what it needs from the layers above (`unigrad.tape._hooks`):
+the full-range rule, rule 6's stamps, ``unigrad.backward`` and the dispatcher's
+``owner``.
+"""
 
 from __future__ import annotations
 
@@ -9,16 +15,33 @@ import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from .. import _compile, tape
+from .._dispatch import owner
 from .._errors import NotDifferentiableError, UnsupportedDtypeError, message
-from ..backends._ambiguous import Record, ambiguous, refuse
-from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
-from ..backends._slices import refuse_full_slice
-from . import _replay
-from ._engine import Engine
-from ._namespace import namespace_for
-from ._tensor import Tensor, any_full_slices, is_full_slice, record, record_call
+from .._grad import backward as _backward
+from ..tape import Engine, Tensor, any_full_slices, is_full_slice, record, record_call
+from . import _carried
+from ._ambiguous import Record, ambiguous, refuse
+from ._base import Backend, BackwardRequest, GradRequest, Kind
+from ._slices import full_range, refuse_full_slice
 
 __all__ = ["TapeBackend"]
+
+tape.install_hooks(
+    full_range=full_range,
+    consume_epoch=_carried.consume_epoch,
+    carried_now=_carried.now,
+    check_carried=_carried.check,
+    backward=_backward,
+    owner=owner,
+)
+
+#: What a `unigrad.jit` step on the tape takes from ``unigrad.jit``'s front.
+_STEP_RULES = tape.StepRules(
+    step_scope=_compile.step_scope,
+    history_error=_compile.history_error,
+    unhashable_error=_compile.unhashable_error,
+)
 
 _KINDS: dict[Any, Kind] = {}
 
@@ -84,10 +107,10 @@ def _kids(item: Any) -> list[Any]:
     if isinstance(item, Tensor):
         return []
     out = []
-    for p in _replay._parents(item):
+    for p in tape.parents_of(item):
         if isinstance(p, Tensor):
             out.append(_start(p))
-        elif isinstance(p, _replay._Ref) and p.node is not None:  # a consumed node's
+        elif isinstance(p, tape.Ref) and p.node is not None:  # a consumed node's
             out.append(p.node)
     return out
 
@@ -169,9 +192,14 @@ class TapeBackend(Backend):
     ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any] | None:
         if not self.engine.compiles:  # autograd runs a step as it is written
             return None
-        from ._compiled import CompiledStep
-
-        return CompiledStep(self.tensor_cls, fn, static_argnums, static_argnames)
+        return tape.CompiledStep(
+            self.tensor_cls,
+            fn,
+            static_argnums,
+            static_argnames,
+            backend=self,
+            rules=_STEP_RULES,
+        )
 
     def cast(self, x: Any, like: Any) -> Any:
         if isinstance(x, Tensor):
@@ -200,7 +228,7 @@ class TapeBackend(Backend):
                 refuse_full_slice(request.no_grad_vars, "no_grad_vars", is_full_slice)
         if _RECORDS:
             _refuse_ambiguous(request.outputs, request.inputs, request.no_grad_vars)
-        grads = _replay.grad(
+        grads = tape.grad(
             self.tensor_cls,
             request.outputs,
             request.inputs,
@@ -221,8 +249,8 @@ class TapeBackend(Backend):
             _refuse_ambiguous(request.outputs, request.inputs)
         targets = request.inputs
         if request.create_graph and targets is None:  # (before the pass consumes them)
-            targets = tuple(_replay.leaves_of(request.outputs))
-        _replay.backward(
+            targets = tuple(tape.leaves_of(request.outputs))
+        tape.backward(
             self.tensor_cls,
             request.outputs,
             request.seeds,
@@ -285,7 +313,7 @@ class TapeBackend(Backend):
         return out
 
     def namespace(self) -> Any:
-        return namespace_for(self.tensor_cls)
+        return tape.namespace_for(self.tensor_cls)
 
     def lift(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         cls = self.tensor_cls
