@@ -85,7 +85,7 @@ def remember(sig: Any, spec: Any) -> None:
         CACHES.specs.put(sig, spec)
 
 
-def materialize(cls: type[Tensor], tensors: Sequence[Tensor]) -> None:
+def materialize(cls: type[Tensor], tensors: Sequence[Any]) -> None:
     """Compute the pending values of ``tensors`` as one function of what is known."""
     targets: list[Tensor] = []
     seen_t: set[int] = set()

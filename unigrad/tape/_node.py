@@ -19,7 +19,7 @@ import itertools
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from . import _snapshots
 
@@ -43,6 +43,12 @@ class TensorBase:
     _node: Node | None  # None for a leaf or a constant
     _index: int  # which output of ``_node``; -1 for a constant
     grad: Any
+    __unigrad_backend__: ClassVar[str]  # "jax" or "numpy"
+
+    if TYPE_CHECKING:
+
+        @property
+        def _value(self) -> Any: ...  # `unigrad.tape.Tensor`'s: computed if pending
 
 
 class Node:

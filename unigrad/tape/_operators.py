@@ -222,10 +222,6 @@ def _unop(name: str) -> Callable[[Tensor], Any]:
     return method
 
 
-def _value_of(v: Any) -> Any:
-    return v._value if isinstance(v, TensorBase) else v
-
-
 _NO_CONVERSION = message(
     "a tape tensor cannot be converted to a plain array implicitly",
     expected="an explicit conversion, which drops the tensor's history",

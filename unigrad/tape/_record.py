@@ -51,7 +51,7 @@ def _is_tensor(v: Any) -> bool:
     return isinstance(v, TensorBase)
 
 
-def _wrong_engine(cls: type[Tensor], v: Tensor) -> BackendError:
+def _wrong_engine(cls: type[Tensor], v: TensorBase) -> BackendError:
     msg = message(
         "one computation mixes tape tensors of two frameworks",
         expected=f"{cls.__unigrad_backend__} tape tensors only",

@@ -1,0 +1,89 @@
+"""The layers' imports, read from the source with ``ast`` (deferred imports included).
+
+The tape (``unigrad/tape``) is a layer below the backends: it imports neither the front
+(``unigrad._grad``, ``_compile``, ``_dispatch``, ``_api``) nor ``unigrad.backends``; what it
+needs from them is handed in by ``unigrad/backends/_tape.py`` (``unigrad/tape/_hooks.py``).
+The backends use the tape through ``unigrad.tape``'s exports, never its private modules.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "unigrad"
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _imports(path: Path) -> set[str]:
+    """Every module ``path`` imports, absolute (``from a import b`` gives ``a.b`` too)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def _within(module: str, roots: tuple[str, ...]) -> bool:
+    return any(module == r or module.startswith(r + ".") for r in roots)
+
+
+TAPE_FILES = sorted((PACKAGE / "tape").glob("*.py"))
+ABOVE_THE_TAPE = (
+    "unigrad._grad",
+    "unigrad._compile",
+    "unigrad._dispatch",
+    "unigrad._api",
+    "unigrad._jacobian",
+    "unigrad.backends",
+    "unigrad.functional",
+    "unigrad.conformance",
+)
+
+
+@pytest.mark.parametrize("path", TAPE_FILES, ids=lambda p: p.name)
+def test_the_tape_imports_nothing_above_it(path: Path) -> None:
+    wrong = sorted(m for m in _imports(path) if _within(m, ABOVE_THE_TAPE))
+    assert wrong == [], f"{path.name} imports {wrong}"
+
+
+@pytest.mark.parametrize("name", ["jax.py", "numpy.py", "_tape.py"])
+def test_the_backends_use_the_tapes_exports_only(name: str) -> None:
+    imported = _imports(PACKAGE / "backends" / name)
+    private = sorted(m for m in imported if m.startswith("unigrad.tape._"))
+    assert private == [], f"backends/{name} imports {private}"
+    assert "unigrad.tape" in imported
+
+
+def test_the_reader_sees_relative_imports() -> None:
+    # the check above would pass vacuously if relative imports were misread
+    imported = _imports(PACKAGE / "backends" / "_tape.py")
+    assert "unigrad.tape" in imported
+    assert "unigrad.backends._slices" in imported
+    assert "unigrad.tape._errors" not in _imports(PACKAGE / "tape" / "_node.py")
+    assert "unigrad._errors" in _imports(PACKAGE / "tape" / "_hooks.py")
+
+
+def test_no_module_of_the_tape_is_over_700_lines() -> None:
+    long = {p.name: n for p in TAPE_FILES if (n := len(p.read_text().splitlines())) > 700}
+    assert long == {}
