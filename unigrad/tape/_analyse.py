@@ -163,8 +163,8 @@ def analyse(
 ) -> Analysis:
     """Walk back from ``outputs``; raise `GraphFreedError` on a consumed live node.
 
-    An iterative post-order walk: a node is decided (`_decide_consumed`, or `_sources`
-    then `_lay_out`) once its parents are.
+    An iterative post-order walk from the outputs' nodes (`_roots`): a node is decided
+    (`_decide_consumed` or `_decide_live`) once its parents are.
     """
     a = Analysis(inputs, cut, collect_leaves)
     stack = _roots(a, outputs)
@@ -176,15 +176,24 @@ def analyse(
             if node.consumed:
                 _decide_consumed(a, node)
                 continue
-            srcs = _sources(a, node)
-            if srcs is not None:
-                _lay_out(a, node, srcs)
+            _decide_live(a, node)
             continue
         if node in seen:
             continue
         seen.add(node)
         push((node, True))
-        for n in _parent_nodes(node, cut):
+        # the parents' nodes, not through a cut (a consumed node's parents: `parents_of`)
+        for p in node.parents if not node.consumed else parents_of(node):
+            if isinstance(p, Tensor):
+                n = p._node
+                if n is None or id(p) in cut:
+                    continue
+            elif isinstance(p, Ref):
+                n = p.node
+                if n is None:
+                    continue
+            else:
+                continue
             if n not in seen:
                 push((n, False))
     return a
@@ -206,28 +215,15 @@ def _roots(a: Analysis, outputs: Sequence[Any]) -> list[tuple[Node, bool]]:
     return stack
 
 
-def _parent_nodes(node: Node, cut: set[int]) -> list[Node]:
-    """The nodes of ``node``'s parents the walk enters (not through a cut)."""
-    out: list[Node] = []
-    for p in node.parents if not node.consumed else parents_of(node):
-        if isinstance(p, Tensor):
-            n = p._node
-            if n is None or id(p) in cut:
-                continue
-        elif isinstance(p, Ref):
-            n = p.node
-            if n is None:
-                continue
-        else:
-            continue
-        out.append(n)
-    return out
+def _decide_live(a: Analysis, node: Node) -> None:
+    """`analyse`'s decision for a node not consumed: live or not, and if live, laid out
+    as the next step of the rebuilt function.
 
-
-def _sources(a: Analysis, node: Node) -> list[Any] | None:
-    """Decide whether ``node`` is live; if it is, the sources of its arguments:
-    (2, slot) for a live parent's output, (0, position) for an input, (1, position) for
-    a constant (numbered here, once the node is known to be live)."""
+    A live node's arguments come from (2, slot) for a live parent's output, (0, position)
+    for an input, (1, position) for a constant (numbered once the node is known to be
+    live); its step also adds the perturbations of the inputs it computes, and its part
+    of the cache key is its key and those sources.
+    """
     cut, in_pos, reached, live, base = a.cut, a.in_pos, a.reached, a.live, a.base
     is_live = False
     srcs: list[Any] = []
@@ -259,24 +255,12 @@ def _sources(a: Analysis, node: Node) -> list[Any] | None:
         srcs.append(p)
     live[node] = is_live
     if not is_live:
-        return None
+        return
     if const_at is not None:
-        consts, const_pos = a.consts, a.const_pos
-        for k in const_at:
-            c = srcs[k]
-            j = const_pos.get(id(c))
-            if j is None:
-                j = const_pos[id(c)] = len(consts)
-                consts.append(c)
-            srcs[k] = (1, j)
-    return srcs
-
-
-def _lay_out(a: Analysis, node: Node, srcs: list[Any]) -> None:
-    """Append the live ``node`` as the next step of the rebuilt function, with the
-    perturbations of the inputs it computes and its part of the cache key."""
+        _number_constants(a, srcs, const_at)
+    # the step
     n_slots = a.n_slots
-    a.base[node] = n_slots
+    base[node] = n_slots
     dl = a.delta_at.get(node) if a.delta_at else None
     ds: tuple[tuple[int, int], ...] = ()
     if dl:
@@ -291,6 +275,18 @@ def _lay_out(a: Analysis, node: Node, srcs: list[Any]) -> None:
     a.keys.append((node.key, src_t, ds))
     a.n_slots = n_slots + node.n_out
     a.order.append(node)
+
+
+def _number_constants(a: Analysis, srcs: list[Any], const_at: list[int]) -> None:
+    """Replace the constants at ``const_at`` in ``srcs`` by (1, their position)."""
+    consts, const_pos = a.consts, a.const_pos
+    for k in const_at:
+        c = srcs[k]
+        j = const_pos.get(id(c))
+        if j is None:
+            j = const_pos[id(c)] = len(consts)
+            consts.append(c)
+        srcs[k] = (1, j)
 
 
 def _decide_consumed(a: Analysis, node: Node) -> None:

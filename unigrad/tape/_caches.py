@@ -19,6 +19,10 @@ whose graph repeats reuses what its first step built:
 * and each `unigrad.jit` step's compiled functions (`unigrad.tape._step`), one `LRU` per
   step made by `TapeCaches.new`.
 
+Reads count as uses (`LRU.get`), except in ``specs`` and ``keys``, which are read on
+every op or every ``grad`` call under large tuple keys (`LRU.peek`: refreshing would hash
+the key a second time); those evict the entries made longest ago.
+
 Each cache's bound follows the one setting, ``size`` (`set_cache_size`, or the
 environment variable ``UNIGRAD_TAPE_CACHE_SIZE``, default 32): ``max(floor, scale *
 size)``. The compiled functions take ``size`` itself (scale 1, floor 0: ``0`` disables
@@ -32,12 +36,14 @@ process; an entry lives until it is the least recently used one of a full cache,
 `set_cache_size` shrinks its cache, or until `TapeCaches.clear`. A `unigrad.jit` step's
 own cache dies with the step.
 
-Reads take no lock (a ``dict`` lookup is atomic in CPython); every change (an insertion,
-an eviction, a move to the most recently used end) holds `TapeCaches.lock`.
+A read and its move to the most recently used end take no lock (each is one call into
+``OrderedDict``, atomic under the GIL; a key evicted in between is simply not moved);
+an insertion with the evictions it causes, a resize and a clear hold `TapeCaches.lock`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from collections import OrderedDict
@@ -83,12 +89,24 @@ class LRU:
         Raises:
             TypeError: ``key`` is not hashable.
         """
-        hit = self._data.get(key)
+        data = self._data
+        hit = data.get(key)
         if hit is not None:
-            with self._owner.lock:
-                if key in self._data:  # (another thread may have evicted it)
-                    self._data.move_to_end(key)
+            with contextlib.suppress(KeyError):  # another thread evicted it meanwhile
+                data.move_to_end(key)
         return hit
+
+    def peek(self, key: Any) -> Any:
+        """The entry for ``key``, or None, without counting the read as a use.
+
+        For the caches read on every op or every ``grad`` call with large tuple keys
+        (``specs``, ``keys``): refreshing would hash the key a second time, which costs
+        more than the entry is worth; they evict the entries made longest ago.
+
+        Raises:
+            TypeError: ``key`` is not hashable.
+        """
+        return self._data.get(key)
 
     def put(self, key: Any, value: Any) -> None:
         """Keep ``value`` under ``key`` (the most recently used) unless the bound is 0,
@@ -248,7 +266,7 @@ def canonical(value: Any) -> Key:
     hashed and compared once, and no `Key` is made for it. Raises TypeError for
     unhashable contents."""
     keys = CACHES.keys
-    found = keys.get(value)
+    found = keys.peek(value)
     if found is None:
         found = Key(value)
         keys.put(value, found)

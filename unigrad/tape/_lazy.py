@@ -75,7 +75,7 @@ def signature(engine: Engine, key: Any, parents: Sequence[Any], tensor_cls: type
 def spec_for(sig: Any) -> Any:
     """The remembered output spec of a signature (the ``specs`` cache), or None."""
     try:
-        return CACHES.specs.get(sig)
+        return CACHES.specs.peek(sig)
     except TypeError:  # an unhashable static in the key: nothing to remember it by
         return None
 
