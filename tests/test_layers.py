@@ -61,10 +61,26 @@ ABOVE_THE_TAPE = (
 )
 
 
+#: What the tape may import from unigrad: itself, the errors, the array-API rules.
+BELOW_THE_TAPE = ("unigrad.tape", "unigrad._errors", "unigrad._array_api")
+
+
 @pytest.mark.parametrize("path", TAPE_FILES, ids=lambda p: p.name)
 def test_the_tape_imports_nothing_above_it(path: Path) -> None:
-    wrong = sorted(m for m in _imports(path) if _within(m, ABOVE_THE_TAPE))
+    imported = _imports(path)
+    wrong = sorted(m for m in imported if _within(m, ABOVE_THE_TAPE))
     assert wrong == [], f"{path.name} imports {wrong}"
+    other = sorted(
+        m for m in imported if _within(m, ("unigrad",)) and not _within(m, BELOW_THE_TAPE)
+    )
+    assert other == [], f"{path.name} imports {other}"
+
+
+def test_what_the_tape_imports_does_not_import_the_tape() -> None:
+    # no cycle at package level: the array-API rules never import the tape
+    for path in sorted((PACKAGE / "_array_api").glob("*.py")):
+        tape = sorted(m for m in _imports(path) if _within(m, ("unigrad.tape",)))
+        assert tape == [], f"_array_api/{path.name} imports {tape}"
 
 
 @pytest.mark.parametrize("name", ["jax.py", "numpy.py", "_tape.py"])

@@ -257,7 +257,7 @@ def record_call(
 
     key = (op, treedef, tuple(statics), slots_t)
     if compile_eager and engine.compiles:
-        fn = _compiled(engine, key, fn)
+        fn = _lifted(engine, key, fn)
     if tracked == 1:  # constants only: compute, record nothing
         return constants(cls, fn(*parents))
     return emit(cls, fn, key, tuple(parents))
@@ -311,7 +311,7 @@ def _record_flat(
     return emit(cls, fn, key, tuple(parents))
 
 
-def _compiled(engine: Engine, key: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
+def _lifted(engine: Engine, key: Any, fn: Callable[..., Any]) -> Callable[..., Any]:
     """``unigrad.lift``'s compiled function for ``key`` (the ``lifted`` cache)."""
     lifted = CACHES.lifted
     try:
