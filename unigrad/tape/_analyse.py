@@ -256,8 +256,15 @@ def _decide_live(a: Analysis, node: Node) -> None:
     live[node] = is_live
     if not is_live:
         return
-    if const_at is not None:
-        _number_constants(a, srcs, const_at)
+    if const_at is not None:  # the constants' positions
+        consts, const_pos = a.consts, a.const_pos
+        for k in const_at:
+            c = srcs[k]
+            j = const_pos.get(id(c))
+            if j is None:
+                j = const_pos[id(c)] = len(consts)
+                consts.append(c)
+            srcs[k] = (1, j)
     # the step
     n_slots = a.n_slots
     base[node] = n_slots
@@ -275,18 +282,6 @@ def _decide_live(a: Analysis, node: Node) -> None:
     a.keys.append((node.key, src_t, ds))
     a.n_slots = n_slots + node.n_out
     a.order.append(node)
-
-
-def _number_constants(a: Analysis, srcs: list[Any], const_at: list[int]) -> None:
-    """Replace the constants at ``const_at`` in ``srcs`` by (1, their position)."""
-    consts, const_pos = a.consts, a.const_pos
-    for k in const_at:
-        c = srcs[k]
-        j = const_pos.get(id(c))
-        if j is None:
-            j = const_pos[id(c)] = len(consts)
-            consts.append(c)
-        srcs[k] = (1, j)
 
 
 def _decide_consumed(a: Analysis, node: Node) -> None:

@@ -43,10 +43,10 @@ an insertion with the evictions it causes, a resize and a clear hold `TapeCaches
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from .._errors import message
@@ -71,13 +71,20 @@ DEFAULT_CACHE_SIZE = 32
 class LRU:
     """One bounded cache of a `TapeCaches`: the least recently used entry goes first."""
 
-    __slots__ = ("_data", "_floor", "_owner", "_scale")
+    __slots__ = ("_data", "_floor", "_owner", "_scale", "peek")
 
     def __init__(self, owner: TapeCaches, scale: int, floor: int) -> None:
         self._data: OrderedDict[Any, Any] = OrderedDict()
         self._owner = owner
         self._scale = scale
         self._floor = floor
+        #: ``peek(key)``: the entry for ``key``, or None, without counting the read as a
+        #: use (raises TypeError for an unhashable key). For the caches read on every op
+        #: or every ``grad`` call with large tuple keys (``specs``, ``keys``): refreshing
+        #: would hash the key a second time, which costs more than the entry is worth;
+        #: they evict the entries made longest ago. (The mapping's own ``get``: no Python
+        #: frame per read.)
+        self.peek: Callable[[Any], Any] = self._data.get
 
     def bound(self) -> int:
         """How many entries this cache keeps at the owner's current size."""
@@ -92,21 +99,11 @@ class LRU:
         data = self._data
         hit = data.get(key)
         if hit is not None:
-            with contextlib.suppress(KeyError):  # another thread evicted it meanwhile
+            try:  # noqa: SIM105 (contextlib.suppress would cost a context manager per read)
                 data.move_to_end(key)
+            except KeyError:  # another thread evicted it meanwhile
+                pass
         return hit
-
-    def peek(self, key: Any) -> Any:
-        """The entry for ``key``, or None, without counting the read as a use.
-
-        For the caches read on every op or every ``grad`` call with large tuple keys
-        (``specs``, ``keys``): refreshing would hash the key a second time, which costs
-        more than the entry is worth; they evict the entries made longest ago.
-
-        Raises:
-            TypeError: ``key`` is not hashable.
-        """
-        return self._data.get(key)
 
     def put(self, key: Any, value: Any) -> None:
         """Keep ``value`` under ``key`` (the most recently used) unless the bound is 0,
@@ -115,7 +112,7 @@ class LRU:
         Raises:
             TypeError: ``key`` is not hashable.
         """
-        bound = self.bound()
+        bound = max(self._floor, self._scale * self._owner.size)
         if not bound:
             return
         data = self._data

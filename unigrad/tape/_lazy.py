@@ -26,7 +26,6 @@ the op that made it.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -81,8 +80,14 @@ def spec_for(sig: Any) -> Any:
 
 
 def remember(sig: Any, spec: Any) -> None:
-    with contextlib.suppress(TypeError):  # (an unhashable static in the key)
-        CACHES.specs.put(sig, spec)
+    """Remember ``spec`` for ``sig`` (an op that always runs eagerly is told once)."""
+    specs = CACHES.specs
+    try:
+        if spec is EAGER and specs.peek(sig) is EAGER:
+            return
+        specs.put(sig, spec)
+    except TypeError:  # an unhashable static in the key: nothing to remember it by
+        return
 
 
 def materialize(cls: type[Tensor], tensors: Sequence[Any]) -> None:

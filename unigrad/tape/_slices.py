@@ -40,11 +40,11 @@ def any_full_slices() -> bool:
     return bool(_FULL_SLICES)
 
 
-def mark_if_full_slice(out: Any, idx: Any, shape: tuple[int, ...]) -> None:
-    """Mark ``out = x[idx]`` (``x`` of ``shape``) when ``idx`` selects all of ``x``."""
+def mark_if_full_slice(out: Any, x: Any, idx: Any) -> None:
+    """Mark ``out = x[idx]`` when ``idx`` selects all of ``x``."""
     if not (type(idx) is slice or type(idx) is tuple or idx is Ellipsis):
         return
-    if not HOOKS.full_range(idx, shape):
+    if not HOOKS.full_range(idx, x.shape):
         return
     key = id(out)
 

@@ -219,7 +219,7 @@ class Tensor(ArrayObject, TensorBase):
             out = _record_static_index(cls, self, idx)
         else:
             out = record_call(cls, _getitem, (self, _integer_masks(idx)), {})
-        mark_if_full_slice(out, idx, self.shape)
+        mark_if_full_slice(out, self, idx)
         return out
 
     @property
