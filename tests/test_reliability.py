@@ -323,14 +323,12 @@ jax_only = pytest.mark.skipif(importlib.util.find_spec("jax") is None, reason="n
 @pytest.fixture
 def fresh_tape_cache(monkeypatch: pytest.MonkeyPatch) -> Any:
     """An empty compile cache and recompile detector, restored afterwards."""
-    from collections import OrderedDict
+    from unigrad.tape import _caches, _plan, _recompile
 
-    from unigrad.tape import _replay
-
-    monkeypatch.setattr(_replay, "_CACHE", OrderedDict())
-    monkeypatch.setattr(_replay, "_RECOMPILES", _replay._Recompiles())
-    size = _replay._CACHE_SIZE
-    yield _replay
+    _caches.CACHES.gradients.clear()
+    monkeypatch.setattr(_plan, "RECOMPILES", _recompile.Recompiles())
+    size = _caches.CACHES.size
+    yield _caches
     unigrad.tape.set_cache_size(size)
 
 

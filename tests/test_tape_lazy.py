@@ -165,7 +165,7 @@ def test_deferred_create_graph_results_keep_their_own_dependencies(mk):
 
 
 def test_reads_of_one_array_share_its_snapshot_only_while_it_is_unchanged():
-    from unigrad.tape import _tensor
+    from unigrad.tape._caches import CACHES
 
     w = np.array([1.0, 2.0])
     x = unigrad.watch(w)
@@ -196,7 +196,7 @@ def test_reads_of_one_array_share_its_snapshot_only_while_it_is_unchanged():
     y2 = x * 3.0
     (c2,) = [c for a, c in y2._node.saved if a is w]
     assert c2.shape == (2, 1)
-    assert _tensor._LATEST[id(w)][1]() is c2
+    assert CACHES.snapshots.get(id(w))[1]() is c2
 
 
 def test_static_index_tuples_are_keyed_by_their_values(mk):
@@ -211,24 +211,24 @@ def test_static_index_tuples_are_keyed_by_their_values(mk):
 
 @pytest.mark.parametrize("scratch_max", [1 << 22, 2])
 def test_snapshot_comparison_is_numpys_equality_with_nans_equal(monkeypatch, scratch_max):
-    from unigrad.tape import _tensor
+    from unigrad.tape import _snapshots
 
-    monkeypatch.setattr(_tensor, "_SCRATCH_MAX", scratch_max)
+    monkeypatch.setattr(_snapshots, "_SCRATCH_MAX", scratch_max)
     a = np.array([1.0, np.nan, -0.0, 2.0])
-    assert _tensor._equal(a, a.copy())
-    assert _tensor._equal(np.array([0.0, 1.0]), np.array([-0.0, 1.0]))  # == says equal
-    assert not _tensor._equal(np.array([1.0, 2.0]), np.array([1.0, 3.0]))
-    assert not _tensor._equal(np.zeros((2, 1)), np.zeros(2))  # reshaped in place
-    assert _tensor._equal(np.arange(6).reshape(2, 3), np.arange(6).reshape(2, 3))
+    assert _snapshots.equal(a, a.copy())
+    assert _snapshots.equal(np.array([0.0, 1.0]), np.array([-0.0, 1.0]))  # == says equal
+    assert not _snapshots.equal(np.array([1.0, 2.0]), np.array([1.0, 3.0]))
+    assert not _snapshots.equal(np.zeros((2, 1)), np.zeros(2))  # reshaped in place
+    assert _snapshots.equal(np.arange(6).reshape(2, 3), np.arange(6).reshape(2, 3))
     strided = np.arange(6).reshape(2, 3)[:, ::2]  # not contiguous
-    assert _tensor._equal(strided, np.array([[0, 2], [3, 5]]))
-    assert not _tensor._equal(strided, np.array([[0, 2], [3, 4]]))
-    assert _tensor._equal(np.array(3.0), np.array(3.0))  # 0-d
-    assert _tensor._equal(np.zeros(0), np.zeros(0))
+    assert _snapshots.equal(strided, np.array([[0, 2], [3, 5]]))
+    assert not _snapshots.equal(strided, np.array([[0, 2], [3, 4]]))
+    assert _snapshots.equal(np.array(3.0), np.array(3.0))  # 0-d
+    assert _snapshots.equal(np.zeros(0), np.zeros(0))
 
 
 def test_recycled_snapshot_copies_are_never_shared_by_live_nodes():
-    from unigrad.tape import _tensor
+    from unigrad.tape._snapshots import POOL
 
     shape = (128, 128)  # 128 KiB: large enough to be recycled
     w1, w2 = np.ones(shape), np.full(shape, 2.0)
@@ -252,20 +252,20 @@ def test_recycled_snapshot_copies_are_never_shared_by_live_nodes():
         (c,) = [c for a, c in y._node.saved if a is w]
         np.testing.assert_array_equal(c, w)
         del y, c
-    assert len(_tensor._POOL[(shape, w.dtype)]) <= _tensor._POOL_DEPTH
+    assert len(POOL.bufs[(shape, w.dtype)]) <= POOL.depth
 
 
 def test_the_snapshot_pool_keeps_a_bounded_number_of_bytes(monkeypatch):
-    from unigrad.tape import _tensor
+    from unigrad.tape._snapshots import POOL
 
-    monkeypatch.setattr(_tensor, "_POOL", {})
-    monkeypatch.setattr(_tensor, "_POOL_BYTES", [0])
-    monkeypatch.setattr(_tensor, "_POOL_BYTES_MAX", 3 * 128 * 128 * 8)
+    monkeypatch.setattr(POOL, "bufs", {})
+    monkeypatch.setattr(POOL, "nbytes", 0)
+    monkeypatch.setattr(POOL, "max_bytes", 3 * 128 * 128 * 8)
     ws = [np.full((128, 128), float(k)) for k in range(5)]
     xs = [unigrad.watch(w) for w in ws]
     ys = [x * 2.0 for x in xs]  # five live snapshots of one shape
-    assert len(_tensor._POOL[((128, 128), ws[0].dtype)]) == 3
-    assert _tensor._POOL_BYTES[0] == 3 * 128 * 128 * 8
+    assert len(POOL.bufs[((128, 128), ws[0].dtype)]) == 3
+    assert POOL.nbytes == 3 * 128 * 128 * 8
     for y, w in zip(ys, ws, strict=True):
         (c,) = [c for a, c in y._node.saved if a is w]
         np.testing.assert_array_equal(c, w)
@@ -275,9 +275,9 @@ def test_index_tuples_keyed_by_their_contents_never_share_a_recipe(mk, monkeypat
     # x[idx] with ints, slices, None and ... is keyed by the index itself: indices that
     # give the same output shape (x[:, 0] and x[:, 1], x[0, :] and x[:, 2]) must each get
     # their own recorded function and compiled gradient, deferred or not.
-    from unigrad.tape import _replay
+    from unigrad.tape import _plan, _recompile
 
-    monkeypatch.setattr(_replay, "_RECOMPILES", _replay._Recompiles())
+    monkeypatch.setattr(_plan, "RECOMPILES", _recompile.Recompiles())
     data = np.arange(9.0).reshape(3, 3)
     indices = [
         (slice(None), 0),

@@ -4,7 +4,7 @@ The front of a compiled step: it checks what every backend must refuse alike (a 
 with a history among the arguments, ``backward`` inside), makes ``watch`` inside the step
 give the step's own leaves (`step_leaf`) and its results values (`detach_results`), then
 hands the call to its backend. The jax tape compiles the whole step, its
-``grad`` calls included, into one ``jax.jit`` function (`unigrad.tape._compiled`);
+``grad`` calls included, into one ``jax.jit`` function (`unigrad.tape._step`);
 torch, paddle and the numpy tape, whose engines run a step as it is written, call the
 function itself.
 """

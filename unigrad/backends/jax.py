@@ -12,10 +12,9 @@ from typing import Any, NoReturn
 import jax
 
 from .._errors import CompiledStepError, TapeError, message
-from ..tape._backend import TapeBackend
-from ..tape._engine import jax_engine
-from ..tape._tensor import JaxTensor, NumpyTensor, Tensor
+from ..tape import STEP_READ, JaxTensor, NumpyTensor, Tensor, jax_engine
 from ._base import BackwardRequest, Capabilities, FunctionalImpl, GradRequest
+from ._tape import TapeBackend
 
 __all__ = ["BACKEND", "JaxBackend"]
 
@@ -122,9 +121,7 @@ class JaxBackend(TapeBackend):
             from .._compile import in_step
 
             if in_step():  # a unigrad.jit step's own trace: the step's refusal
-                from ..tape._compiled import READ
-
-                raise CompiledStepError(READ)
+                raise CompiledStepError(STEP_READ)
             raise TapeError(_TRACED_READ)
         out = np.array(jax.device_get(v), copy=True)
         if out.dtype.name == "bfloat16":  # ml_dtypes' type: float32 holds it exactly

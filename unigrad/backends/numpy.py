@@ -8,10 +8,9 @@ import sys
 import autograd  # noqa: F401  (fail early when autograd is missing)
 import numpy as np
 
-from ..tape._backend import TapeBackend
-from ..tape._engine import numpy_engine
-from ..tape._tensor import NumpyTensor
+from ..tape import NumpyTensor, numpy_engine
 from ._base import Capabilities, FunctionalImpl
+from ._tape import TapeBackend
 
 __all__ = ["BACKEND", "NumpyBackend"]
 

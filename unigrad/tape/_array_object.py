@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .._errors import TapeError, message
+from ._record import record, record_call
 
 if TYPE_CHECKING:
     from ._tensor import Tensor
@@ -124,8 +125,6 @@ class ArrayObject:
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> Any:
         """The tensor on ``device``, recorded (gradients flow back to ``self``)."""
-        from ._tensor import record
-
         cls: type[Tensor] = type(self)  # type: ignore[assignment]
         if stream is not None:
             msg = message(
@@ -225,8 +224,6 @@ class ArrayObject:
 
     def __round__(self, ndigits: int | None = None) -> Any:
         """``round(t, n)``: a recorded, elementwise round (a tensor, as in torch)."""
-        from ._tensor import record
-
         cls: type[Tensor] = type(self)  # type: ignore[assignment]
         return record(cls, cls._engine.np.round, self, ndigits or 0)
 
@@ -237,8 +234,6 @@ class ArrayObject:
         Only NumPy's own ufuncs have one: a ufunc of another library (SciPy's
         ``scipy.special.expit``) is refused under its own name, even where NumPy has a
         function of the same name."""
-        from ._tensor import record_call
-
         cls: type[Tensor] = type(self)  # type: ignore[assignment]
         name = ufunc.__name__
         numpys = _numpy_ufunc(ufunc)
@@ -256,8 +251,6 @@ class ArrayObject:
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         """``np.concatenate([t, u])``: recorded with the tape's function of that name."""
-        from ._tensor import record_call
-
         cls: type[Tensor] = type(self)  # type: ignore[assignment]
         module = cls._engine.np
         for part in func.__module__.split(".")[1:]:

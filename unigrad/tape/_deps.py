@@ -24,7 +24,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["CUT_FUNCTIONS", "CUT_PRIMITIVES", "jax_dependencies", "numpy_trace"]
+__all__ = [
+    "CUT_FUNCTIONS",
+    "CUT_PRIMITIVES",
+    "dependencies",
+    "jax_dependencies",
+    "numpy_trace",
+    "trace",
+]
 
 Deps = list[frozenset[int]]
 
@@ -193,3 +200,21 @@ def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any,
         else:
             deps.append(frozenset())
     return tuple(values), deps
+
+
+def trace(engine: str, fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any, ...], Deps]:
+    """``fn(*vals)`` (a tuple of arrays) and, for each output, the argument positions it
+    depends on differentiably: the one dependence walk of each engine (``"jax"``: the
+    jaxpr; ``"numpy"``: autograd's trace, which also gives the values)."""
+    if engine == "numpy":
+        return numpy_trace(fn, vals)
+    values = tuple(fn(*vals))
+    return values, jax_dependencies(fn, vals)
+
+
+def dependencies(engine: str, fn: Callable[..., Any], vals: Sequence[Any]) -> Deps:
+    """For each output of ``fn(*vals)`` (a tuple of arrays), the argument positions it
+    depends on differentiably, on ``engine`` (``"jax"`` or ``"numpy"``); see `trace`."""
+    if engine == "numpy":
+        return numpy_trace(fn, vals)[1]
+    return jax_dependencies(fn, vals)

@@ -26,13 +26,13 @@ the op that made it.
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._errors import GraphFreedError, message
+from ._caches import CACHES
+from ._snapshots import check_saved
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -43,7 +43,6 @@ __all__ = [
     "held_elsewhere",
     "materialize",
     "remember",
-    "set_forward_cache_size",
     "signature",
     "spec_for",
 ]
@@ -52,19 +51,6 @@ __all__ = [
 EAGER: Any = ("eager",)
 
 _PY_SCALARS = frozenset({int, float, complex})
-
-_SPECS: OrderedDict[Any, Any] = OrderedDict()
-_SPECS_SIZE = 4096
-
-_FORWARDS: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
-_FORWARDS_SIZE = [32]  # set by unigrad.tape.set_cache_size, as the gradient functions
-
-
-def set_forward_cache_size(n: int) -> None:
-    """Bound the compiled forward functions kept for reads of pending values."""
-    _FORWARDS_SIZE[0] = n
-    while len(_FORWARDS) > n:
-        _FORWARDS.popitem(last=False)
 
 
 def signature(engine: Engine, key: Any, parents: Sequence[Any], tensor_cls: type) -> Any:
@@ -86,24 +72,25 @@ def signature(engine: Engine, key: Any, parents: Sequence[Any], tensor_cls: type
 
 
 def spec_for(sig: Any) -> Any:
-    """The remembered output spec of a signature, or None."""
+    """The remembered output spec of a signature (the ``specs`` cache), or None."""
     try:
-        return _SPECS.get(sig)
+        return CACHES.specs.peek(sig)
     except TypeError:  # an unhashable static in the key: nothing to remember it by
         return None
 
 
 def remember(sig: Any, spec: Any) -> None:
+    """Remember ``spec`` for ``sig`` (an op that always runs eagerly is told once)."""
+    specs = CACHES.specs
     try:
-        _SPECS[sig] = spec
-    except TypeError:
+        if spec is EAGER and specs.peek(sig) is EAGER:
+            return
+        specs.put(sig, spec)
+    except TypeError:  # an unhashable static in the key: nothing to remember it by
         return
-    if len(_SPECS) > _SPECS_SIZE:
-        with contextlib.suppress(KeyError):  # another thread emptied it first
-            _SPECS.popitem(last=False)
 
 
-def materialize(cls: type[Tensor], tensors: Sequence[Tensor]) -> None:
+def materialize(cls: type[Tensor], tensors: Sequence[Any]) -> None:
     """Compute the pending values of ``tensors`` as one function of what is known."""
     targets: list[Tensor] = []
     seen_t: set[int] = set()
@@ -133,8 +120,6 @@ def materialize(cls: type[Tensor], tensors: Sequence[Tensor]) -> None:
         for p in node.parents:
             if isinstance(p, cls) and p._v is None and p._node not in base:
                 stack.append((p._node, False))
-    from ._tensor import check_saved  # (a cycle at import time)
-
     check_saved(order)  # an array changed in place since: raise, as grad does
     args: list[Any] = []
     arg_pos: dict[int, int] = {}
@@ -180,15 +165,14 @@ def _forward(
     outs: tuple[tuple[int, int], ...],
     n_slots: int,
 ) -> Callable[..., Any]:
+    forwards = CACHES.forwards
     if engine.compiles:
         try:
-            hit = _FORWARDS.get(key)
+            hit = forwards.get(key)
         except TypeError:
             hit, key = None, None
         if hit is not None:
-            with contextlib.suppress(KeyError):  # another thread may have evicted it
-                _FORWARDS.move_to_end(key)
-            return hit
+            return hit  # type: ignore[no-any-return]
 
     def forward(args: Sequence[Any]) -> tuple[Any, ...]:
         slots: list[Any] = [None] * n_slots
@@ -200,11 +184,8 @@ def _forward(
     if not engine.compiles:
         return forward
     fn = engine.jit(forward)
-    if key is not None and _FORWARDS_SIZE[0]:
-        _FORWARDS[key] = fn
-        while len(_FORWARDS) > _FORWARDS_SIZE[0]:
-            with contextlib.suppress(KeyError):  # another thread emptied it first
-                _FORWARDS.popitem(last=False)
+    if key is not None:
+        forwards.put(key, fn)
     return fn
 
 

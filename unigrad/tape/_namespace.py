@@ -21,7 +21,9 @@ from .._array_api._portable import Portable, portable
 from .._errors import TapeError, message
 from ._array_object import SUPPORTED_API_VERSIONS
 from ._deps import CUT_FUNCTIONS
-from ._tensor import Tensor, constants, in_traced_step, record, record_call
+from ._node import in_traced_step
+from ._record import constants, record, record_call
+from ._tensor import Tensor
 
 __all__ = ["RecordingNamespace", "namespace_for"]
 
@@ -260,7 +262,7 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
             except (TypeError, IndexError) as err:
                 # inside a unigrad.jit step, jax refuses a value read (nonzero's size of a
                 # traced mask): the documented CompiledStepError, as the step itself raises
-                from ._compiled import step_read_error
+                from ._step import step_read_error
 
                 documented = step_read_error(err)
                 if documented is None:

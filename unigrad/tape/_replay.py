@@ -1,10 +1,10 @@
 """Cut, rebuild, differentiate: how ``grad`` runs on the tape.
 
-1. `analyse` walks back from the outputs (never through ``no_grad_vars``) and
+1. `analyse` (``_analyse``) walks back from the outputs (never through ``no_grad_vars``) and
    finds the *live* nodes: those with an input upstream. Everything else a live node
    reads (untracked arrays, tensors that do not depend on an input, cut tensors) is a
    constant.
-2. The live nodes become one pure function ``forward(inputs, constants)``. A non-leaf
+2. The live nodes become one pure function (``_plan``) ``forward(inputs, constants)``. A non-leaf
    input ``h`` is both computed (so gradients flow through it to inputs upstream, as in
    torch) and perturbed by a zero argument whose gradient is the gradient for ``h``.
 3. ``run(inputs, constants, seeds)`` takes the VJP of ``forward`` with the engine's own
@@ -25,43 +25,20 @@
 from __future__ import annotations
 
 import contextlib
-import os
-import sys
-import threading
-import warnings
-import weakref
-from collections import OrderedDict, deque
 from collections.abc import Callable, Sequence
-from types import FrameType
 from typing import Any
 
-from .._errors import CompiledStepError, GraphFreedError, message
-from ..contract import _carried
-from ..contract._carried import FREED_MESSAGE
-from . import _lazy
-from ._tensor import (
-    KEPT_NODES,
-    Node,
-    Tensor,
-    _spec_of,
-    _wrap_outputs,
-    check_saved,
-    emit,
-    fresh_token,
-    recorded_before_step,
-    set_lift_cache_size,
-    sharing_snapshots,
-)
+from .._errors import CompiledStepError, message
+from . import _deps, _lazy
+from ._analyse import Analysis, analyse, carry, consume, leaves_of
+from ._caches import CACHES
+from ._node import fresh_token, recorded_before_step
+from ._plan import Plan, build, compiled_run
+from ._record import emit, spec_of, wrap_outputs
+from ._snapshots import SharingSnapshots, check_saved
+from ._tensor import Tensor
 
-__all__ = [
-    "DEFAULT_CACHE_SIZE",
-    "RecompileWarning",
-    "analyse",
-    "cache_info",
-    "grad",
-    "leaves_of",
-    "set_cache_size",
-]
+__all__ = ["backward", "grad"]
 
 
 _OUTSIDE = message(
@@ -73,662 +50,6 @@ _OUTSIDE = message(
     fix="Pass retain_graph=True, or pass the leaves as arguments and compute from them "
     "inside the step.",
 )
-
-
-class _Ref:
-    """A consumed node's parent: a weak reference plus where it came from."""
-
-    __slots__ = ("index", "node", "ref")
-
-    def __init__(self, t: Tensor) -> None:
-        self.ref = weakref.ref(t)
-        self.node = t._node
-        self.index = t._index
-
-
-def _parents(node: Node) -> tuple[Any, ...]:
-    if not node.consumed:
-        return node.parents
-    out: list[Any] = []
-    for p in node.parents:
-        if isinstance(p, _Ref):
-            t = p.ref()
-            out.append(p if t is None else t)
-        else:
-            out.append(None)
-    return tuple(out)
-
-
-def _consume(nodes: Sequence[Node]) -> None:
-    kept = KEPT_NODES or ()  # (a WeakSet's truth is its length: one call per pass)
-    stamp = 0
-    for node in nodes:
-        if node.consumed or node in kept:
-            continue
-        node.parents = tuple([_Ref(p) if isinstance(p, Tensor) else None for p in node.parents])
-        node.fn = None
-        node.consumed = True
-        node.consumed_at = stamp = stamp or _carried.consume_epoch()
-
-
-def _consumed_at(node: Node) -> int:
-    return node.consumed_at
-
-
-def _carry(a: Analysis, result: Sequence[Any]) -> None:
-    """Rule 6: the nodes a create_graph call's results carry, its live nodes and what
-    the results of earlier calls among them carry, stamped after the call's own
-    consumption (`unigrad.contract._carried`)."""
-    carried: dict[Node, None] = dict.fromkeys(a.order)
-    for n in a.order:
-        if n.carries:
-            carried.update(dict.fromkeys(n.carries))
-    nodes = tuple(carried)
-    since = _carried.now()
-    for g in result:
-        node = g._node if isinstance(g, Tensor) else None
-        if node is not None:
-            node.carries = nodes
-            node.carried_at = since
-
-
-class Analysis:
-    """The cut subgraph: live nodes in order, where inputs are reached, the leaves.
-
-    The walk also lays out the rebuilt function's steps as it finds each live node (what
-    `build` completes): one pass over the graph per ``grad`` call instead of two.
-    """
-
-    __slots__ = (
-        "base",
-        "const_pos",
-        "consts",
-        "deltas",
-        "in_pos",
-        "keys",
-        "leaves",
-        "live",
-        "n_slots",
-        "order",
-        "reached",
-        "steps",
-    )
-
-    def __init__(self) -> None:
-        self.live: dict[Node, bool] = {}
-        self.order: list[Node] = []
-        self.reached: list[bool] = []
-        self.leaves: dict[int, Tensor] = {}
-        #: id(input) -> its position.
-        self.in_pos: dict[int, int] = {}
-        #: Per live node, in order: its first slot, its step, its part of the cache key.
-        self.base: dict[Node, int] = {}
-        self.steps: list[Step] = []
-        self.keys: list[tuple[Any, ...]] = []
-        self.n_slots = 0
-        #: The constants the steps read (id -> position), and the inputs computed by a
-        #: live node (perturbed by their zero argument).
-        self.consts: list[Any] = []
-        self.const_pos: dict[int, int] = {}
-        self.deltas: set[int] = set()
-
-
-#: One step of a rebuilt function: (fn, sources of its arguments, first slot, outputs,
-#: (slot, input) perturbations). A source is (0, input), (1, constant) or (2, slot).
-Step = tuple[
-    Callable[..., Any],
-    tuple[tuple[int, int], ...],
-    int,
-    int,
-    tuple[tuple[int, int], ...],
-]
-
-
-def analyse(
-    outputs: Sequence[Any],
-    inputs: Sequence[Tensor],
-    cut: set[int],
-    *,
-    collect_leaves: bool = False,
-) -> Analysis:
-    """Walk back from ``outputs``; raise `GraphFreedError` on a consumed live node.
-
-    Each live node is also laid out as a step of the rebuilt function when the walk
-    decides it (post-order: its live parents have their slots by then); see `build`.
-    """
-    a = Analysis()
-    in_pos = a.in_pos
-    for k, t in enumerate(inputs):
-        in_pos[id(t)] = k
-    reached = a.reached = [False] * len(inputs)
-    live = a.live
-    leaves = a.leaves
-    base = a.base
-    consts, const_pos = a.consts, a.const_pos
-    steps, keys = a.steps, a.keys
-    # inputs computed by a node of the graph: (node -> [(output index, input position)])
-    delta_at: dict[Node, list[tuple[int, int]]] = {}
-    for k, x in enumerate(inputs):
-        if x._node is not None and id(x) not in cut:
-            delta_at.setdefault(x._node, []).append((x._index, k))
-    n_slots = 0
-    seen: set[Node] = set()
-    stack: list[tuple[Node, bool]] = []
-    for y in outputs:
-        if isinstance(y, Tensor) and id(y) not in cut:
-            i = in_pos.get(id(y))
-            if i is not None:
-                reached[i] = True
-            if y._node is not None:
-                stack.append((y._node, False))
-            elif collect_leaves:
-                leaves[id(y)] = y
-    push, pop = stack.append, stack.pop
-    while stack:
-        node, expanded = pop()
-        if expanded:
-            if node.consumed:
-                _decide_consumed(a, node, cut, collect_leaves)
-                continue
-            # Whether the node is live, and the sources of its arguments should it be:
-            # (2, slot) for a live parent's output, (0, position) for an input, else a
-            # constant, numbered below once the node is known to be live.
-            is_live = False
-            srcs_l: list[Any] = []
-            const_at: list[int] | None = None  # where srcs_l holds a constant itself
-            for p in node.parents:
-                if isinstance(p, Tensor):
-                    pid = id(p)
-                    if pid not in cut:
-                        n = p._node
-                        i = in_pos.get(pid)
-                        if i is not None:
-                            reached[i] = True
-                            is_live = True
-                            if n is not None and live[n]:
-                                srcs_l.append((2, base[n] + p._index))
-                            else:
-                                srcs_l.append((0, i))
-                            continue
-                        if n is None:
-                            if collect_leaves:
-                                leaves[pid] = p
-                        elif live[n]:
-                            is_live = True
-                            srcs_l.append((2, base[n] + p._index))
-                            continue
-                if const_at is None:
-                    const_at = []
-                const_at.append(len(srcs_l))
-                srcs_l.append(p)  # a constant: (1, its position) below
-            live[node] = is_live
-            if not is_live:
-                continue
-            if const_at is not None:
-                for k in const_at:
-                    c = srcs_l[k]
-                    j = const_pos.get(id(c))
-                    if j is None:
-                        j = const_pos[id(c)] = len(consts)
-                        consts.append(c)
-                    srcs_l[k] = (1, j)
-            srcs = tuple(srcs_l)
-            base[node] = n_slots
-            dl = delta_at.get(node) if delta_at else None
-            ds: tuple[tuple[int, int], ...] = ()
-            if dl:
-                ds = tuple((n_slots + k, i) for k, i in dl)
-                a.deltas.update(i for _, i in dl)
-            if node.fn is None:  # (consumed nodes are decided above; a real check)
-                raise GraphFreedError(FREED_MESSAGE)
-            if node.carries is not None:  # a create_graph result's node (rule 6)
-                _carried.check(node.carries, _consumed_at, node.carried_at)
-            steps.append((node.fn, srcs, n_slots, node.n_out, ds))
-            keys.append((node.key, srcs, ds))
-            n_slots += node.n_out
-            a.order.append(node)
-            continue
-        if node in seen:
-            continue
-        seen.add(node)
-        push((node, True))
-        for p in node.parents if not node.consumed else _parents(node):
-            if isinstance(p, Tensor):
-                n = p._node
-                if n is None or id(p) in cut:
-                    continue
-            elif isinstance(p, _Ref):
-                n = p.node
-                if n is None:
-                    continue
-            else:
-                continue
-            if n not in seen:
-                push((n, False))
-    a.n_slots = n_slots
-    return a
-
-
-def _decide_consumed(a: Analysis, node: Node, cut: set[int], collect_leaves: bool) -> None:
-    """`analyse`'s decision for a consumed node: not live, or `GraphFreedError`."""
-    live, in_pos, reached = a.live, a.in_pos, a.reached
-    is_live = False
-    for p in _parents(node):
-        if isinstance(p, Tensor):
-            pid = id(p)
-            if pid in cut:
-                continue
-            i = in_pos.get(pid)
-            if i is not None:
-                reached[i] = True
-                is_live = True
-            elif p._node is None:
-                if collect_leaves:
-                    a.leaves[pid] = p
-            elif live[p._node]:
-                is_live = True
-        elif isinstance(p, _Ref) and p.node is not None and live[p.node]:
-            is_live = True
-    live[node] = is_live
-    if is_live:
-        raise GraphFreedError(FREED_MESSAGE)
-
-
-def leaves_of(outputs: Sequence[Any]) -> list[Tensor]:
-    """Every watched leaf the outputs depend on (for ``backward`` without ``inputs``)."""
-    leaves = analyse(outputs, (), set(), collect_leaves=True).leaves.values()
-    return [t for t in leaves if t.requires_grad]  # constants get no .grad
-
-
-# ---- rebuilding ---------------------------------------------------------------
-class Plan:
-    """A rebuilt pure function and what to call it with."""
-
-    __slots__ = ("consts", "deltas", "keep_srcs", "key", "n_slots", "out_srcs", "steps")
-
-    def __init__(self) -> None:
-        self.steps: list[Step] = []
-        self.consts: list[Any] = []
-        self.out_srcs: tuple[tuple[int, int], ...] = ()
-        self.keep_srcs: tuple[tuple[int, int], ...] = ()
-        self.deltas: frozenset[int] = frozenset()
-        self.n_slots = 0
-        self.key: Any = None
-
-
-def build(
-    a: Analysis,
-    outputs: Sequence[Any],
-    inputs: Sequence[Tensor],
-    cut: set[int],
-    keep: Sequence[Tensor] = (),
-) -> Plan:
-    """The live nodes as steps of one function; ``keep``: pending values it also returns.
-
-    `analyse` has laid out the steps; this adds where the outputs and ``keep`` are read
-    and the cache key."""
-    plan = Plan()
-    in_pos = a.in_pos
-    live = a.live
-    base = a.base
-    const_pos = a.const_pos
-    consts = plan.consts = a.consts
-
-    def source(p: Any) -> tuple[int, int]:
-        if isinstance(p, Tensor):
-            pid = id(p)
-            if pid not in cut:
-                n = p._node
-                if n is not None and live.get(n):
-                    return (2, base[n] + p._index)
-                i = in_pos.get(pid)
-                if i is not None:
-                    return (0, i)
-        j = const_pos.get(id(p))
-        if j is None:
-            j = const_pos[id(p)] = len(consts)
-            consts.append(p)
-        return (1, j)
-
-    plan.steps = a.steps
-    plan.n_slots = a.n_slots
-    plan.out_srcs = tuple(source(y) for y in outputs)
-    plan.keep_srcs = tuple(source(t) for t in keep)
-    plan.deltas = frozenset(a.deltas)
-    plan.key = (
-        tuple(a.keys),
-        plan.out_srcs,
-        plan.keep_srcs,
-        len(inputs),
-        len(consts),
-        plan.deltas,
-    )
-    return plan
-
-
-def _forward(plan: Plan) -> Callable[..., tuple[tuple[Any, ...], tuple[Any, ...]]]:
-    steps = tuple(plan.steps)
-    out_srcs = plan.out_srcs
-    keep_srcs = plan.keep_srcs
-    n_slots = plan.n_slots
-
-    def forward(
-        ins: Sequence[Any], consts: Sequence[Any]
-    ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-        slots: list[Any] = [None] * n_slots
-        srcs_of = (ins, consts, slots)
-        for fn, srcs, b, n_out, ds in steps:
-            outs = fn(*[srcs_of[k][i] for k, i in srcs])
-            slots[b : b + n_out] = outs
-            for s, i in ds:
-                slots[s] = slots[s] + ins[i]
-        kept = tuple(srcs_of[k][i] for k, i in keep_srcs)
-        return tuple(srcs_of[k][i] for k, i in out_srcs), kept
-
-    return forward
-
-
-_COMPLEX: dict[Any, bool] = {}
-
-
-def _is_complex(dtype: Any) -> bool:
-    try:
-        return _COMPLEX[dtype]
-    except (KeyError, TypeError):  # (TypeError: an unhashable dtype, asked each time)
-        pass
-    import numpy as np
-
-    try:
-        answer = bool(np.issubdtype(dtype, np.complexfloating))
-    except TypeError:
-        answer = False
-    with contextlib.suppress(TypeError):
-        _COMPLEX[dtype] = answer
-    return answer
-
-
-def make_run(
-    engine: Any, plan: Plan, seed_none: tuple[bool, ...], values: bool = False
-) -> Callable[..., Any]:
-    """``run(ins, consts, seeds) -> one gradient per input``, in the torch convention.
-
-    With ``values``, ``(gradients, outputs, kept)``: the forward's values of the outputs
-    and of ``plan.keep_srcs``, computed by the same pass."""
-    forward = _forward(plan)
-    deltas = plan.deltas
-    xnp = engine.np
-    dtype_of = engine.dtype_of
-
-    def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> Any:
-        # zeros(shape)/ones(shape) rather than *_like(x): autograd records zeros_like
-        # as a function of x, which would make gradients "depend" on what they do not
-        primals = tuple(
-            xnp.zeros(x.shape, x.dtype) if i in deltas else x for i, x in enumerate(ins)
-        )
-
-        def f(*p: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-            return forward(p, consts)
-
-        outs, pull, kept = engine.vjp(f, primals)
-        cts = tuple(
-            xnp.ones(o.shape, dtype_of(o))
-            if none
-            else (xnp.conj(s) if _is_complex(dtype_of(s)) else s)
-            for o, s, none in zip(outs, seeds, seed_none, strict=True)
-        )
-        gs = pull(cts)
-        result = []
-        for x, g in zip(primals, gs, strict=True):
-            dt = dtype_of(g)
-            if dt is None:  # autograd: a Python scalar for some 0-d gradients
-                g = xnp.asarray(g)
-                dt = dtype_of(g)
-            if _is_complex(dt):
-                g = xnp.conj(g)
-            x_dt = dtype_of(x)
-            if dt != x_dt:
-                g = engine.cast(g, x_dt)
-            result.append(g)
-        if values:
-            return tuple(result), outs, kept
-        return tuple(result)
-
-    return run
-
-
-class _Key:
-    """A cache key that hashes its long, nested contents once, not at every lookup.
-
-    Raises TypeError when the contents are unhashable (an opaque static argument)."""
-
-    __slots__ = ("hash", "value")
-
-    def __init__(self, value: Any) -> None:
-        self.value = value
-        self.hash = hash(value)
-
-    def __hash__(self) -> int:
-        return self.hash
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, _Key) and self.hash == other.hash and self.value == other.value
-
-
-_KEYS: dict[Any, _Key] = {}
-
-
-def _canonical(value: Any) -> _Key:
-    """One `_Key` per structure: a step's key then nests in the next ``grad``'s key (its
-    VJP node) as the same object, and equal keys compare by identity, not in depth.
-
-    Looked up by the contents themselves: a repeated structure is hashed and compared
-    once, and no `_Key` is made for it. Raises TypeError for unhashable contents."""
-    canonical = _KEYS.get(value)
-    if canonical is None:
-        canonical = _KEYS.setdefault(value, _Key(value))
-        if len(_KEYS) > 4 * max(_CACHE_SIZE, 128):  # a bound; forgetting costs a _Key
-            _KEYS.clear()
-    return canonical
-
-
-def _default_cache_size() -> int:
-    raw = os.environ.get("UNIGRAD_TAPE_CACHE_SIZE", "")
-    try:
-        return max(0, int(raw)) if raw else DEFAULT_CACHE_SIZE
-    except ValueError:
-        msg = message(
-            "UNIGRAD_TAPE_CACHE_SIZE is not a number",
-            expected="a non-negative integer (compiled functions kept)",
-            got=repr(raw),
-            fix=f"Set it to e.g. {DEFAULT_CACHE_SIZE}, or unset it.",
-        )
-        raise ValueError(msg) from None
-
-
-#: Compiled gradient functions kept per process. One entry holds an XLA executable
-#: (about 2 MB for a small MLP step, measured): a loop uses a handful, so 32 covers it
-#: while a loop whose graph changes every step stays under ~64 MB.
-DEFAULT_CACHE_SIZE = 32
-_CACHE: OrderedDict[Any, Callable[..., Any]] = OrderedDict()
-_CACHE_SIZE = _default_cache_size()
-_LOCK = threading.Lock()
-set_lift_cache_size(_CACHE_SIZE)
-_lazy.set_forward_cache_size(_CACHE_SIZE)
-
-
-def set_cache_size(n: int) -> None:
-    """Keep at most ``n`` compiled gradient functions (least recently used go first).
-
-    The jax tape compiles one function per graph structure and reuses it while the
-    structure repeats; ``unigrad.lift`` keeps its compiled functions under the same
-    bound. ``0`` disables the caches (every call compiles). The default, 32, can also
-    be set with the environment variable ``UNIGRAD_TAPE_CACHE_SIZE``.
-
-    Raises:
-        ValueError: ``n`` is not a non-negative integer.
-    """
-    global _CACHE_SIZE
-    given: Any = n  # checked at run time: callers are not type-checked
-    if isinstance(given, bool) or not isinstance(given, int) or given < 0:
-        msg = message(
-            "the tape cache size must be a non-negative integer",
-            expected="an int >= 0",
-            got=repr(n),
-            fix="Pass e.g. unigrad.tape.set_cache_size(64); 0 disables the cache.",
-        )
-        raise ValueError(msg)
-    with _LOCK:
-        _CACHE_SIZE = n
-        while len(_CACHE) > n:
-            _CACHE.popitem(last=False)
-    set_lift_cache_size(n)
-    _lazy.set_forward_cache_size(n)
-
-
-class _Recompiles:
-    """Notices a loop that compiles on every call because one static argument changes.
-
-    Each cache miss is compared with the last few: a miss that differs from one of them
-    only in one static argument of one op counts; ``_WARN_AFTER`` such misses in a row
-    warn, once per process.
-    """
-
-    __slots__ = ("recent", "run", "warned")
-
-    def __init__(self) -> None:
-        self.recent: deque[Any] = deque(maxlen=4)
-        self.run = 0
-        self.warned = False
-
-    def miss(self, key: Any) -> None:
-        if self.warned:
-            return
-        what = None
-        for prev in reversed(self.recent):
-            what = _changed_static(prev, key)
-            if what is not None:
-                break
-        self.recent.append(key)
-        self.run = 0 if what is None else self.run + 1
-        if what is not None and self.run >= _WARN_AFTER:
-            self.warned = True
-            warnings.warn(
-                message(
-                    "the jax tape compiles a new gradient function on every call",
-                    expected="a graph whose static arguments repeat between calls",
-                    got=f"{what}, new on each of the last {self.run + 1} compilations",
-                    fix="Pass the changing value as an array (jnp.asarray(v)) or as an "
-                    "operand of an operator (x * v), which are not compiled in; see "
-                    "unigrad.tape.set_cache_size for the cache bound.",
-                ),
-                RecompileWarning,
-                stacklevel=_user_stacklevel(),
-            )
-
-
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-def _user_stacklevel() -> int:
-    """The ``stacklevel`` of the first caller outside the unigrad package."""
-    frame: FrameType | None = sys._getframe(1)
-    level = 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame = frame.f_back
-        level += 1
-    return level
-
-
-class RecompileWarning(UserWarning):
-    """A loop recompiles the jax tape's gradient function on every call."""
-
-
-RecompileWarning.__module__ = "unigrad.tape"
-_WARN_AFTER = 8
-_RECOMPILES = _Recompiles()
-
-
-def _changed_static(old: Any, new: Any) -> str | None:
-    """Which static argument of which op differs between two keys of one graph, or None."""
-    if isinstance(old, _Key) and isinstance(new, _Key):
-        old, new = old.value, new.value
-    try:
-        (old_nodes, *old_rest), *old_call = old
-        (new_nodes, *new_rest), *new_call = new
-    except (TypeError, ValueError):
-        return None
-    if old_call != new_call or old_rest != new_rest or len(old_nodes) != len(new_nodes):
-        return None
-    found = None
-    for (k1, *r1), (k2, *r2) in zip(old_nodes, new_nodes, strict=True):
-        if r1 != r2:
-            return None
-        if k1 == k2:
-            continue
-        if found is not None or not (isinstance(k1, tuple) and isinstance(k2, tuple)):
-            return None
-        if len(k1) != len(k2) or k1[0] != k2[0]:
-            return None
-        # a create_graph gradient's node: the difference is inside the graph it replays
-        found = _changed_static(k1[1], k2[1]) if k1[0] == "vjp" else _describe(k1, k2)
-        if found is None:
-            return None
-    return found
-
-
-def _describe(k1: tuple[Any, ...], k2: tuple[Any, ...]) -> str:
-    """``argument 1 of clip (0.1, then 0.2)`` from two node keys (op, ..., statics, ...)."""
-    op = getattr(k1[0], "__name__", None) or repr(k1[0])
-    for part1, part2 in zip(k1[1:], k2[1:], strict=True):
-        if part1 == part2 or not isinstance(part1, tuple) or len(part1) != len(part2):
-            continue
-        for s1, s2 in zip(part1, part2, strict=True):
-            if s1 != s2 and isinstance(s1, tuple) and len(s1) == 2 and isinstance(s1[0], int):
-                v1, v2 = _static_value(s1[1]), _static_value(s2[1])
-                return f"argument {s1[0]} of {op} ({v1!r}, then {v2!r})"
-    return f"a static argument of {op}"
-
-
-def _static_value(skey: Any) -> Any:
-    """The value in a static key ``(type, value)``; the key itself otherwise."""
-    if isinstance(skey, tuple) and len(skey) == 2 and isinstance(skey[0], type):
-        return skey[1]
-    return skey
-
-
-def compiled_run(
-    engine: Any, plan: Plan, seed_none: tuple[bool, ...], batched: bool, values: bool = False
-) -> tuple[Callable[..., Any], Any]:
-    """The (cached, on jax compiled) run function for this plan, and its cache key."""
-    key: Any
-    try:
-        key = _canonical((plan.key, seed_none, batched, values))
-    except TypeError:  # an unhashable static argument: no cache
-        key = None
-    if engine.compiles and key is not None:
-        fn = _CACHE.get(key)
-        if fn is not None:
-            with _LOCK, contextlib.suppress(KeyError):  # (another thread evicted it)
-                _CACHE.move_to_end(key)
-            return fn, key
-    run = make_run(engine, plan, seed_none, values)
-    if batched:
-        run = engine.batched(run)
-    if engine.compiles:
-        run = engine.jit(run)
-        if key is not None:
-            _RECOMPILES.miss(key)
-            with _LOCK:
-                if _CACHE_SIZE:
-                    _CACHE[key] = run
-                    while len(_CACHE) > _CACHE_SIZE:
-                        _CACHE.popitem(last=False)
-    return run, key
-
-
-def cache_info() -> dict[str, int]:
-    """Size and bound of the compiled-function cache (for tests and benchmarks)."""
-    return {"size": len(_CACHE), "max": _CACHE_SIZE}
 
 
 def grad(
@@ -787,15 +108,15 @@ def grad(
             if a.reached[i]:
                 result[i] = engine.canon(g)
         if values and not retain_graph:
-            _consume(a.order)  # the pass above returned every value still held
+            consume(a.order)  # the pass above returned every value still held
         elif not retain_graph:
             _consume_keeping_values(cls, a, outputs)
     else:
-        with sharing_snapshots(a.order):  # checked above: no array copied twice
+        with SharingSnapshots(a.order):  # checked above: no array copied twice
             result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs)
-        _carry(a, result)
+        carry(a, result)
     return result
 
 
@@ -860,39 +181,23 @@ def _consume_keeping_values(cls: type[Tensor], a: Analysis, outputs: Sequence[An
     rest = _held(a, ())
     rest += [y for y in outputs if isinstance(y, Tensor) and y._v is None and _live(a, y)]
     _lazy.materialize(cls, rest)
-    _consume(a.order)
+    consume(a.order)
 
 
 def _live(a: Analysis, t: Tensor) -> bool:
     return t._node is not None and bool(a.live.get(t._node))
 
 
-_DEPS: OrderedDict[Any, list[frozenset[int]]] = OrderedDict()
-
-
 def _dependencies(
     engine: Any, key: Any, fn: Callable[..., Any], vals: Sequence[Any]
 ) -> tuple[tuple[Any, ...], list[frozenset[int]]]:
-    """``fn(*vals)`` and, per output, the argument positions it depends on (cached by
-    the graph's structure: the dependence does not depend on the values)."""
-    from . import _deps
-
-    deps = None
+    """``fn(*vals)`` and, per output, the argument positions it depends on, learned by
+    one run and kept under ``key`` in the ``dependences`` cache (the dependence does not
+    depend on the values, only on the graph's structure and dtypes)."""
+    values, deps = _deps.trace(engine.name, fn, vals)
     if key is not None:
-        try:
-            deps = _DEPS.get(key)
-        except TypeError:
-            key = None
-    if engine.name == "numpy" and deps is None:
-        values, deps = _deps.numpy_trace(fn, vals)
-    else:
-        values = tuple(fn(*vals))
-        if deps is None:
-            deps = _deps.jax_dependencies(fn, vals)
-    if key is not None:
-        _DEPS[key] = deps
-        if len(_DEPS) > _CACHE_SIZE:
-            _DEPS.popitem(last=False)
+        with contextlib.suppress(TypeError):  # an unhashable key: nothing to keep it by
+            CACHES.dependences.put(key, deps)
     return values, deps
 
 
@@ -900,7 +205,7 @@ def _cached_dependencies(key: Any) -> list[frozenset[int]] | None:
     if key is None:
         return None
     try:
-        return _DEPS.get(key)
+        return CACHES.dependences.get(key)  # type: ignore[no-any-return]
     except TypeError:
         return None
 
@@ -981,8 +286,8 @@ def _differentiable(
             continue
         sig = _lazy.signature(engine, sub_key, own, cls)
         if sig is not None:
-            _lazy.remember(sig, _spec_of(engine, values[i]))
-        out.append(_wrap_outputs(cls, node_fn, sub_key, own, values[i]))
+            _lazy.remember(sig, spec_of(engine, values[i]))
+        out.append(wrap_outputs(cls, node_fn, sub_key, own, values[i]))
     return out
 
 
@@ -1000,7 +305,7 @@ def backward(
     if not targets:
         # nothing to accumulate into; still consume the graph as torch would
         if not retain_graph:
-            _consume(analyse(outputs, (), set()).order)
+            consume(analyse(outputs, (), set()).order)
         return
     grads = grad(
         cls,

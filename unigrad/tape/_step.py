@@ -1,5 +1,8 @@
 """A `unigrad.jit` step on a compiling engine (jax): the whole step as one function.
 
+`CompiledStep` is made by the jax backend (``unigrad.backends._tape``), which hands it
+the backend and the front's step rules (`StepRules`): the tape imports neither.
+
 The step's arguments are flattened (jax's pytrees, tape tensors as leaves). Arrays,
 tape tensors and Python numbers become the compiled function's arguments; every other
 leaf is static, part of the cache key with the tree's structure, the leaves' kinds and
@@ -14,20 +17,20 @@ constants, arrays as arrays, static values as they were traced.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, NamedTuple
 
-from .._compile import history_error, step_scope, unhashable_error
 from .._errors import CompiledStepError, message
-from ._tensor import Tensor, in_traced_step, tracing_step
+from ._caches import CACHES
+from ._node import TracingStep, in_traced_step
+from ._tensor import Tensor
 
-__all__ = ["READ", "CompiledStep", "step_read_error"]
+__all__ = ["STEP_READ", "CompiledStep", "StepRules", "step_read_error"]
 
 _NUMBERS = (int, float, complex)
 
-READ = message(
+STEP_READ = message(
     "a unigrad.jit step read a value while jax traced it",
     expected="a step whose Python does not depend on the values it computes (jax runs "
     "the Python once, on abstract values, and replays the compiled result)",
@@ -39,8 +42,20 @@ READ = message(
 )
 
 
+class StepRules(NamedTuple):
+    """What a compiled step takes from ``unigrad.jit``'s front (``unigrad._compile``)."""
+
+    #: A context manager: the thread is inside a compiled step while the function runs.
+    step_scope: Callable[[], AbstractContextManager[Any]]
+    #: The refusal of an argument computed by recorded operations: (backend, tensor).
+    history_error: Callable[[Any, Any], CompiledStepError]
+    #: The refusal of a static argument that cannot key a compiled function: (where, value).
+    unhashable_error: Callable[[str, Any], CompiledStepError]
+
+
 class CompiledStep:
-    """``run(args, kwargs)``: one compiled function per argument signature."""
+    """``run(args, kwargs)``: one compiled function per argument signature (kept in an
+    `unigrad.tape._caches.LRU` of the step's own, which dies with the step)."""
 
     def __init__(
         self,
@@ -48,17 +63,18 @@ class CompiledStep:
         fn: Callable[..., Any],
         static_argnums: tuple[int, ...],
         static_argnames: tuple[str, ...],
+        *,
+        backend: Any,
+        rules: StepRules,
     ) -> None:
         self.cls = cls
         self.fn = fn
         self.nums = static_argnums
         self.names = static_argnames
-        from .._dispatch import get_backend
-
-        self.backend = get_backend(cls.__unigrad_backend__)
+        self.backend = backend
+        self.rules = rules
         self.array_types = cls._engine._array_types  # type: ignore[attr-defined]
-        self.cache: OrderedDict[Any, tuple[Callable[..., Any], list[Any]]] = OrderedDict()
-        self.lock = threading.Lock()
+        self.cache = CACHES.new()
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         cls = self.cls
@@ -87,7 +103,7 @@ class CompiledStep:
                 values.append(v)
             elif isinstance(v, cls):
                 if v._node is not None and v.requires_grad:
-                    raise history_error(self.backend, v)
+                    raise self.rules.history_error(self.backend, v)
                 value = v._value
                 kind = "watched" if v.requires_grad else "constant"
                 kinds.append((kind, engine.describe(value)))
@@ -102,30 +118,25 @@ class CompiledStep:
                     hash(v)
                 except TypeError:
                     where = f"leaf {i} of the arguments"
-                    raise unhashable_error(where, v) from None
+                    raise self.rules.unhashable_error(where, v) from None
                 kinds.append(("static", (type(v), v)))
         key = (treedef, tuple(kinds))
         try:
             hit = self.cache.get(key)
         except TypeError:  # an unhashable static value deep inside a tuple
             where = "inside a static argument"
-            raise unhashable_error(where, key) from None
+            raise self.rules.unhashable_error(where, key) from None
         if hit is None:
             hit = self._compile(treedef, leaves, kinds)
-            with self.lock:
-                self.cache[key] = hit
-                while len(self.cache) > _cache_size():
-                    self.cache.popitem(last=False)
+            self.cache.put(key, hit)
         compiled, box = hit
         try:
             arrays = compiled(values)
         except _read_errors(jax) as err:
-            with self.lock:
-                self.cache.pop(key, None)
-            raise CompiledStepError(READ) from err
+            self.cache.discard(key)
+            raise CompiledStepError(STEP_READ) from err
         except BaseException:
-            with self.lock:
-                self.cache.pop(key, None)
+            self.cache.discard(key)
             raise
         out_tree, out_kinds = box
         it = iter(arrays)
@@ -142,7 +153,7 @@ class CompiledStep:
     def _compile(
         self, treedef: Any, leaves: list[Any], kinds: list[Any]
     ) -> tuple[Callable[..., Any], list[Any]]:
-        cls, fn = self.cls, self.fn
+        cls, fn, step_scope = self.cls, self.fn, self.rules.step_scope
         engine = cls._engine
         jax = engine._jax  # type: ignore[attr-defined]
         box: list[Any] = []
@@ -168,7 +179,7 @@ class CompiledStep:
                 else:  # an array or a number
                     inner.append(next(it))
             args, kwargs = jax.tree_util.tree_unflatten(treedef, inner)
-            with step_scope(), tracing_step():
+            with step_scope(), TracingStep():
                 out = fn(*args, **kwargs)
             out_leaves, out_tree = jax.tree_util.tree_flatten(
                 out, is_leaf=lambda v: isinstance(v, Tensor)
@@ -213,7 +224,7 @@ def step_read_error(err: BaseException) -> CompiledStepError | None:
     import jax
 
     if isinstance(err, _read_errors(jax)):
-        return CompiledStepError(READ)
+        return CompiledStepError(STEP_READ)
     return None
 
 
@@ -228,9 +239,3 @@ class _Static:
 
     def __init__(self, value: Any) -> None:
         self.value = value
-
-
-def _cache_size() -> int:
-    from . import _replay
-
-    return max(1, _replay._CACHE_SIZE)

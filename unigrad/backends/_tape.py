@@ -1,6 +1,12 @@
-"""The backend adapter shared by jax and numpy: the `Backend` methods
-on tape tensors. `unigrad.backends.jax` and `unigrad.backends.numpy` pick
-the engine and the tensor class."""
+"""The backend adapter shared by jax and numpy: the `Backend` methods on tape tensors.
+
+`unigrad.backends.jax` and `unigrad.backends.numpy` pick the engine and the tensor
+class. The tape (`unigrad.tape`) is a layer below: this module uses it through the
+names ``unigrad.tape`` exports, and, when it is imported (before any tape tensor
+exists), hands the tape what it needs from the layers above (`unigrad.tape._hooks`):
+the full-range rule, rule 6's stamps, ``unigrad.backward`` and the dispatcher's
+``owner``.
+"""
 
 from __future__ import annotations
 
@@ -9,15 +15,27 @@ import weakref
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from .. import _compile, tape
+from .._dispatch import owner
 from .._errors import NotDifferentiableError, UnsupportedDtypeError, message
-from ..backends._base import Backend, BackwardRequest, GradRequest, Kind
+from .._grad import backward as _backward
 from ..contract import GraphView, Record, attach, record_of
-from . import _replay
-from ._engine import Engine
-from ._namespace import namespace_for
-from ._tensor import Tensor, any_full_slices, is_full_slice, record, record_call
+from ..tape import Engine, Tensor, any_full_slices, is_full_slice, record, record_call
+from ._base import Backend, BackwardRequest, GradRequest, Kind
 
 __all__ = ["TapeBackend"]
+
+tape.install_hooks(
+    backward=_backward,
+    owner=owner,
+)
+
+#: What a `unigrad.jit` step on the tape takes from ``unigrad.jit``'s front.
+_STEP_RULES = tape.StepRules(
+    step_scope=_compile.step_scope,
+    history_error=_compile.history_error,
+    unhashable_error=_compile.unhashable_error,
+)
 
 _KINDS: dict[Any, Kind] = {}
 
@@ -83,10 +101,10 @@ def _kids(item: Any) -> list[Any]:
     if isinstance(item, Tensor):
         return []
     out = []
-    for p in _replay._parents(item):
+    for p in tape.parents_of(item):
         if isinstance(p, Tensor):
             out.append(_start(p))
-        elif isinstance(p, _replay._Ref) and p.node is not None:  # a consumed node's
+        elif isinstance(p, tape.Ref) and p.node is not None:  # a consumed node's
             out.append(p.node)
     return out
 
@@ -170,9 +188,14 @@ class TapeBackend(Backend):
     ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any] | None:
         if not self.engine.compiles:  # autograd runs a step as it is written
             return None
-        from ._compiled import CompiledStep
-
-        return CompiledStep(self.tensor_cls, fn, static_argnums, static_argnames)
+        return tape.CompiledStep(
+            self.tensor_cls,
+            fn,
+            static_argnums,
+            static_argnames,
+            backend=self,
+            rules=_STEP_RULES,
+        )
 
     def cast(self, x: Any, like: Any) -> Any:
         if isinstance(x, Tensor):
@@ -195,7 +218,7 @@ class TapeBackend(Backend):
         return a + b
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        grads = _replay.grad(
+        grads = tape.grad(
             self.tensor_cls,
             request.outputs,
             request.inputs,
@@ -212,8 +235,8 @@ class TapeBackend(Backend):
     def backward(self, request: BackwardRequest) -> None:
         targets = request.inputs
         if request.create_graph and targets is None:  # (before the pass consumes them)
-            targets = tuple(_replay.leaves_of(request.outputs))
-        _replay.backward(
+            targets = tuple(tape.leaves_of(request.outputs))
+        tape.backward(
             self.tensor_cls,
             request.outputs,
             request.seeds,
@@ -276,7 +299,7 @@ class TapeBackend(Backend):
         return out
 
     def namespace(self) -> Any:
-        return namespace_for(self.tensor_cls)
+        return tape.namespace_for(self.tensor_cls)
 
     def lift(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         cls = self.tensor_cls
