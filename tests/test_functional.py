@@ -337,3 +337,19 @@ def test_dtype_refusals_name_the_framework_dtype(backend):
     assert "dtype" in str(err.value)
     with pytest.raises(unigrad.UnsupportedDtypeError, match="output 1 of the function"):
         F.jacobian(lambda a: (a, xp.astype(a, xp.complex64)), x)
+
+
+def test_strict_hessian_judges_each_gradient(backend):
+    # f = sum(a^2 + 3b): the gradient for b is the constant 3, which strict=True refuses
+    # for input 1 alone, as torch does (numpy's walk gave every gradient the union of the
+    # inputs, and let it through)
+    x, y = arr(backend, [0.5, -1.5]), arr(backend, [2.0, 3.0])
+    xp = ns(backend, x)
+    with pytest.raises(unigrad.UnusedInputError, match="input 1"):  # torch words it
+        # as the outer Jacobian's ("Output 0 ... is independent of input 1")
+        F.hessian(lambda a, b: xp.sum(a**2 + 3 * b), (x, y), strict=True)
+    match = "jacobian of the user-provided function with respect to input 1"
+    with pytest.raises(unigrad.UnusedInputError, match=match):
+        F.vhp(lambda a, b: xp.sum(a**2 + 3 * b), (x, y), (x, y), strict=True)
+    _, res = F.vhp(lambda a, b: xp.sum(a**2 + 3 * b), (x, y), (x, y))  # not strict: zeros
+    backend.close(res[1], [0.0, 0.0])

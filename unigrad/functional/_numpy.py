@@ -4,7 +4,7 @@ Functions of plain NumPy arrays (written with ``autograd.numpy``); results are p
 arrays, and every call can itself be differentiated by ``autograd.grad``. Complex
 numbers follow torch's convention: ``conj(vjp(conj(v)))`` of autograd's. ``jvp`` is the
 reverse-over-reverse trick (``autograd.make_jvp_reversemode``). ``strict`` is judged on
-autograd's trace: an output depends on an input when boxing that input boxes it.
+autograd's trace, walked by the tape's `unigrad.tape._deps.numpy_trace`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import autograd.numpy as anp
 import numpy as np
 from autograd import grad as ag_grad
 from autograd.builtins import tuple as ag_tuple
-from autograd.core import VJPNode, make_vjp
-from autograd.tracer import isbox, new_box, trace_stack
+from autograd.core import make_vjp
+from autograd.tracer import isbox
 
+from ..tape._deps import numpy_trace
 from . import _strict
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
@@ -83,20 +84,16 @@ def _make_vjp(func: Callable[..., Any], ins: tuple[Any, ...]) -> tuple[Any, Any]
 
 
 def _deps(func: Callable[..., Any], ins: tuple[Any, ...]) -> list[set[int]]:
-    """For each output of ``func``, the inputs it depends on (one trace per input)."""
-    deps: list[set[int]] = []
-    for i in range(len(ins)):
-        with trace_stack.new_trace() as t:
-            args = list(ins)
-            args[i] = new_box(ins[i], t, VJPNode.new_root())
-            outs = func(*args)
-            outs = outs if isinstance(outs, tuple) else (outs,)
-            while len(deps) < len(outs):
-                deps.append(set())
-            for k, o in enumerate(outs):
-                if isbox(o) and o._trace == t:
-                    deps[k].add(i)
-    return deps
+    """For each output of ``func``, the inputs it depends on: the tape's walk of
+    autograd's trace (`unigrad.tape._deps.numpy_trace`, one run). On this engine it
+    answers torch's strict-mode question too: autograd traces no function without a
+    derivative, and the inputs here are all floating-point or complex."""
+
+    def tupled(*xs: Any) -> tuple[Any, ...]:
+        outs = func(*xs)
+        return outs if isinstance(outs, tuple) else (outs,)
+
+    return [set(d) for d in numpy_trace(tupled, ins)[1]]
 
 
 def vjp(
