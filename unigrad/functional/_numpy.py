@@ -4,7 +4,8 @@ Functions of plain NumPy arrays (written with ``autograd.numpy``); results are p
 arrays, and every call can itself be differentiated by ``autograd.grad``. Complex
 numbers follow torch's convention: ``conj(vjp(conj(v)))`` of autograd's. ``jvp`` is the
 reverse-over-reverse trick (``autograd.make_jvp_reversemode``). ``strict`` is judged on
-autograd's trace, walked by the tape's `unigrad.tape._deps.numpy_trace`.
+autograd's trace, walked by the tape's one walk of this engine
+(`unigrad.tape.dependencies`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from autograd.builtins import tuple as ag_tuple
 from autograd.core import make_vjp
 from autograd.tracer import isbox
 
-from ..tape._deps import numpy_trace
+from ..tape import dependencies
 from . import _strict
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
@@ -85,7 +86,7 @@ def _make_vjp(func: Callable[..., Any], ins: tuple[Any, ...]) -> tuple[Any, Any]
 
 def _deps(func: Callable[..., Any], ins: tuple[Any, ...]) -> list[set[int]]:
     """For each output of ``func``, the inputs it depends on: the tape's walk of
-    autograd's trace (`unigrad.tape._deps.numpy_trace`, one run). On this engine it
+    autograd's trace (`unigrad.tape.dependencies`, one run). On this engine it
     answers torch's strict-mode question too: autograd traces no function without a
     derivative, and the inputs here are all floating-point or complex."""
 
@@ -93,7 +94,7 @@ def _deps(func: Callable[..., Any], ins: tuple[Any, ...]) -> list[set[int]]:
         outs = func(*xs)
         return outs if isinstance(outs, tuple) else (outs,)
 
-    return [set(d) for d in numpy_trace(tupled, ins)[1]]
+    return [set(d) for d in dependencies("numpy", tupled, ins)]
 
 
 def vjp(
