@@ -1,0 +1,294 @@
+"""Consumed graphs on torch (rule 6b): after ``retain_graph=False`` every node the engine
+ran carries a consumed token in its ``metadata``, so a second pass fails even through
+nodes that saved nothing (where torch itself would silently succeed). `_plan` walks the
+nodes a pass will run and raises where one is consumed.
+"""
+
+from __future__ import annotations
+
+import weakref
+from functools import partial
+from typing import Any
+
+from ..._errors import (
+    GraphFreedError,
+)
+from ...contract import _carried
+from ...contract._carried import FREED_MESSAGE
+from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _children, _covers, _kids, _ref
+from ._records import _RECORD, _RECORDS_LIVE, _carried_by
+
+_CONSUMED = "unigrad.consumed"
+
+
+_GRAD_GRAPH = "unigrad.grad_graph"
+
+
+#: A weak reference to each live `_Consumed` token. Empty: no node anywhere carries the
+#: consumed flag, so a pass cannot reach one and the check is skipped (see `_plan`).
+_LIVE: set[weakref.ref[Any]] = set()
+
+
+class _Consumed:
+    """The value of the consumed flag, one per consuming pass, shared by its nodes.
+
+    It lives exactly as long as the last node it marks (only nodes' ``metadata`` dicts
+    hold it): while `_LIVE` is empty, no live node is flagged. A token outlived by a
+    node cannot happen (the node's dict holds it); a token outliving its nodes (held
+    elsewhere) only keeps the check on.
+
+    `_LIVE` holds a weak reference to it whose callback, ``_LIVE.discard``, removes the
+    reference itself when the token dies (its hash is the token's, computed while the
+    token lives, and kept): no Python code runs, no ``__init__`` or ``__del__`` per
+    consuming pass. ``at`` is the pass's stamp (`unigrad.contract._carried`, rule 6).
+    """
+
+    __slots__ = ("__weakref__", "at")
+
+    def __init__(self) -> None:
+        self.at = _carried.consume_epoch()
+
+
+def _plan(
+    outputs: tuple[Any, ...],
+    inputs: tuple[Any, ...] | None,
+    cuts: frozenset[tuple[Any, int]] = _NO_CUTS,
+) -> list[Any]:
+    """The nodes the pass will run; raises if one was consumed by an earlier pass.
+
+    A node runs when one of its children leads to a target (an input's node, or an
+    input leaf's gradient accumulator; with ``inputs=None`` every accumulator); a target
+    is reached without running it. Accumulators are never returned: they are shared
+    between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
+    and dies with the node: no id() bookkeeping, nothing to fool after garbage
+    collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
+    a cut runs. The walk answers ``_graph.executed``'s question for torch's node types.
+    It runs on every consuming call (a training step's last), so it is written for
+    speed: `_runs_recursive` reads each node's edges once and decides it on the way
+    back; a graph deeper than Python's recursion limit, or one with cuts, is decided by
+    `_runs_iterative` instead (same nodes; the recursive walk has no cut test per edge,
+    about 4 % of its time).
+    """
+    every_leaf = inputs is None
+    leaves: set[int] = set()
+    targets: set[Any] = set()
+    for x in inputs or ():
+        fn = x.grad_fn
+        if fn is None:
+            leaves.add(id(x))
+        else:
+            targets.add(fn)
+    roots = []
+    for y in outputs:
+        fn = y.grad_fn
+        if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
+            roots.append(fn)
+    if cuts:  # (rare: no_grad_vars) the walk that reads cuts, not on the common call's
+        runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+    else:
+        try:
+            runs = _runs_recursive(roots, every_leaf, leaves, targets)
+        except RecursionError:
+            runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+    if _LIVE:  # some flagged node is alive: look for one among the nodes that run
+        for node in runs:
+            if _CONSUMED in node.metadata:
+                _check_consumed(roots, runs, partial(_kids, cuts))
+                break
+        if _RECORDS_LIVE:  # rule 6: a create_graph result the pass runs through
+            for node in runs:
+                pairs = node.metadata.get(_RECORD)
+                if pairs:
+                    for rec, _ in pairs:
+                        _carried.check(_carried_by(rec), _consumed_at, rec.since)
+    return runs
+
+
+def _consumed_at(node: Any) -> int:
+    token = node.metadata.get(_CONSUMED)
+    return 0 if token is None else int(token.at)
+
+
+def _runs_recursive(
+    roots: list[Any], every_leaf: bool, leaves: set[int], targets: set[Any]
+) -> list[Any]:
+    """`_plan`'s nodes without cuts, depth first: a node runs iff one of its children is
+    a target or runs. ``useful`` holds, per node met, whether the edge into it is worth
+    following (it is a target or runs); a node is decided once, after its children
+    (autograd graphs have no cycles)."""
+    useful: dict[Any, bool] = {}
+    known = useful.get
+    runs: list[Any] = []
+    ran = runs.append
+
+    def decide(node: Any) -> bool:
+        hit = False
+        for c, _ in node.next_functions:
+            if c is None:
+                continue
+            u = known(c)
+            if u is None:
+                if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
+                    u = useful[c] = every_leaf or id(c.variable) in leaves
+                else:
+                    u = useful[c] = decide(c) or c in targets
+            if u:
+                hit = True
+        if hit:
+            ran(node)
+        return hit
+
+    try:
+        for r in roots:
+            if r not in useful:
+                useful[r] = decide(r) or r in targets
+    finally:
+        # `decide` holds itself through its closure: a cycle that would keep every node
+        # met (and so the whole graph) alive until the garbage collector runs
+        decide = None  # type: ignore[assignment]
+    return runs
+
+
+def _runs_iterative(
+    roots: list[Any],
+    every_leaf: bool,
+    leaves: set[int],
+    targets: set[Any],
+    cuts: frozenset[tuple[Any, int]],
+) -> list[Any]:
+    """`_runs_recursive`'s answer without recursion, for graphs deeper than the
+    recursion limit, and with cuts (edges into ``no_grad_vars`` are not followed):
+    one walk down reads each node's edges once and records its
+    parents, then a walk up from the targets met collects their ancestors."""
+    parents: dict[Any, list[Any]] = {}
+    met: list[Any] = []
+    for r in roots:
+        if r not in parents:
+            parents[r] = []
+            if r in targets:
+                met.append(r)
+    stack = list(parents)
+    pop, push = stack.pop, stack.append
+    while stack:
+        node = pop()
+        for c, nr in node.next_functions:
+            if c is None or (cuts and (c, nr) in cuts):
+                continue
+            ps = parents.get(c)
+            if ps is not None:
+                ps.append(node)
+                continue
+            parents[c] = [node]
+            if type(c) is _ACCUMULATE:
+                if every_leaf or id(c.variable) in leaves:
+                    met.append(c)
+            else:
+                if c in targets:
+                    met.append(c)
+                push(c)
+    ran: set[Any] = set()
+    add = ran.add
+    while met:
+        for p in parents[met.pop()]:
+            if p not in ran:
+                add(p)
+                met.append(p)
+    return list(ran)
+
+
+def _useful(
+    outputs: tuple[Any, ...], seeds: tuple[Any, ...], inputs: tuple[Any, ...], runs: list[Any]
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The outputs (and their seeds) from which a gradient reaches ``inputs``.
+
+    torch's engine runs every output's node, even one that leads to no input: after a
+    consuming pass that raises "backward through the graph a second time" although the
+    contract's pass would not touch that node. Such outputs contribute nothing.
+    """
+    ran = set(runs)
+    ids = {id(x) for x in inputs}
+    nodes = {x.grad_fn for x in inputs if x.grad_fn is not None}
+    keep = [
+        i for i, y in enumerate(outputs) if id(y) in ids or y.grad_fn in ran or y.grad_fn in nodes
+    ]
+    if len(keep) == len(outputs):
+        return outputs, seeds
+    return tuple(outputs[i] for i in keep), tuple(seeds[i] for i in keep)
+
+
+def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
+    """Raise unless every consumed node is reached only through gradient graphs.
+
+    A ``create_graph=True`` pass stays differentiable whatever ``retain_graph`` says
+    (the contract): torch's graph of such a gradient runs through the forward nodes
+    that pass consumed, so a pass reaching them through a gradient's own nodes is
+    allowed; one reaching them otherwise (from the consumed outputs, or anything built
+    on them) raises.
+    """
+    ran = set(runs)
+    seen: set[Any] = set()
+    stack = [r for r in roots if r in ran]
+    while stack:
+        node = stack.pop()
+        if node in seen or _GRAD_GRAPH in node.metadata:
+            continue
+        seen.add(node)
+        if _CONSUMED in node.metadata:
+            raise GraphFreedError(FREED_MESSAGE)
+        stack.extend(c for c in children(node) if c in ran)
+
+
+def _consume(runs: list[Any] | None) -> None:
+    if not runs:
+        return
+    token = _Consumed()
+    _LIVE.add(_ref(token, _LIVE.discard))
+    for node in runs:
+        if type(node) in _VIEW_NODES and _kept(node):
+            continue
+        node.metadata[_CONSUMED] = token
+
+
+def _kept(node: Any) -> bool:
+    """Whether ``node`` is a full-range slice's, which no pass consumes (rule 17):
+    paddle gives such a slice no node of its own, and torch's saves nothing."""
+    if type(node).__name__ == "AliasBackward0":
+        return True
+    return bool(node._saved_step == 1 and _covers(node))  # a SliceBackward0
+
+
+def _forward_nodes(outputs: tuple[Any, ...]) -> set[Any]:
+    seen: set[Any] = set()
+    stack = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        stack.extend(_children(node))
+    return seen
+
+
+def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
+    """Flag the nodes a create_graph pass made (those not in the forward graph ``old``)."""
+    stack = [g.grad_fn for g in grads if g is not None and g.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node in old or _GRAD_GRAPH in node.metadata:
+            continue
+        node.metadata[_GRAD_GRAPH] = True
+        stack.extend(_children(node))
+
+
+def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:
+    """The leaves that require grad a backward pass over ``runs`` accumulated into."""
+    seen: set[int] = set()
+    leaves = []
+    found = [y for y in outputs if y.grad_fn is None and y.requires_grad]
+    for node in runs:
+        found.extend(c.variable for c, _ in node.next_functions if type(c) is _ACCUMULATE)
+    for x in found:
+        if id(x) not in seen:
+            seen.add(id(x))
+            leaves.append(x)
+    return leaves

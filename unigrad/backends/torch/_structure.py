@@ -1,0 +1,185 @@
+"""Rule 14 on torch: edges whose derivative is identically zero, and what follows from them.
+
+torch 2.13 follows some edges whose derivative is identically zero (``abs``'s gradient
+is ``grad * sgn(x)``, a graph through ``SgnBackward0``; relu's double-backward node has
+an edge to relu's output whose formula is ``zeros_like``), while ``clamp``, ``maximum``
+or ``where`` compute their masks without grad: unigrad cuts both the same way
+(`_CUT_EDGES`). An input reached only through cut edges is unused; a ``create_graph``
+result that depends on nothing is returned detached. ``no_grad_vars`` cuts are
+pre-hooks that drop a cut tensor's gradient (`_cut_hooks`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+import torch
+
+from ..._errors import (
+    NotDifferentiableError,
+)
+from .._base import (
+    constant_output_message,
+)
+from ._graph import _ACCUMULATE
+
+#: Rule 14 (``docs/semantics.md``, "Dependence"): torch's node types with an input edge
+#: whose derivative is identically zero, by class name, with the positions of those
+#: edges in ``next_functions`` (None: every edge). torch 2.13 follows these edges in a
+#: later pass and gives zeros (``abs``'s gradient is ``grad * sgn(x)``, a graph through
+#: ``SgnBackward0``; relu's double-backward node has an edge to relu's output whose
+#: formula is ``zeros_like``), while ``clamp``, ``maximum`` or ``where`` compute their
+#: masks without grad: unigrad cuts both the same way.
+_CUT_EDGES: dict[str, tuple[int, ...] | None] = {
+    "SgnBackward0": None,
+    "SignBackward0": None,
+    "FloorBackward0": None,
+    "CeilBackward0": None,
+    "RoundBackward0": None,
+    "RoundBackward1": None,
+    "TruncBackward0": None,
+    # copysign(a, b) = |a| sign(b): b's formula is ``zeros_like``
+    "CopysignBackward0": (1,),
+    # double-backward nodes of piecewise-linear activations: (grad_output, self)
+    "ThresholdBackwardBackward0": (1,),
+    "HardtanhBackwardBackward0": (1,),
+    "LeakyReluBackwardBackward0": (1,),
+    "HardshrinkBackwardBackward0": (1,),
+    "SoftshrinkBackwardBackward0": (1,),
+}
+
+
+#: complex ``sgn`` is ``z / |z|``, differentiable: its node cuts for real tensors only
+_SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
+
+
+#: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge).
+_CUT_BY_TYPE: dict[type, tuple[int, ...] | None] = {}
+
+
+def _cut_of(node: Any) -> tuple[int, ...] | None:
+    """The cut edge positions of ``node`` (None: all; ``()``: none)."""
+    t = type(node)
+    try:
+        cut = _CUT_BY_TYPE[t]
+    except KeyError:
+        cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, ())
+    if t is _SGN and node._saved_result.is_complex():
+        return ()  # complex sgn(z) = z/|z| has a derivative
+    return cut
+
+
+def _live_edges(node: Any) -> list[tuple[Any, int]]:
+    """``node``'s edges whose derivative is not identically zero (see `_CUT_EDGES`)."""
+    cut = _cut_of(node)
+    if cut is None:
+        return []
+    if not cut:
+        return [e for e in node.next_functions if e[0] is not None]
+    return [e for i, e in enumerate(node.next_functions) if e[0] is not None and i not in cut]
+
+
+def _has_cuts(outputs: tuple[Any, ...]) -> bool:
+    """Whether the outputs' graph holds a node with a cut edge (`_CUT_EDGES`): a walk
+    over nodes, cheaper than `_reachable`'s over edges, which then runs only where it
+    can find an input unused (about 1 us a node)."""
+    stack = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
+    seen = set(stack)
+    known = _CUT_BY_TYPE
+    push, add = stack.append, seen.add
+    while stack:
+        node = stack.pop()
+        t = type(node)
+        if t is _ACCUMULATE:
+            continue
+        cut = known.get(t, 1)
+        if cut != () and (cut != 1 or _cut_of(node) != ()):
+            return True
+        for c, _ in node.next_functions:
+            if c is not None and c not in seen:
+                add(c)
+                push(c)
+    return False
+
+
+def _refuse_constant_outputs(outputs: tuple[Any, ...]) -> None:
+    """`NotDifferentiableError` for an output that depends on nothing (rule 14): torch
+    marks ``sign(x)`` or ``floor(x)`` as requiring grad, but every path from it to a
+    leaf crosses a cut edge, as an output that does not require grad."""
+    for i, y in enumerate(outputs):
+        if y.grad_fn is not None and not _depends(y.grad_fn):
+            raise NotDifferentiableError(constant_output_message(i))
+
+
+def _depends(node: Any) -> bool:
+    """Whether ``node`` reaches a tensor that requires grad without crossing a cut
+    edge (stops at the first it finds)."""
+    seen: set[Any] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        if type(n) is _ACCUMULATE:
+            return True
+        stack.extend(c for c, _ in _live_edges(n))
+    return False
+
+
+def _constant_detached(g: Any) -> Any:
+    """``g`` detached where it depends on nothing (rule 14: a constant carries no
+    history), else ``g`` itself (``None`` included)."""
+    if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+        return g.detach()
+    return g
+
+
+def _cut_hooks(no_grad_vars: tuple[Any, ...]) -> list[Any]:
+    """Pre-hooks that drop the gradient of each cut tensor before its node runs.
+
+    The dropped slot is undefined, not zero: torch's backward formulas give undefined
+    gradients for undefined ones, so nothing beyond a cut enters the results, not even
+    as a zero-valued graph (a zeroing tensor hook left the nodes beyond the cut in a
+    ``create_graph`` result's graph, which then reported ``requires_grad``).
+    """
+    slots: dict[Any, set[int]] = {}
+    for v in no_grad_vars:
+        if v.grad_fn is not None and v.requires_grad:
+            slots.setdefault(v.grad_fn, set()).add(v.output_nr)
+    handles = []
+    for node, cut in slots.items():
+
+        def drop(grads: tuple[Any, ...], cut: set[int] = cut) -> tuple[Any, ...]:
+            return tuple(None if i in cut else g for i, g in enumerate(grads))
+
+        handles.append(node.register_prehook(drop))
+    return handles
+
+
+def _reachable(
+    outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
+) -> tuple[set[tuple[Any, int]], set[int]]:
+    """Edges reachable from the outputs without crossing a cut edge (into a
+    ``no_grad_vars`` tensor, or one of `_CUT_EDGES`), and the ids of the leaf tensors
+    reached."""
+    reached: set[tuple[Any, int]] = set()
+    leaves: set[int] = set()
+    visited: set[Any] = set()
+    stack = [(y.grad_fn, y.output_nr) for y in outputs if y.grad_fn is not None]
+    leaves.update(id(y) for y in outputs if y.grad_fn is None)
+    while stack:
+        edge = stack.pop()
+        if edge in cuts or edge in reached:
+            continue
+        reached.add(edge)
+        node = edge[0]
+        if node in visited:
+            continue
+        visited.add(node)
+        if type(node) is _ACCUMULATE:
+            leaves.add(id(node.variable))
+            continue
+        stack.extend(_live_edges(node))
+    return reached, leaves
