@@ -119,7 +119,6 @@ LONG = {
     "unigrad/conformance/differential/_ops.py": "the op table (data, one row per op)",
     # not split yet (the architecture issue's next step)
     "unigrad/_array_api/_paddle.py": "the paddle namespace: to split by function family",
-    "unigrad/conformance/differential/_closed_forms.py": "the oracle's closed forms: to split",
 }
 
 
