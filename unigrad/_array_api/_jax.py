@@ -131,6 +131,8 @@ def _extensions() -> dict[str, Any]:
         return jnp.einsum(subscripts, *operands)
 
     def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if jnp.ndim(x) == 0 or axis == ():  # nothing is reduced: the array (a constant
+            return jnp.copy(x)  # derivative, as on the other backends)
         return jsp.logsumexp(x, axis=axis, keepdims=keepdims)
 
     def sigmoid(x: Any, /) -> Any:

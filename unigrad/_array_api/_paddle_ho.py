@@ -382,7 +382,7 @@ def einsum(subscripts: str, *operands: Any) -> Any:
     sizes: dict[str, int] = {}
     for sub, op in zip(subs, operands, strict=True):
         for ch, d in zip(sub, op.shape, strict=True):
-            sizes[ch] = max(sizes.get(ch, 1), d)
+            sizes[ch] = d if sizes.get(ch, 1) == 1 else sizes[ch]  # 1 broadcasts (to 0 too)
     order = list(out) + sorted(set(sizes) - set(out))
     total = 1
     for ch in order:
