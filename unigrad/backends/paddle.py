@@ -495,7 +495,29 @@ def _consumed_at(ptr: int) -> int:
     # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
     if hook is None or sys.getrefcount(hook) <= 3:
         return 0
-    return _CONSUMED_AT.get(ptr, 0)
+    stamp = _CONSUMED_AT.get(ptr, 0)
+    if stamp:
+        # the holder may be a copy paddle's engine kept, not the node now at ``ptr``
+        _drop_engine_copies()
+        if sys.getrefcount(hook) <= 3:
+            return 0
+    return stamp
+
+
+def _drop_engine_copies() -> None:
+    """Free the node copies paddle's engine keeps from the last ``paddle.grad`` pass.
+
+    paddle 3.3's ``paddle.grad`` (``egr::GeneralGrad``) runs copies of the nodes of its
+    partial graph, post-hooks included, and keeps them until the next ``paddle.grad``
+    pass clears them. A copy of a consumed node holds the node's freed hook after the
+    node itself died, so a new node that reuses the dead node's address looked
+    consumed (a false `GraphFreedError`: differential seed 20261123 with the extension
+    set drawn, a ``backward`` after a ``grad`` that met a consumed graph). A one-element
+    pass clears them; it runs only where a consumed node is found (the error path)."""
+    with paddle.set_grad_enabled(True):
+        a = paddle.ones([1], dtype="float32")
+        a.stop_gradient = False
+        paddle.grad([a * a], [a])
 
 
 def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
