@@ -69,3 +69,22 @@ def test_a_new_graph_is_not_consumed_where_a_dead_consumed_node_lived(backend):
         soft = np.exp(s) / np.exp(s).sum(-1, keepdims=True)
         want = 2 * (1 - 3 * soft) * np.sign([[0.46, 1.04, -0.98], [-1.25, -1.49, 0.53]])
         backend.close(backend.grad_of(x), want)
+
+
+def test_an_input_that_depends_on_nothing_is_one_that_does_not_require_grad(backend):
+    # rule 14: v = sin(sign(w)) depends on nothing; torch and paddle mark it as
+    # requiring grad, and backward(inputs=[x, v]) answered (torch) or refused it as an
+    # intermediate (paddle) where the contract says UnusedInputError (CI seed 20261123)
+    xp = backend.xp
+    x = backend.leaf([0.5, -0.7], "float64")
+    w = backend.leaf(0.65, "float64")
+    v = xp.sin(xp.sign(w))
+    assert not backend.requires_grad(v)
+    with pytest.raises(unigrad.UnusedInputError, match="does not require grad"):
+        unigrad.backward(xp.sum(xp.sigmoid(x)), inputs=[x, v], retain_graph=True)
+    assert backend.grad_of(x) is None  # nothing is accumulated
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(xp.sum(xp.sigmoid(x) * v), [x, v])
+    (g,) = unigrad.grad(xp.sum(xp.sigmoid(x) * v), [x])
+    s = 1 / (1 + np.exp(-np.array([0.5, -0.7])))
+    backend.close(g, s * (1 - s) * np.sin(1.0))

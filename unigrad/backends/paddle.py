@@ -287,26 +287,29 @@ def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
 def _refuse_constant_outputs(outputs: tuple[Any, ...], keep: bool) -> None:
     """`NotDifferentiableError` for an output that reaches no leaf but through a node of
     `CUT_NODES` (rule 14: paddle's ``sign(x)`` requires grad, but depends on nothing)."""
-    read_name = _name if keep else peek_name
     for i, y in enumerate(outputs):
         node = _grad_fn(y)
-        if node is None:
-            continue
-        seen: set[Any] = set()
-        stack = [node]
-        found = False
-        while stack and not found:
-            n = stack.pop()
-            if n is None or n in seen:
-                continue
-            seen.add(n)
-            name = read_name(n)
-            if name == "GradNodeAccumulation":
-                found = True
-            elif name not in CUT_NODES:
-                stack.extend(edges(n, keep))
-        if not found:
+        if node is not None and not _reaches_leaf(node, keep):
             raise NotDifferentiableError(constant_output_message(i))
+
+
+def _reaches_leaf(node: Any, keep: bool) -> bool:
+    """Whether ``node`` reaches a leaf other than through a node of `CUT_NODES` (stops
+    at the first; ``keep`` False: what it reads stays out of the memo)."""
+    read_name = _name if keep else peek_name
+    seen: set[Any] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None or n in seen:
+            continue
+        seen.add(n)
+        name = read_name(n)
+        if name == "GradNodeAccumulation":
+            return True
+        if name not in CUT_NODES:
+            stack.extend(edges(n, keep))
+    return False
 
 
 _has_grad: Callable[[], bool] = _core._has_grad
@@ -1270,7 +1273,12 @@ class PaddleBackend(Backend):
         return str(x.dtype).removeprefix("paddle.")
 
     def requires_grad(self, x: Any) -> bool:
-        return not x.stop_gradient
+        # rule 14: a tensor that reaches no leaf but through a node of `CUT_NODES`
+        # depends on nothing (paddle marks sin(sign(x)) as requiring grad)
+        if x.stop_gradient:
+            return False
+        node = _grad_fn(x)
+        return node is None or _reaches_leaf(node, False)
 
     def has_history(self, x: Any) -> bool:
         return not x.stop_gradient and not x.is_leaf

@@ -720,7 +720,13 @@ class TorchBackend(Backend):
         return str(x.dtype).removeprefix("torch.")
 
     def requires_grad(self, x: Any) -> bool:
-        return bool(x.requires_grad)
+        # rule 14: torch marks sign(x) or sin(sign(x)) as requiring grad, but a tensor
+        # whose every path to a leaf crosses a cut edge depends on nothing (as an input
+        # of backward(inputs=...) it is one that does not require grad: seed 20261123)
+        if not x.requires_grad:
+            return False
+        fn = x.grad_fn
+        return fn is None or _depends(fn)
 
     def has_history(self, x: Any) -> bool:
         return x.grad_fn is not None

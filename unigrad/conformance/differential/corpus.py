@@ -1993,4 +1993,59 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: backward(inputs=[x, v]) with v = sin(sign(w)), a tensor that depends on "
+        "nothing (rule 14), answered where the contract says UnusedInputError (paddle: "
+        "UnsupportedFeatureError); differential CI seed 20261123, program 239",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-0.7, 0.86], [-1.29, 1.23]], dtype="float64", watched=True),
+                Leaf(name="x2", data=0.65, dtype="float64", watched=True),
+                Op(name="v3", op="neg", args=("x1",), params=()),
+                Op(name="v4", op="sign", args=("x2",), params=()),
+                Op(name="v5", op="sin", args=("v4",), params=()),
+                Backward(outputs=("v3",), retain_graph=True, inputs=("x1", "v5")),
+            )
+        ),
+    ),
+    (
+        "paddle: take_along_axis of a complex array (no complex kernel in paddle 3.3: a "
+        "raw RuntimeError); differential CI seed 20261123, program 209",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(1 + 2j), (3 - 1j), (-2 + 0.5j)], [0.5j, (2 + 0j), (-1 - 1j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(name="i2", data=[[2, 0], [1, 1]], dtype="int64", watched=False),
+                Op(name="v3", op="take_along_axis", args=("x1", "i2"), params=(("axis", 1),)),
+                Op(name="v4", op="real", args=("v3",), params=()),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",)),
+            )
+        ),
+    ),
+    (
+        "paddle: einsum over an empty axis (its differentiable einsum took the size-0 "
+        "axis for a broadcast 1: a raw ValueError); differential seed 1, program 50",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[], [], []], dtype="float64", watched=True),
+                Op(name="v2", op="einsum_rowdot", args=("x1",), params=()),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+            )
+        ),
+    ),
+    (
+        "jax: the create_graph gradient of logsumexp of a 0-d array (the array itself: "
+        "a constant 1) required grad; differential CI seed 20261123, program 224",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.79, dtype="float64", watched=True),
+                Op(name="v2", op="logsumexp", args=("x1",), params=()),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+            )
+        ),
+    ),
 ]
