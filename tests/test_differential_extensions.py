@@ -88,3 +88,20 @@ def test_an_input_that_depends_on_nothing_is_one_that_does_not_require_grad(back
     (g,) = unigrad.grad(xp.sum(xp.sigmoid(x) * v), [x])
     s = 1 / (1 + np.exp(-np.array([0.5, -0.7])))
     backend.close(g, s * (1 - s) * np.sin(1.0))
+
+
+def test_pow_with_a_tensor_exponent_at_a_zero_base(backend):
+    # paddle's formulation gave 0 for every derivative in the base at 0 (torch: the
+    # n-th derivative is b (b-1) ... (b-n+1) 0^(b-n): 1 for b = 1, 2 for d2 at b = 2)
+    xp = backend.xp
+    x = backend.leaf([0.0, 0.0, 0.0, 0.0, 1.5], "float64")
+    y = backend.leaf([1.0, 2.0, 3.0, 0.0, 2.0], "float64")
+    p = xp.pow(x, y)
+    backend.close(p, [0.0, 0.0, 0.0, 1.0, 2.25])
+    gx, gy = unigrad.grad(xp.sum(p), [x, y], create_graph=True)
+    backend.close(gx, [1.0, 0.0, 0.0, 0.0, 3.0])
+    backend.close(gy, [0.0, 0.0, 0.0, 0.0, 2.25 * np.log(1.5)])
+    (gxx,) = unigrad.grad(xp.sum(gx), [x], create_graph=True)
+    backend.close(gxx[:3], [0.0, 2.0, 0.0])
+    (gxxx,) = unigrad.grad(xp.sum(gxx), [x])
+    backend.close(gxxx[1:3], [0.0, 6.0])  # (torch: nan at b = 1 and b = 0, 0 * inf)
