@@ -105,3 +105,52 @@ def test_pow_with_a_tensor_exponent_at_a_zero_base(backend):
     backend.close(gxx[:3], [0.0, 2.0, 0.0])
     (gxxx,) = unigrad.grad(xp.sum(gxx), [x])
     backend.close(gxxx[1:3], [0.0, 6.0])  # (torch: nan at b = 1 and b = 0, 0 * inf)
+
+
+def test_a_gradient_through_a_cut_of_a_nonlinear_op_is_a_constant(backend):
+    # rule 14: remainder(v, ceil(pow(w, x)) + 0.5) is v minus a cut term, so d/dx of
+    # it through v alone is a constant; torch sent zeros through ceil and its pow
+    # backward multiplied them by functions of x (differential seed 11, program 3129)
+    xp = backend.xp
+    x = backend.leaf([1.4, -1.16], "float64")
+    v = x * x
+    c = xp.ceil(xp.pow(v + 0.25, x))
+    y = xp.sum(xp.remainder(x, c * c + 0.5))
+    if backend.name == "paddle":  # paddle 3.3 has no ceil_grad kernel to run (row 7)
+        with pytest.raises(unigrad.HigherOrderUnavailableError, match="ceil_grad"):
+            unigrad.grad(y, x, create_graph=True)
+        return
+    (g,) = unigrad.grad(y, x, create_graph=True)
+    backend.close(g, [1.0, 1.0])
+    assert not backend.requires_grad(g)
+
+
+def test_tile_repeat_and_take_along_axis_are_linear_in_the_gradient(backend):
+    # paddle read their grad nodes as unknown (reading everything): the constant
+    # gradients of linear programs required grad (differential seed 11, programs 744,
+    # 1907, 1908, 4454)
+    xp = backend.xp
+    x = backend.leaf([[0.28, 0.8], [-1.34, -0.53]], "float64")
+    idx = backend.tensor([[1, 0], [0, 0]], "int64")
+    for y in (
+        xp.tile(x, (2, 1)),
+        xp.repeat(x, 2, axis=None),
+        xp.take_along_axis(x, idx, axis=1),
+        xp.sort(x, axis=-1),
+    ):
+        (g,) = unigrad.grad(xp.sum(3.0 * y), x, create_graph=True)
+        assert not backend.requires_grad(g)
+
+
+@pytest.mark.parametrize("create_graph", [False, True])
+def test_a_consumed_node_behind_a_cut_is_not_the_passs(backend, create_graph):
+    # rule 14 with rule 6: the pass through sign(v) does not run v's node (sign's
+    # derivative is identically zero), so v consumed by an earlier pass does not make
+    # it raise; torch and paddle raised GraphFreedError (differential seed 11, 4642)
+    xp = backend.xp
+    data = [0.5, 3.5, -1.0]
+    x = backend.leaf(data, "float64")
+    v = 3.0 - x
+    unigrad.grad(xp.sum(xp.exp(v)), x, create_graph=create_graph)  # consumes v's node
+    (g,) = unigrad.grad(xp.sum(xp.sign(v) * x + x * x), x)
+    backend.close(g, np.sign(3.0 - np.array(data)) + 2 * np.array(data))

@@ -71,6 +71,12 @@ _LINEAR = frozenset(
         # constant gradient of x * astype(isnan(x)) through a flip required grad)
         "FlipGradNode",
         "RollGradNode",
+        # take_along_axis (the namespace's sort on paddle), tile and repeat: a scatter-add
+        # or sum of the incoming gradient (differential seed 11, programs 744, 1907,
+        # 1908, 4454: unknown nodes read everything, so constant gradients required grad)
+        "TakeAlongAxisGradNode",
+        "TileGradNode",
+        "RepeatInterleaveGradNode",
         # the double-grad nodes of those ops (in a create_graph result's graph, which a
         # later call walks): the same linear map of the incoming gradient-of-gradient
         "AddDoubleGradNode",

@@ -428,7 +428,9 @@ def _leads_nowhere(ptr: int) -> bool:
     inputs. paddle's engine runs some branches that reach no input (a leaf that requires
     grad but was not asked for), where torch's runs only what leads to the inputs: a
     consumed node there is not the pass's (its gradients are dropped), and the contract
-    answers. Walked only when a consumed node runs; outside unigrad's grad, False."""
+    answers; nor is one the outputs reach, or that reaches the inputs, only through a
+    node of `CUT_NODES` (rule 14: paddle runs ``sign``'s branch, zeroed). Walked only
+    when a consumed node runs; outside unigrad's grad, False."""
     call = _PASS.call
     if call is None:
         return False
@@ -445,9 +447,12 @@ def _leads_nowhere(ptr: int) -> bool:
             found = node
             break
         seen.add(p)
-        stack.extend(node.next_functions)
+        if node.name() not in CUT_NODES:
+            stack.extend(node.next_functions)
     if found is None:
-        return False
+        # reached only through a cut (rule 14: sign(v) of a consumed v): the
+        # contract's pass does not run it (differential seed 11, program 4642)
+        return True
     seen.clear()
     stack = [found]
     while stack:
@@ -457,7 +462,8 @@ def _leads_nowhere(ptr: int) -> bool:
         if p in wanted:
             return False
         seen.add(p)
-        stack.extend(node.next_functions)
+        if node.name() not in CUT_NODES:
+            stack.extend(node.next_functions)
     return True
 
 

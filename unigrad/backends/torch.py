@@ -234,6 +234,7 @@ def _plan(
     outputs: tuple[Any, ...],
     inputs: tuple[Any, ...] | None,
     cuts: frozenset[tuple[Any, int]] = _NO_CUTS,
+    edge_cuts: bool = False,
 ) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
@@ -243,7 +244,10 @@ def _plan(
     between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
     and dies with the node: no id() bookkeeping, nothing to fool after garbage
     collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
-    a cut runs. The walk answers ``_graph.executed``'s question for torch's node types.
+    a cut runs; with ``edge_cuts`` (the graph has `_CUT_EDGES`), neither are those
+    (rule 14: a node reached only through ``sign`` is not the pass's, and a consumed one
+    there does not raise: differential seed 11, program 4642). The walk answers
+    ``_graph.executed``'s question for torch's node types.
     It runs on every consuming call (a training step's last), so it is written for
     speed: `_runs_recursive` reads each node's edges once and decides it on the way
     back; a graph deeper than Python's recursion limit, or one with cuts, is decided by
@@ -264,17 +268,17 @@ def _plan(
         fn = y.grad_fn
         if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
             roots.append(fn)
-    if cuts:  # (rare: no_grad_vars) the walk that reads cuts, not on the common call's
-        runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+    if cuts or edge_cuts:  # (rare) the walk that reads cuts, not on the common call's
+        runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts, edge_cuts)
     else:
         try:
             runs = _runs_recursive(roots, every_leaf, leaves, targets)
         except RecursionError:
-            runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+            runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts, edge_cuts)
     if _LIVE:  # some flagged node is alive: look for one among the nodes that run
         for node in runs:
             if _CONSUMED in node.metadata:
-                _check_consumed(roots, runs, partial(_kids, cuts))
+                _check_consumed(roots, runs, partial(_kids, cuts, edge_cuts))
                 break
         if _RECORDS_LIVE:  # rule 6: a create_graph result the pass runs through
             for node in runs:
@@ -357,9 +361,11 @@ def _runs_iterative(
     leaves: set[int],
     targets: set[Any],
     cuts: frozenset[tuple[Any, int]],
+    edge_cuts: bool = False,
 ) -> list[Any]:
     """`_runs_recursive`'s answer without recursion, for graphs deeper than the
-    recursion limit, and with cuts (edges into ``no_grad_vars`` are not followed):
+    recursion limit, and with cuts (edges into ``no_grad_vars`` are not followed, nor
+    `_CUT_EDGES` with ``edge_cuts``):
     one walk down reads each node's edges once and records its
     parents, then a walk up from the targets met collects their ancestors."""
     parents: dict[Any, list[Any]] = {}
@@ -373,7 +379,7 @@ def _runs_iterative(
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        for c, nr in node.next_functions:
+        for c, nr in _live_edges(node) if edge_cuts else node.next_functions:
             if c is None or (cuts and (c, nr) in cuts):
                 continue
             ps = parents.get(c)
@@ -398,8 +404,9 @@ def _runs_iterative(
     return list(ran)
 
 
-def _kids(cuts: frozenset[tuple[Any, int]], node: Any) -> list[Any]:
-    return [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
+def _kids(cuts: frozenset[tuple[Any, int]], edge_cuts: bool, node: Any) -> list[Any]:
+    edges = _live_edges(node) if edge_cuts else node.next_functions
+    return [c for c, nr in edges if c is not None and (c, nr) not in cuts]
 
 
 def _useful(
@@ -659,6 +666,40 @@ def _cut_hooks(no_grad_vars: tuple[Any, ...]) -> list[Any]:
     return handles
 
 
+def _edge_cut_hooks(outputs: tuple[Any, ...]) -> list[Any]:
+    """Post-hooks that make the gradient a `_CUT_EDGES` node sends along a cut edge
+    undefined instead of zeros, for a ``create_graph`` pass.
+
+    torch sends zeros (``ceil``'s formula is ``zeros_like``), and the backward formulas
+    beyond multiply them by functions of their inputs, so the result's graph reached
+    those inputs: ``d(remainder(v, ceil(pow(v, x))))/dx`` is a constant, but torch's
+    result required grad through ``pow``'s backward (differential seed 11, program
+    3129). Undefined, nothing beyond the cut runs into the results (`_cut_hooks`)."""
+    stack = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
+    seen = set(stack)
+    handles = []
+    while stack:
+        node = stack.pop()
+        if type(node) is _ACCUMULATE:
+            continue
+        cut = _cut_of(node)
+        if cut != ():
+
+            def drop(
+                grad_inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...], cut: Any = cut
+            ) -> tuple[Any, ...]:
+                return tuple(
+                    None if cut is None or i in cut else g for i, g in enumerate(grad_inputs)
+                )
+
+            handles.append(node.register_hook(drop))
+        for c, _ in node.next_functions:
+            if c is not None and c not in seen:
+                seen.add(c)
+                stack.append(c)
+    return handles
+
+
 def _reachable(
     outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:
@@ -799,8 +840,8 @@ class TorchBackend(Backend):
             if _LIVE:
                 # no_grad_vars never excuse a consumed graph (rule 15): torch's engine
                 # runs a cut's node (its gradients dropped), so the uncut pass's check
-                _plan(outputs, kept)
-            runs = _plan(outputs, kept, cuts)
+                _plan(outputs, kept, edge_cuts=has_cuts)
+            runs = _plan(outputs, kept, cuts, has_cuts)
         elif retain_graph and not _LIVE:
             # No flagged node is alive (nothing to find), the pass consumes nothing
             # (nothing to flag) and cuts nothing: the walk cannot matter. torch's engine
@@ -808,7 +849,7 @@ class TorchBackend(Backend):
             # is not run, and retained buffers are not freed), the contract's pass.
             runs = None
         else:
-            runs = _plan(outputs, inputs)
+            runs = _plan(outputs, inputs, edge_cuts=has_cuts)
         if runs is not None and (len(outputs) > 1 or not runs):
             # one output whose node runs is useful
             outputs, seeds = _useful(outputs, seeds, inputs, runs)
@@ -848,6 +889,8 @@ class TorchBackend(Backend):
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
         if no_grad_vars:
             handles = _cut_hooks(no_grad_vars)
+        if create_graph and has_cuts and not batched:
+            handles += _edge_cut_hooks(outputs)
         try:
             if _run_backward is None or batched or _has_torch_function(outputs + inputs):
                 result = torch.autograd.grad(
