@@ -80,15 +80,6 @@ KNOWN: list[Known] = [
         higher_order=True,
     )
     for op in ("stack", "concat")
-] + [
-    Known(
-        "jax",
-        "open (XLA, jaxlib 0.10.2 on CPU): a create_graph pass through an FFT whose operand "
-        "XLA laid out transposed fails XLA's own check (RET_CHECK in fft_thunk.cc: "
-        "LayoutUtil::IsMonotonicWithDim0Major) and jax raises JaxRuntimeError; torch, paddle "
-        "and numpy answer (differential CI seed 20261123)",
-        text=("fft_thunk.cc", "IsMonotonicWithDim0Major"),
-    )
 ]
 
 
