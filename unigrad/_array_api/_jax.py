@@ -62,9 +62,12 @@ def build() -> Any:
         setattr(ns, name, complex_special(name))
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
     vars(linalg).update(svd=svd)
+    fft = _Module("unigrad._array_api.jax_tape.fft", jnp.fft)
+    vars(fft).update({name: _row_major(getattr(jnp.fft, name)) for name in _TRANSFORMS})
     pow_ = _pow()
     vars(ns).update(
         linalg=linalg,
+        fft=fft,
         sign=sign,
         pow=pow_,
         power=pow_,
@@ -75,6 +78,33 @@ def build() -> Any:
     )
     vars(ns).update(_extensions())
     return ns
+
+
+_TRANSFORMS = ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft")
+
+
+def _row_major(fn: Any) -> Any:
+    """``fn`` (an FFT of ``jnp.fft``) whose result XLA must lay out row-major.
+
+    jaxlib 0.10.2 on CPU: in a compiled gradient (the tape's create_graph pass) XLA's
+    layout assignment may give an FFT a column-major layout where a consumer transposes
+    (``pinv(hfft(x))``: ``f32[2,2]{0,1} fft(...)``), and the CPU runtime then fails its own
+    check (``RET_CHECK failure (xla/backends/cpu/runtime/fft_thunk.cc:168)
+    LayoutUtil::IsMonotonicWithDim0Major``: a raw ``JaxRuntimeError``; differential CI seed
+    20261123). A flattening reshape between optimization barriers makes the result's row
+    major order observable, so the FFT keeps the default layout; values and derivatives
+    are the FFT's."""
+    import jax
+    import jax.numpy as jnp
+
+    barrier = jax.lax.optimization_barrier
+
+    @functools.wraps(fn)
+    def f(*args: Any, **kwargs: Any) -> Any:
+        out = fn(*args, **kwargs)
+        return barrier(jnp.reshape(barrier(jnp.reshape(out, (-1,))), out.shape))
+
+    return f
 
 
 def _pow() -> Any:
@@ -131,6 +161,8 @@ def _extensions() -> dict[str, Any]:
         return jnp.einsum(subscripts, *operands)
 
     def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if jnp.ndim(x) == 0 or axis == ():  # nothing is reduced: the array (a constant
+            return jnp.copy(x)  # derivative, as on the other backends)
         return jsp.logsumexp(x, axis=axis, keepdims=keepdims)
 
     def sigmoid(x: Any, /) -> Any:

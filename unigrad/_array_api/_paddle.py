@@ -984,7 +984,12 @@ def diff(
 
 
 def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
-    return paddle.take_along_axis(x, indices.astype(int64), axis)
+    indices = indices.astype(int64)
+    if x.dtype in _COMPLEX:  # paddle 3.3 registers no complex kernel: the two parts apart
+        re = paddle.take_along_axis(paddle.real(x), indices, axis)
+        im = paddle.take_along_axis(paddle.imag(x), indices, axis)
+        return paddle.complex(re, im)
+    return paddle.take_along_axis(x, indices, axis)
 
 
 # ---- unigrad's extension set (``_portable.EXTENSIONS``), differentiable to any order --

@@ -236,14 +236,35 @@ def _divide(a: Any, b: Any) -> Any:
 
 
 def _pow(a: Any, b: Any) -> Any:
-    # |a|^b = exp(b log|a|), the sign of a negative base (an integer b) a constant; at
-    # a = 0 the derivatives in a are 0 (documented: integer powers of a Python int
-    # exponent are products instead, exact everywhere)
+    # |a|^b = exp(b log|a|), the sign of a negative base (an integer b) a constant;
+    # at a = 0, `_pow_at_zero` (integer powers of a Python int exponent are products
+    # instead, exact everywhere)
     nz = a != 0
     pos = a > 0
     mag = paddle.exp(b * paddle.log(_safe(_where(pos, a, -a), nz, 1.0)))
     odd = paddle.remainder(paddle.abs(b.detach()), paddle.full_like(b, 2.0)) == 1
-    return _where(~pos & nz & odd, -mag, mag)
+    return _where(nz, _where(~pos & odd, -mag, mag), _pow_at_zero(a, b, ~nz))
+
+
+def _pow_at_zero(a: Any, b: Any, zero: Any) -> Any:
+    """``a ** b`` at ``a = 0`` to third order: torch's derivatives there, the n-th in
+    ``a`` ``b (b-1) ... (b-n+1) 0^(b-n)`` (0 where that product is 0: ``2x`` at 0 for
+    ``b = 2``, ``1`` for ``b = 1``), those in ``b`` 0 (torch's for ``b >= 0``), as a
+    polynomial in ``a`` with these coefficients. Where a derivative is infinite
+    (``0 < b < 1``) the value would be ``inf * 0``: `exact` keeps the kernel's value
+    and that derivative is 0 there."""
+    bz = _safe(b.detach(), zero, 4.0)  # elsewhere: finite coefficients (0^(4-n) = 0)
+    az = _safe(a, zero, 0.0)
+    falling = paddle.ones_like(bz)
+    power = paddle.ones_like(az)
+    out = paddle.zeros_like(az * bz)
+    for n in (1, 2, 3):
+        falling = falling * (bz - (n - 1))
+        power = power * az  # a product: paddle's az ** 3 gives nan third derivatives at 0
+        c = falling * paddle.pow(paddle.zeros_like(bz), bz - n) / math.factorial(n)
+        c = _where(falling == 0, paddle.zeros_like(c), c)
+        out = out + c * power
+    return out
 
 
 def _atan2(a: Any, b: Any) -> Any:
@@ -541,7 +562,7 @@ def einsum(subscripts: str, *operands: Any) -> Any:
     sizes: dict[str, int] = {}
     for sub, op in zip(subs, operands, strict=True):
         for ch, d in zip(sub, op.shape, strict=True):
-            sizes[ch] = max(sizes.get(ch, 1), d)
+            sizes[ch] = d if sizes.get(ch, 1) == 1 else sizes[ch]  # 1 broadcasts (to 0 too)
     order = list(out) + sorted(set(sizes) - set(out))
     total = 1
     for ch in order:

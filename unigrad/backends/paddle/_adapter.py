@@ -75,6 +75,7 @@ from ._refcounts import _give_back, _grad_fn
 from ._structure import (
     _cuts_dependence,
     _reachable,
+    _reaches_leaf,
     _refuse_constant_outputs,
     recorded,
     seed_copies,
@@ -127,7 +128,12 @@ class PaddleBackend(Backend):
         return str(x.dtype).removeprefix("paddle.")
 
     def requires_grad(self, x: Any) -> bool:
-        return not x.stop_gradient
+        # rule 14: a tensor that reaches no leaf but through a node of `CUT_NODES`
+        # depends on nothing (paddle marks sin(sign(x)) as requiring grad)
+        if x.stop_gradient:
+            return False
+        node = _grad_fn(x)
+        return node is None or _reaches_leaf(node, False)
 
     def has_history(self, x: Any) -> bool:
         return not x.stop_gradient and not x.is_leaf

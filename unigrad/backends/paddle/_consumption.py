@@ -14,6 +14,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import paddle
+
 from ..._errors import (
     GraphFreedError,
     UnsupportedFeatureError,
@@ -24,7 +26,7 @@ from ...contract._carried import FREED_MESSAGE
 from ._engine import _PASS, _SENTINEL, _THREAD
 from ._nodes import peek
 from ._refcounts import _grad_fn, _handed
-from ._structure import edges, recorded
+from ._structure import CUT_NODES, edges, recorded
 
 #: Nodes made by ``create_graph=True`` passes that consumed their graph: pointer -> a
 #: marker, an identity post-hook registered on that node alone. The node holds the
@@ -102,7 +104,9 @@ def _leads_nowhere(ptr: int) -> bool:
     inputs. paddle's engine runs some branches that reach no input (a leaf that requires
     grad but was not asked for), where torch's runs only what leads to the inputs: a
     consumed node there is not the pass's (its gradients are dropped), and the contract
-    answers. Walked only when a consumed node runs; outside unigrad's grad, False."""
+    answers; nor is one the outputs reach, or that reaches the inputs, only through a
+    node of `CUT_NODES` (rule 14: paddle runs ``sign``'s branch, zeroed). Walked only
+    when a consumed node runs; outside unigrad's grad, False."""
     call = _PASS.call
     if call is None:
         return False
@@ -119,9 +123,12 @@ def _leads_nowhere(ptr: int) -> bool:
             found = node
             break
         seen.add(p)
-        stack.extend(node.next_functions)
+        if node.name() not in CUT_NODES:
+            stack.extend(node.next_functions)
     if found is None:
-        return False
+        # reached only through a cut (rule 14: sign(v) of a consumed v): the
+        # contract's pass does not run it (differential seed 11, program 4642)
+        return True
     seen.clear()
     stack = [found]
     while stack:
@@ -131,7 +138,8 @@ def _leads_nowhere(ptr: int) -> bool:
         if p in wanted:
             return False
         seen.add(p)
-        stack.extend(node.next_functions)
+        if node.name() not in CUT_NODES:
+            stack.extend(node.next_functions)
     return True
 
 
@@ -172,7 +180,29 @@ def _consumed_at(ptr: int) -> int:
     # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
     if hook is None or sys.getrefcount(hook) <= 3:
         return 0
-    return _CONSUMED_AT.get(ptr, 0)
+    stamp = _CONSUMED_AT.get(ptr, 0)
+    if stamp:
+        # the holder may be a copy paddle's engine kept, not the node now at ``ptr``
+        _drop_engine_copies()
+        if sys.getrefcount(hook) <= 3:
+            return 0
+    return stamp
+
+
+def _drop_engine_copies() -> None:
+    """Free the node copies paddle's engine keeps from the last ``paddle.grad`` pass.
+
+    paddle 3.3's ``paddle.grad`` (``egr::GeneralGrad``) runs copies of the nodes of its
+    partial graph, post-hooks included, and keeps them until the next ``paddle.grad``
+    pass clears them. A copy of a consumed node holds the node's freed hook after the
+    node itself died, so a new node that reuses the dead node's address looked
+    consumed (a false `GraphFreedError`: differential seed 20261123 with the extension
+    set drawn, a ``backward`` after a ``grad`` that met a consumed graph). A one-element
+    pass clears them; it runs only where a consumed node is found (the error path)."""
+    with paddle.set_grad_enabled(True):
+        a = paddle.ones([1], dtype="float32")
+        a.stop_gradient = False
+        paddle.grad([a * a], [a])
 
 
 def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:

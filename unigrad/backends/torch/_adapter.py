@@ -38,6 +38,8 @@ from ._records import _GRAPH, _attach, _new_record
 from ._structure import (
     _constant_detached,
     _cut_hooks,
+    _depends,
+    _edge_cut_hooks,
     _has_cuts,
     _reachable,
     _refuse_constant_outputs,
@@ -84,7 +86,13 @@ class TorchBackend(Backend):
         return str(x.dtype).removeprefix("torch.")
 
     def requires_grad(self, x: Any) -> bool:
-        return bool(x.requires_grad)
+        # rule 14: torch marks sign(x) or sin(sign(x)) as requiring grad, but a tensor
+        # whose every path to a leaf crosses a cut edge depends on nothing (as an input
+        # of backward(inputs=...) it is one that does not require grad: seed 20261123)
+        if not x.requires_grad:
+            return False
+        fn = x.grad_fn
+        return fn is None or _depends(fn)
 
     def has_history(self, x: Any) -> bool:
         return x.grad_fn is not None
@@ -148,8 +156,8 @@ class TorchBackend(Backend):
             if _LIVE:
                 # no_grad_vars never excuse a consumed graph (rule 15): torch's engine
                 # runs a cut's node (its gradients dropped), so the uncut pass's check
-                _plan(outputs, kept)
-            runs = _plan(outputs, kept, cuts)
+                _plan(outputs, kept, edge_cuts=has_cuts)
+            runs = _plan(outputs, kept, cuts, has_cuts)
         elif retain_graph and not _LIVE:
             # No flagged node is alive (nothing to find), the pass consumes nothing
             # (nothing to flag) and cuts nothing: the walk cannot matter. torch's engine
@@ -157,7 +165,7 @@ class TorchBackend(Backend):
             # is not run, and retained buffers are not freed), the contract's pass.
             runs = None
         else:
-            runs = _plan(outputs, inputs)
+            runs = _plan(outputs, inputs, edge_cuts=has_cuts)
         if runs is not None and (len(outputs) > 1 or not runs):
             # one output whose node runs is useful
             outputs, seeds = _useful(outputs, seeds, inputs, runs)
@@ -197,6 +205,8 @@ class TorchBackend(Backend):
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
         if no_grad_vars:
             handles = _cut_hooks(no_grad_vars)
+        if create_graph and has_cuts and not batched:
+            handles += _edge_cut_hooks(outputs)
         try:
             if _run_backward is None or batched or _has_torch_function(outputs + inputs):
                 result = torch.autograd.grad(

@@ -15,8 +15,9 @@ from ..._errors import (
 )
 from ...contract import _carried
 from ...contract._carried import FREED_MESSAGE
-from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _children, _covers, _kids, _ref
+from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _children, _covers, _ref
 from ._records import _RECORD, _RECORDS_LIVE, _carried_by
+from ._structure import _live_edges
 
 _CONSUMED = "unigrad.consumed"
 
@@ -53,6 +54,7 @@ def _plan(
     outputs: tuple[Any, ...],
     inputs: tuple[Any, ...] | None,
     cuts: frozenset[tuple[Any, int]] = _NO_CUTS,
+    edge_cuts: bool = False,
 ) -> list[Any]:
     """The nodes the pass will run; raises if one was consumed by an earlier pass.
 
@@ -62,7 +64,10 @@ def _plan(
     between graphs. Consumed nodes carry a flag in their ``metadata`` dict, which lives
     and dies with the node: no id() bookkeeping, nothing to fool after garbage
     collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
-    a cut runs. The walk answers ``_graph.executed``'s question for torch's node types.
+    a cut runs; with ``edge_cuts`` (the graph has `_CUT_EDGES`), neither are those
+    (rule 14: a node reached only through ``sign`` is not the pass's, and a consumed one
+    there does not raise: differential seed 11, program 4642). The walk answers
+    ``_graph.executed``'s question for torch's node types.
     It runs on every consuming call (a training step's last), so it is written for
     speed: `_runs_recursive` reads each node's edges once and decides it on the way
     back; a graph deeper than Python's recursion limit, or one with cuts, is decided by
@@ -83,17 +88,17 @@ def _plan(
         fn = y.grad_fn
         if fn is not None and (not cuts or (fn, y.output_nr) not in cuts):
             roots.append(fn)
-    if cuts:  # (rare: no_grad_vars) the walk that reads cuts, not on the common call's
-        runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+    if cuts or edge_cuts:  # (rare) the walk that reads cuts, not on the common call's
+        runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts, edge_cuts)
     else:
         try:
             runs = _runs_recursive(roots, every_leaf, leaves, targets)
         except RecursionError:
-            runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts)
+            runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts, edge_cuts)
     if _LIVE:  # some flagged node is alive: look for one among the nodes that run
         for node in runs:
             if _CONSUMED in node.metadata:
-                _check_consumed(roots, runs, partial(_kids, cuts))
+                _check_consumed(roots, runs, partial(_kids, cuts, edge_cuts))
                 break
         if _RECORDS_LIVE:  # rule 6: a create_graph result the pass runs through
             for node in runs:
@@ -155,9 +160,11 @@ def _runs_iterative(
     leaves: set[int],
     targets: set[Any],
     cuts: frozenset[tuple[Any, int]],
+    edge_cuts: bool = False,
 ) -> list[Any]:
     """`_runs_recursive`'s answer without recursion, for graphs deeper than the
-    recursion limit, and with cuts (edges into ``no_grad_vars`` are not followed):
+    recursion limit, and with cuts (edges into ``no_grad_vars`` are not followed, nor
+    `_CUT_EDGES` with ``edge_cuts``):
     one walk down reads each node's edges once and records its
     parents, then a walk up from the targets met collects their ancestors."""
     parents: dict[Any, list[Any]] = {}
@@ -171,7 +178,7 @@ def _runs_iterative(
     pop, push = stack.pop, stack.append
     while stack:
         node = pop()
-        for c, nr in node.next_functions:
+        for c, nr in _live_edges(node) if edge_cuts else node.next_functions:
             if c is None or (cuts and (c, nr) in cuts):
                 continue
             ps = parents.get(c)
@@ -292,3 +299,8 @@ def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:
             seen.add(id(x))
             leaves.append(x)
     return leaves
+
+
+def _kids(cuts: frozenset[tuple[Any, int]], edge_cuts: bool, node: Any) -> list[Any]:
+    edges = _live_edges(node) if edge_cuts else node.next_functions
+    return [c for c, nr in edges if c is not None and (c, nr) not in cuts]

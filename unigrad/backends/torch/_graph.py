@@ -26,10 +26,6 @@ def _children(node: Any) -> list[Any]:
     return [c for c, _ in node.next_functions if c is not None]
 
 
-def _kids(cuts: frozenset[tuple[Any, int]], node: Any) -> list[Any]:
-    return [c for c, nr in node.next_functions if c is not None and (c, nr) not in cuts]
-
-
 def _covers(node: Any) -> bool:
     # torch 2.13 saves the slice's dim as an unsigned 64-bit int: a negative dim
     # (torch.diff slices dim=-1) reads as 2**64 - 1

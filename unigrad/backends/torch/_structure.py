@@ -158,6 +158,40 @@ def _cut_hooks(no_grad_vars: tuple[Any, ...]) -> list[Any]:
     return handles
 
 
+def _edge_cut_hooks(outputs: tuple[Any, ...]) -> list[Any]:
+    """Post-hooks that make the gradient a `_CUT_EDGES` node sends along a cut edge
+    undefined instead of zeros, for a ``create_graph`` pass.
+
+    torch sends zeros (``ceil``'s formula is ``zeros_like``), and the backward formulas
+    beyond multiply them by functions of their inputs, so the result's graph reached
+    those inputs: ``d(remainder(v, ceil(pow(v, x))))/dx`` is a constant, but torch's
+    result required grad through ``pow``'s backward (differential seed 11, program
+    3129). Undefined, nothing beyond the cut runs into the results (`_cut_hooks`)."""
+    stack = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
+    seen = set(stack)
+    handles = []
+    while stack:
+        node = stack.pop()
+        if type(node) is _ACCUMULATE:
+            continue
+        cut = _cut_of(node)
+        if cut != ():
+
+            def drop(
+                grad_inputs: tuple[Any, ...], grad_outputs: tuple[Any, ...], cut: Any = cut
+            ) -> tuple[Any, ...]:
+                return tuple(
+                    None if cut is None or i in cut else g for i, g in enumerate(grad_inputs)
+                )
+
+            handles.append(node.register_hook(drop))
+        for c, _ in node.next_functions:
+            if c is not None and c not in seen:
+                seen.add(c)
+                stack.append(c)
+    return handles
+
+
 def _reachable(
     outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:

@@ -18,7 +18,7 @@ index, so that 300 programs draw every differentiable function in every mode.
 
 from __future__ import annotations
 
-import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -46,10 +46,14 @@ def focus_for(index: int, planned: int = PLANNED) -> tuple[tuple[str, ...], str]
     (function, mode) pairs, so that ``planned`` programs reach every pair."""
     funcs = DIFFERENTIABLE
     per_mode = max(planned // len(MODES), 1)
-    k = math.ceil(len(funcs) / per_mode)
     mode = MODES[index % len(MODES)]
-    base = (index // len(MODES)) * k
-    names = tuple(_FOR_FUNCTION[funcs[(base + j) % len(funcs)]].name for j in range(k))
+    # the functions spread evenly over a mode's ``per_mode`` programs (each draws
+    # floor or ceil of len(funcs) / per_mode of them, not all the ceiling: every op
+    # drawn adds a chance of a degenerate program)
+    turn, j = divmod(index // len(MODES), per_mode)
+    lo = (j * len(funcs)) // per_mode + turn * len(funcs)
+    hi = ((j + 1) * len(funcs)) // per_mode + turn * len(funcs)
+    names = tuple(_FOR_FUNCTION[funcs[i % len(funcs)]].name for i in range(lo, hi))
     return names, mode
 
 
@@ -338,10 +342,28 @@ def programs(draw: Any, max_ops: int = 7) -> Program:
     return _build(_Hypothesis(draw), max_ops, None)
 
 
-def generate_focused(n: int, seed: int, max_ops: int = 7) -> list[Program]:
+#: How many times `generate_focused` draws a program again where ``keep`` rejects it.
+REDRAWS = 3
+
+
+def generate_focused(
+    n: int, seed: int, max_ops: int = 7, keep: Callable[[Program], bool] | None = None
+) -> list[Program]:
     """``n`` programs, program ``i`` drawing `focus_for` ``(i)`` first (from NumPy
-    generators seeded with ``(seed, i)``: the same programs for the same seed)."""
-    return [_build(_Seeded((seed, i)), max_ops, focus_for(i)) for i in range(n)]
+    generators seeded with ``(seed, i)``: the same programs for the same seed).
+
+    Where ``keep`` (the certification's: the reference finds it not degenerate) rejects
+    a program, it is drawn again with the same focus from ``(seed, i, k)``, up to
+    `REDRAWS` times; the last draw stays whatever ``keep`` says."""
+    out = []
+    for i in range(n):
+        p = _build(_Seeded((seed, i)), max_ops, focus_for(i))
+        for k in range(1, REDRAWS + 1):
+            if keep is None or keep(p):
+                break
+            p = _build(_Seeded((seed, i, k)), max_ops, focus_for(i))
+        out.append(p)
+    return out
 
 
 def _build(source: Any, max_ops: int, focus: tuple[tuple[str, ...], str] | None) -> Program:

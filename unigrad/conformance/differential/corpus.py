@@ -1993,4 +1993,314 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "torch: backward(inputs=[x, v]) with v = sin(sign(w)), a tensor that depends on "
+        "nothing (rule 14), answered where the contract says UnusedInputError (paddle: "
+        "UnsupportedFeatureError); differential CI seed 20261123, program 239",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-0.7, 0.86], [-1.29, 1.23]], dtype="float64", watched=True),
+                Leaf(name="x2", data=0.65, dtype="float64", watched=True),
+                Op(name="v3", op="neg", args=("x1",), params=()),
+                Op(name="v4", op="sign", args=("x2",), params=()),
+                Op(name="v5", op="sin", args=("v4",), params=()),
+                Backward(outputs=("v3",), retain_graph=True, inputs=("x1", "v5")),
+            )
+        ),
+    ),
+    (
+        "paddle: take_along_axis of a complex array (no complex kernel in paddle 3.3: a "
+        "raw RuntimeError); differential CI seed 20261123, program 209",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(1 + 2j), (3 - 1j), (-2 + 0.5j)], [0.5j, (2 + 0j), (-1 - 1j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(name="i2", data=[[2, 0], [1, 1]], dtype="int64", watched=False),
+                Op(name="v3", op="take_along_axis", args=("x1", "i2"), params=(("axis", 1),)),
+                Op(name="v4", op="real", args=("v3",), params=()),
+                Grad(name="g5", outputs=("v4",), inputs=("x1",)),
+            )
+        ),
+    ),
+    (
+        "paddle: einsum over an empty axis (its differentiable einsum took the size-0 "
+        "axis for a broadcast 1: a raw ValueError); differential seed 1, program 50",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[], [], []], dtype="float64", watched=True),
+                Op(name="v2", op="einsum_rowdot", args=("x1",), params=()),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+            )
+        ),
+    ),
+    (
+        "jax: the create_graph gradient of logsumexp of a 0-d array (the array itself: "
+        "a constant 1) required grad; differential CI seed 20261123, program 224",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.79, dtype="float64", watched=True),
+                Op(name="v2", op="logsumexp", args=("x1",), params=()),
+                Grad(name="g3", outputs=("v2",), inputs=("x1",), create_graph=True),
+            )
+        ),
+    ),
+    (
+        "torch: a create_graph gradient through ceil (a cut) of a pow required grad: torch sends "
+        "zeros through ceil and pow's backward multiplied them by functions of the input "
+        "(differential seed 11, program 3129)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.37, -0.36], [0.21, 1.43], [-0.67, -0.34]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=[[1.4], [-1.16]], dtype="float64", watched=True),
+                Op(name="v3", op="squeeze", args=("x2",), params=(("axis", 1),)),
+                Op(name="v4", op="pow", args=("v3", "x2"), params=()),
+                Op(name="v5", op="ceil", args=("v4",), params=()),
+                Op(name="v6", op="where_gt", args=("v5", "v3"), params=()),
+                Op(name="v7", op="remainder", args=("v3", "v5"), params=()),
+                Leaf(name="x8", data=[[1.31, 0.54], [0.65, 0.45]], dtype="float64", watched=False),
+                Op(name="v9", op="div", args=("v7", "x8"), params=()),
+                Op(name="v10", op="empty_like", args=("v4",), params=()),
+                Op(name="v11", op="where_equal", args=("v3", "v9"), params=()),
+                Op(name="v12", op="exp", args=("x8",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v11", "v11"),
+                    inputs=("x2", "x2", "x2"),
+                    seeds=(None, Seed(data=[[-0.7, 1.16], [-0.48, -0.21]], dtype="float64")),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v14", op="full_like", args=("v9",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v9", "v9"),
+                    inputs=("x2", "x2", "x2"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "torch, paddle: a pass through sign(v) of a consumed v raised GraphFreedError: the "
+        "contract's pass does not run v's node behind the cut (differential seed 11, program "
+        "4642)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.33, 0.95], [-0.61, 0.59], [0.52, -0.93]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="square", args=("x1",), params=()),
+                Op(name="v3", op="broadcast_arrays", args=("x1", "v2"), params=(("i", 0),)),
+                Op(name="v4", op="rsub", args=("v3",), params=(("c", 3.0),)),
+                Op(name="v5", op="sign", args=("v4",), params=()),
+                Op(name="v6", op="remainder", args=("v5", "v2"), params=()),
+                Op(name="v7", op="log2", args=("v3",), params=()),
+                Op(name="v8", op="logaddexp", args=("v4", "v3"), params=()),
+                Op(name="v9", op="logical_and", args=("v6", "v2"), params=()),
+                Op(name="v10", op="logical_not", args=("v5", "v4"), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v8", "v4"),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(
+                        Seed(data=[[-0.98, -0.67], [1.23, -1.32], [1.07, 0.92]], dtype="float64"),
+                        Seed(data=[[-0.41, 1.11], [0.88, 1.15], [-1.33, 0.46]], dtype="float64"),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="log1p", args=("g11[1]",), params=()),
+                Op(
+                    name="v13",
+                    op="cumulative_sum",
+                    args=("v9",),
+                    params=(("axis", 0), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g14",
+                    outputs=("v13", "v13"),
+                    inputs=("x1", "x1"),
+                    seeds=(None, None),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v15", op="isfinite", args=("g11[1]",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v4"),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[-0.25, -0.42], [1.5, 1.31]],
+                                [[0.7, 1.02], [0.31, -1.27]],
+                                [[0.72, -0.38], [-1.1, -0.78]],
+                            ],
+                            dtype="float64",
+                        ),
+                        Seed(data=[-0.29, 0.99, -0.36], dtype="float64"),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: repeat's grad node read as unknown (reading everything): a constant create_graph"
+        " gradient required grad (differential seed 11, program 744; tile 4454, take_along_axis "
+        "1907 and 1908 likewise)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.2, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[0.28, 0.8], [-1.34, -0.53], [0.82, 0.41]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x3", data=-0.51, dtype="float64", watched=True),
+                Op(name="v4", op="square", args=("x1",), params=()),
+                Leaf(name="x5", data=1.19, dtype="float64", watched=False),
+                Op(name="v6", op="subtract", args=("x3", "x5"), params=()),
+                Leaf(name="x7", data=[-0.97, 1.19], dtype="float64", watched=True),
+                Op(name="v8", op="linalg.tensordot", args=("x2", "x7"), params=(("axes", 1),)),
+                Op(name="v9", op="log10", args=("x5",), params=()),
+                Op(name="v10", op="repeat", args=("x2",), params=(("axis", None), ("repeats", 2))),
+                Op(name="v11", op="broadcast_to", args=("v10",), params=(("shape", (3, 12)),)),
+                Op(
+                    name="v12", op="min", args=("x7",), params=(("axis", (0,)), ("keepdims", False))
+                ),
+                Op(name="v13", op="minimum", args=("v9", "v12"), params=()),
+                Op(
+                    name="v14",
+                    op="moveaxis",
+                    args=("v11",),
+                    params=(("destination", -2), ("source", -1)),
+                ),
+                Op(name="v15", op="mul", args=("x5", "v14"), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v10", "v15"),
+                    inputs=("x2", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g17",
+                    outputs=("v12", "v15"),
+                    inputs=("x7", "x7", "x7"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v15",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: sort's take_along_axis grad node read as unknown: a constant create_graph "
+        "gradient required grad (differential seed 11, program 1907)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.3, 0.41, -1.15], [-0.68, -1.23, -0.91]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2", data=[[-1.43, 0.97], [-1.48, -1.4]], dtype="float64", watched=False
+                ),
+                Op(
+                    name="v3",
+                    op="std",
+                    args=("x1",),
+                    params=(("axis", None), ("correction", 1), ("keepdims", False)),
+                ),
+                Op(name="v4", op="neg", args=("v3",), params=()),
+                Op(name="v5", op="signbit", args=("x1",), params=(("dtype", "float64"),)),
+                Op(name="v6", op="sin", args=("v4",), params=()),
+                Op(name="v7", op="sinh", args=("v4",), params=()),
+                Op(
+                    name="v8", op="sort", args=("v5",), params=(("axis", -2), ("descending", False))
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("v6",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[0.23, 0.84], dtype="float64"),),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=True,
+                ),
+                Grad(
+                    name="g10",
+                    outputs=("v8",),
+                    inputs=("x1", "x1"),
+                    seeds=(Seed(data=[[-1.3, -0.3, 0.55], [-0.29, 1.06, -1.42]], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
