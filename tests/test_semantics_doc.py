@@ -29,6 +29,7 @@ def test_every_test_named_in_semantics_md_exists():
         "test_reliability",
         "test_any_program",
         "test_differential",
+        "test_differential_extensions",
         "test_compile",
     ):
         defined |= _test_names(ROOT / "tests" / f"{name}.py")
