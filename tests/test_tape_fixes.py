@@ -31,7 +31,6 @@ def _grad_create_graph(backend, output, x):
 #: paddle (main at e5409f8): the create_graph gradient of sum(sort(x) * c) requires grad,
 #: where sort's gradient is a scatter by a constant permutation (rule 14); sort(x) summed
 #: without the product agrees. A paddle divergence, outside this branch (the tapes)
-_PADDLE_SORT = "paddle: sort's create_graph gradient through a product depends on x"
 
 
 # ---- E3: framework errors where the other backends answer ---------------------------
@@ -84,7 +83,6 @@ def test_eigenvalues_with_create_graph(backend, which):
         assert _requires_grad(backend, got[0])
 
 
-@pytest.mark.xfail_backend("paddle", reason=_PADDLE_SORT)
 def test_sort_with_create_graph(backend):
     # d sum(w * sort(x))/dx: each x gets the weight of its rank, a constant of x
     xp = backend.xp
