@@ -549,3 +549,23 @@ def test_cli_rejects_a_non_positive_count(capsys: pytest.CaptureFixture[str]) ->
 
     assert main(["--differential", "0"]) == 2
     assert "N >= 1" in capsys.readouterr().err
+
+
+# ---- the generator on empty axes ------------------------------------------------------------
+@pytest.mark.parametrize("shape", [(0,), (0, 3), (3, 0), (2, 0, 2)])
+def test_every_op_draws_on_an_array_with_an_empty_axis(shape) -> None:
+    # a 50 000-program run (seed 2026) crashed drawing `unstack` of an empty axis
+    # (`integer(0, -1)`); `take` had the same gap. Each op either draws or declines.
+    from unigrad.conformance.differential._generate import _Builder, _Seeded
+    from unigrad.conformance.differential._ops import TABLE, Var
+
+    for spec in TABLE:
+        if spec.draw is None:
+            continue
+        for k in range(8):
+            b = _Builder(_Seeded((2026, k)), "float64")
+            b.dtype = b.real_dtype = "float64"
+            b.complex = False
+            a = Var(name="x1", shape=shape, dtype="float64", rg=True, leaf=True)
+            if spec.fits(a):  # (the generator's own precondition, as `try_op` reads it)
+                spec.draw(b, a)  # raises on a draw it cannot make

@@ -454,9 +454,11 @@ def _broadcast_draw(b: Builder, a: Var) -> Drawn:
     return (a,), shape, a.dtype, {"shape": shape}
 
 
-def _take_draw(b: Builder, a: Var) -> Drawn:
+def _take_draw(b: Builder, a: Var) -> Drawn | None:
     ax = _ax(b, a)
     n = a.shape[ax]
+    if n == 0:  # no element to pick along an empty axis
+        return None
     k = b.integer(1, 4)
     idx = b.data([b.integer(0, n - 1) for _ in range(k)], "int64")
     s = list(a.shape)
@@ -952,6 +954,8 @@ def _eigh_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
 
 def _unstack_draw(b: Builder, a: Var) -> Drawn | None:
     ax = _ax(b, a)
+    if a.shape[ax] == 0:  # no slice to take along an empty axis
+        return None
     i = b.integer(0, a.shape[ax] - 1)
     return (a,), a.shape[: ax % a.nd] + a.shape[ax % a.nd + 1 :], a.dtype, {"axis": ax, "i": i}
 
