@@ -14,7 +14,7 @@ from ._ambiguous import ambiguous, refuse
 from ._slices import refuse_full_slice
 from ._view import GraphView
 
-__all__ = ["refuse_structural"]
+__all__ = ["candidates", "refuse_structural"]
 
 
 def refuse_structural(
@@ -38,14 +38,21 @@ def refuse_structural(
     if not view.recording():
         return
     with view.lock():
-        node = view.node
-        candidates = [(f"inputs[{i}]", n) for i, n in enumerate(map(node, inputs)) if n is not None]
-        candidates += [
-            (f"no_grad_vars[{i}]", n) for i, n in enumerate(map(node, cuts)) if n is not None
-        ]
-        if not candidates:  # leaves only: none lies between a call's inputs and outputs
+        cands = candidates(view, inputs, cuts)
+        if not cands:  # leaves only: none lies between a call's inputs and outputs
             return
-        roots = [n for n in map(node, outputs) if n is not None]
-        found = ambiguous(roots, candidates, view.children, view.ident, view.records)
+        roots = [n for n in map(view.node, outputs) if n is not None]
+        found = ambiguous(roots, cands, view.children, view.ident, view.records)
     if found is not None:
         refuse(*found)
+
+
+def candidates(
+    view: GraphView, inputs: Sequence[Any], cuts: Sequence[Any] = ()
+) -> list[tuple[str, Any]]:
+    """The non-leaf inputs and cuts a structural rule looks at, labelled
+    (``inputs[i]``, ``no_grad_vars[i]``), with their graph nodes."""
+    node = view.node
+    out = [(f"inputs[{i}]", n) for i, n in enumerate(map(node, inputs)) if n is not None]
+    out += [(f"no_grad_vars[{i}]", n) for i, n in enumerate(map(node, cuts)) if n is not None]
+    return out

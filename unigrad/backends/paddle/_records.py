@@ -12,6 +12,7 @@ from typing import Any
 
 from ...contract import GraphView, Record, _carried, _graph, attach
 from ...contract._ambiguous import BETWEEN, refuse
+from ...contract._refusals import candidates
 from .._base import (
     GradRequest,
 )
@@ -186,10 +187,7 @@ def _refuse_unrecorded(
     """`UnsupportedFeatureError` for a non-leaf input or cut behind a gradient graph
     whose record is gone (`_unrecorded_gradient`): the front's structural rule
     (`unigrad.contract.refuse_structural`) cannot see such a graph."""
-    view = _GRAPH
-    cands = [(f"inputs[{i}]", view.node(x)) for i, x in enumerate(inputs)]
-    cands += [(f"no_grad_vars[{i}]", view.node(v)) for i, v in enumerate(cuts)]
-    cands = [(label, n) for label, n in cands if n is not None]
+    cands = candidates(_GRAPH, inputs, cuts)
     if cands:
         label = _unrecorded_gradient([_grad_fn(y) for y in outputs], cands)
         if label is not None:
