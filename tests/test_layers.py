@@ -117,8 +117,6 @@ LONG = {
     # data: the regression corpus and the op table the generator, renderer and oracle read
     "unigrad/conformance/differential/corpus.py": "the regression corpus (data)",
     "unigrad/conformance/differential/_ops.py": "the op table (data, one row per op)",
-    # not split yet (the architecture issue's next step)
-    "unigrad/_array_api/_paddle.py": "the paddle namespace: to split by function family",
 }
 
 

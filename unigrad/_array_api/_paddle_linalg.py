@@ -14,7 +14,7 @@ import paddle
 
 from . import _common as c
 from . import _paddle_ho as ho
-from ._paddle import _sum_dtype, matmul, matrix_transpose, tensordot, vecdot
+from ._paddle_arrays import _sum_dtype, matmul, matrix_transpose, tensordot, vecdot
 from ._paddle_dtypes import _promote, _widened, finfo
 from ._paddle_prims import prims
 
