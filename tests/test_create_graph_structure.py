@@ -200,21 +200,21 @@ def test_paddle_node_memo_lives_only_as_long_as_its_graphs(backend) -> None:
         y = xp.tanh(x * 2.0)
         out = xp.sum(y * y)
         (g,) = unigrad.grad(out, x, create_graph=True)
-        assert _paddle_nodes._KIDS
-        assert _paddle_nodes._NAMES
+        assert _paddle_nodes._MEMO.kids
+        assert _paddle_nodes._MEMO.names
         del out  # a tensor the walk started from: the memo lets go of every graph
-        assert not _paddle_nodes._KIDS
-        assert not _paddle_nodes._NAMES
+        assert not _paddle_nodes._MEMO.kids
+        assert not _paddle_nodes._MEMO.names
         out = xp.sum(g)
         (h,) = unigrad.grad(out, x, create_graph=True)
         backend.close(h, _tanh_square_second(np.array([0.5, -1.0])))
-        assert _paddle_nodes._KIDS
+        assert _paddle_nodes._MEMO.kids
         del out
-        assert not _paddle_nodes._KIDS
+        assert not _paddle_nodes._MEMO.kids
         # a consuming call holds no tensor: it keeps nothing in the memo
         out = xp.sum(h)
         unigrad.grad(out, x)
-        assert not _paddle_nodes._KIDS
+        assert not _paddle_nodes._MEMO.kids
     finally:
         if was:
             gc.enable()

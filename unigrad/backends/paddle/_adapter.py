@@ -50,7 +50,6 @@ from ._engine import (
     _MISSING_BASE_GRAD,
     _NESTED_MESSAGE,
     _PASS,
-    _THREAD,
     ENGINE_LOCK,
     _has_grad,
     _paddle_grad,
@@ -217,7 +216,7 @@ class PaddleBackend(Backend):
         create: bool,
     ) -> list[Any]:
         self._refuse_wrong_kernels(outputs, inputs)
-        state = _THREAD.__dict__  # this thread's; getattr on a local costs ~0.5 us
+        state = _PASS.__dict__  # this thread's; getattr on a local costs ~0.5 us
         if state.get("in_grad"):
             # paddle.grad inside paddle.grad (from a tensor hook) crashes or hangs
             state["nested"] = err = UnsupportedFeatureError(_NESTED_MESSAGE)

@@ -23,7 +23,7 @@ from ..._errors import (
 )
 from ...contract import _carried
 from ...contract._carried import FREED_MESSAGE
-from ._engine import _PASS, _SENTINEL, _THREAD
+from ._engine import _PASS, _SENTINEL
 from ._nodes import peek
 from ._refcounts import _grad_fn, _handed
 from ._structure import CUT_NODES, edges, recorded
@@ -74,7 +74,7 @@ def _pass_on(grads: Any) -> Any:
     a slot of one is the tensor itself)."""
     for slot in grads:
         if type(slot) is list:
-            _THREAD.__dict__["nested"] = err = UnsupportedFeatureError(_MULTI_SLOT_MESSAGE)
+            _PASS.__dict__["nested"] = err = UnsupportedFeatureError(_MULTI_SLOT_MESSAGE)
             raise err
     return _handed(grads)
 

@@ -6,7 +6,7 @@ and the adapter walks the same nodes several times: a PINN step makes three
 ``create_graph`` calls over one forward graph, each walked for its structure
 (`unigrad.backends.paddle._structure`), then its consuming call walks all of it again to
 mark the nodes it ran. `kids` and `name` read a node's edges and name once, and keep
-them in `_KIDS` and `_NAMES`.
+them in one memo (`_Memo`).
 
 The memo is keyed by the node's wrapper, by identity: paddle's wrappers are pybind11
 objects, and pybind11 gives back the live wrapper of a C++ object rather than a new
@@ -30,85 +30,101 @@ from typing import Any
 
 __all__ = ["forgetter", "hold", "kids", "memo", "name", "peek", "peek_name", "remember"]
 
-#: ``node -> its children in edge order`` (None for an edge to nothing), and ``node ->
-#: its name`` (read when first asked for: most walks need none). See the module
-#: docstring.
-_KIDS: dict[Any, list[Any]] = {}
-_NAMES: dict[Any, str] = {}
-#: ``node -> what a walk derived from the node alone`` (`remember`), under the same rules.
-_DERIVED: dict[Any, Any] = {}
 
-#: ``id(tensor) -> a weak reference to it``, for each tensor whose graph the memo may
-#: hold; the first one freed empties the memo.
-_HELD: dict[int, weakref.ref[Any]] = {}
+class _Memo:
+    """The memo's tables, which live and die together: each is emptied when a tensor the
+    memo holds is freed (`empty`), and each starts afresh on its own at `_LIMIT` entries.
 
-#: The most nodes the memo holds (more, and it starts afresh).
+    Attributes:
+        kids: ``node -> its children in edge order`` (None for an edge to nothing).
+        names: ``node -> its name``, read when first asked for (most walks need none).
+        derived: ``node -> what a walk derived from the node alone`` (`remember`).
+        held: ``id(tensor) -> a weak reference to it``, for each tensor whose graph the
+            memo may hold; the first one freed empties the memo.
+    """
+
+    __slots__ = ("derived", "held", "kids", "names")
+
+    def __init__(self) -> None:
+        self.kids: dict[Any, list[Any]] = {}
+        self.names: dict[Any, str] = {}
+        self.derived: dict[Any, Any] = {}
+        self.held: dict[int, weakref.ref[Any]] = {}
+
+    def empty(self, _: weakref.ref[Any] | None = None) -> None:
+        """Forget everything (a held tensor's weak-reference callback). What this frees, it
+        frees with the GIL held: the hooks paddle's nodes hold are never freed where
+        paddle's engine has released it."""
+        self.held.clear()
+        self.kids.clear()
+        self.names.clear()
+        self.derived.clear()
+
+
+#: The one memo, for the life of the process (see the module docstring).
+_MEMO = _Memo()
+
+#: The most nodes each table holds (more, and it starts afresh).
 _LIMIT = 20_000
-
-
-def _empty(_: weakref.ref[Any] | None = None) -> None:
-    # (what this frees, it frees with the GIL held: the hooks paddle's nodes hold are
-    # never freed where paddle's engine has released it)
-    _HELD.clear()
-    _KIDS.clear()
-    _NAMES.clear()
-    _DERIVED.clear()
 
 
 def hold(tensors: Iterable[Any]) -> None:
     """Let the memo read the graphs of ``tensors``: it is emptied when one is freed."""
-    held = _HELD
+    held, empty = _MEMO.held, _MEMO.empty
     for t in tensors:
         if t is not None and id(t) not in held:
-            # an id in `_HELD` is a live tensor's: a freed one has emptied it
-            held[id(t)] = weakref.ref(t, _empty)
+            # an id in ``held`` is a live tensor's: a freed one has emptied it
+            held[id(t)] = weakref.ref(t, empty)
 
 
 def kids(node: Any) -> list[Any]:
     """``node``'s children in edge order (None for an edge to nothing); not to be
     changed."""
-    found = _KIDS.get(node)
+    table = _MEMO.kids
+    found = table.get(node)
     if found is None:
-        if len(_KIDS) >= _LIMIT:  # (the held tensors stay held: this walk's are)
-            _KIDS.clear()
-        found = _KIDS[node] = node.next_functions  # (a fresh list: no one else has it)
+        if len(table) >= _LIMIT:  # (the held tensors stay held: this walk's are)
+            table.clear()
+        found = table[node] = node.next_functions  # (a fresh list: no one else has it)
     return found
 
 
 def peek(node: Any) -> list[Any]:
     """``node``'s children, from the memo or read now without keeping them: for a walk
     that holds no tensor (a consuming call's, usually the last walk of its graphs)."""
-    found = _KIDS.get(node)
+    found = _MEMO.kids.get(node)
     return node.next_functions if found is None else found
 
 
 def name(node: Any) -> str:
     """``node``'s name (``MultiplyGradNode``)."""
-    found = _NAMES.get(node)
+    table = _MEMO.names
+    found = table.get(node)
     if found is None:
-        if len(_NAMES) >= _LIMIT:
-            _NAMES.clear()
-        found = _NAMES[node] = str(node.name())
+        if len(table) >= _LIMIT:
+            table.clear()
+        found = table[node] = str(node.name())
     return found
 
 
 def peek_name(node: Any) -> str:
     """``node``'s name, from the memo or read now without keeping it (see `peek`)."""
-    found = _NAMES.get(node)
+    found = _MEMO.names.get(node)
     return str(node.name()) if found is None else found
 
 
 def memo(node: Any) -> Any:
     """What `remember` kept for ``node``, or None."""
-    return _DERIVED.get(node)
+    return _MEMO.derived.get(node)
 
 
 def remember(node: Any, value: Any) -> None:
     """Keep ``value``, derived from ``node`` (and nodes it leads to) alone, for as long as
     the memo holds ``node``'s graph."""
-    if len(_DERIVED) >= _LIMIT:
-        _DERIVED.clear()
-    _DERIVED[node] = value
+    table = _MEMO.derived
+    if len(table) >= _LIMIT:
+        table.clear()
+    table[node] = value
 
 
 def forgetter(table: dict[Any, tuple[weakref.ref[Any], Any]], key: Any) -> Callable[[Any], None]:

@@ -18,7 +18,7 @@ from ..._errors import (
     UnsupportedFeatureError,
     message,
 )
-from ._engine import _THREAD
+from ._engine import _PASS
 from ._refcounts import _grad_fn
 from ._structure import _reachable
 from ._tensor_methods import _ALIAS
@@ -210,5 +210,5 @@ class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
     @staticmethod
     def backward(ctx: Any, dg: Any) -> Any:
         # raised inside paddle's engine, which wraps it: the pass re-raises this one
-        _THREAD.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
+        _PASS.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
         raise err
