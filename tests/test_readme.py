@@ -38,8 +38,8 @@ def test_readme_test_commands_are_what_ci_runs():
     ci = (README.parent / ".ci" / "run").read_text()
     block = re.search(r"Run the tests.*?```bash\n(.*?)\n```", text, re.S).group(1)
     commands = [line.split("#")[0].strip() for line in block.splitlines()]
-    assert commands == ["python -m pytest", "python -m pytest --long"]
-    assert "python -m pytest --long" in ci
+    assert commands == ["python -m pytest", "python -m pytest --long -n auto"]
+    assert "python -m pytest --long -n auto" in ci
     assert len(re.findall(r"about \d+ minutes", block)) == 2, "say how long each run takes"
 
 
