@@ -55,6 +55,26 @@ def test_singular_values_of_the_full_svd_have_a_gradient(backend, shape):
         assert _requires_grad(backend, got[0])
 
 
+@pytest.mark.parametrize("fft", ["fft", "rfftn"])
+def test_fft_of_an_inverse_has_a_gradient(backend, fft):
+    # XLA's CPU compiler (jaxlib 0.10.2) rejects the jax tape's compiled gradient here
+    # (an FFT operand in a column-major layout, jax-ml/jax#22484's check): the tape runs
+    # that gradient op by op. The loss is linear in B = inv(A), sum(W * B) with W[k, m]
+    # the loss of the basis matrix E_km, so its gradient is -inv(A)^T W inv(A)^T.
+    data = np.array([[-0.95, 0.73], [1.26, 1.27]])
+    a = backend.leaf(data, "float64")
+    xp = backend.xp
+    loss = xp.sum(xp.real(getattr(xp.fft, fft)(xp.linalg.inv(a))))
+    w = np.zeros((2, 2))
+    for k, m in np.ndindex(2, 2):
+        basis = np.zeros((2, 2))
+        basis[k, m] = 1.0
+        w[k, m] = np.real(getattr(np.fft, fft)(basis)).sum()
+    inv = np.linalg.inv(data)
+    (g,) = unigrad.grad(loss, a)
+    backend.close(g, -inv.T @ w @ inv.T, rtol=RTOL, atol=1e-12)
+
+
 def test_broadcast_to_new_leading_axes_with_create_graph(backend):
     xp = backend.xp
     x = backend.leaf([1.0, 2.0], "float64")

@@ -17,6 +17,10 @@ __all__ = ["Engine", "jax_engine", "numpy_engine"]
 _NO_CONTEXT = contextlib.nullcontext()
 
 
+#: What XLA's CPU FFT raises for an operand in a layout it cannot take (see `_JaxEngine.jit`).
+_XLA_FFT_LAYOUT = "IsMonotonicWithDim0Major"
+
+
 class Engine:
     """What the tape needs from a framework. Subclasses fill every method."""
 
@@ -138,7 +142,30 @@ class _JaxEngine(Engine):
         return out, pull, aux
 
     def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        return self._jax.jit(fn)  # type: ignore[no-any-return]
+        """``jax.jit(fn)``, run op by op instead where XLA cannot compile it.
+
+        XLA's CPU backend (jaxlib 0.10.2 and 0.11.2) fails to compile some functions
+        that take an FFT of an ``inv``/``solve`` result and differentiate it: its layout
+        assignment gives the FFT a column-major operand and ``fft_thunk.cc`` rejects it
+        (``RET_CHECK ... IsMonotonicWithDim0Major``; the same check as jax-ml/jax#22484).
+        Eagerly each primitive is compiled on its own, with default layouts, and the
+        same numbers come out; so on that error the function runs uncompiled from then
+        on. Inside a caller's trace the error surfaces at the caller's compile instead.
+        """
+        compiled = self._jax.jit(fn)
+        runtime_error = self._jax.errors.JaxRuntimeError
+        run = [compiled]
+
+        def jitted(*args: Any) -> Any:
+            try:
+                return run[0](*args)
+            except runtime_error as err:
+                if run[0] is fn or _XLA_FFT_LAYOUT not in str(err):
+                    raise
+                run[0] = fn
+                return fn(*args)
+
+        return jitted
 
     def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         return self._jax.vmap(fn, in_axes=(None, None, 0))  # type: ignore[no-any-return]
