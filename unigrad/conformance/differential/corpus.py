@@ -2303,4 +2303,50 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "jax tape: XLA's CPU compiler rejected the compiled gradient of an FFT of an inv "
+        "result (raw JaxRuntimeError, RET_CHECK IsMonotonicWithDim0Major; differential seed "
+        "2026, program 391)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.0, -0.42], [0.66, 1.09], [1.26, -1.32]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=0.39, dtype="float32", watched=False),
+                Leaf(
+                    name="x3",
+                    data=[[0.94, -0.88, -0.61], [-1.47, 1.34, -0.73]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(name="v4", op="linalg.matrix_transpose", args=("x3",), params=()),
+                Op(name="v5", op="floor_divide", args=("x3", "x2"), params=()),
+                Leaf(name="x6", data=[[-0.95, 0.73], [1.26, 1.27]], dtype="float32", watched=True),
+                Op(name="v7", op="linalg.inv", args=("x6",), params=()),
+                Op(name="v8", op="fft.rfftn", args=("v7",), params=()),
+                Op(name="v9", op="flip", args=("v7",), params=(("axis", None),)),
+                Op(name="v10", op="floor", args=("x3",), params=()),
+                Op(name="v11", op="floor_divide", args=("v9", "v7"), params=()),
+                Backward(
+                    outputs=("v7", "v8"),
+                    seeds=(
+                        Seed(data=[[-1.06, 0.68], [-0.52, 0.94]], dtype="float32"),
+                        Seed(
+                            data=[
+                                [(0.95 + 1.25j), (0.71 + 1.15j)],
+                                [(-0.29 + 0.64j), (-1.41 - 0.83j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    inputs=None,
+                ),
+            )
+        ),
+    ),
 ]
