@@ -282,6 +282,52 @@ def _qr_primitive() -> Any:
     return qr
 
 
+@functools.cache
+def _det_primitive() -> Any:
+    """``numpy.linalg.det`` as an autograd primitive whose derivative exists at singular
+    matrices. autograd 1.9.1's rule is ``det(A) inv(A)^T``, which raises numpy's
+    ``LinAlgError: Singular matrix`` where ``A`` is singular although the derivative
+    (the cofactor matrix) exists there. Here the derivative is the cofactor matrix:
+    signed determinants of the minors for matrices up to 4x4 (exact at every matrix, and
+    differentiable again through this same primitive), ``det(A) inv(A)^T`` for larger
+    well-conditioned ones, the minors again for larger ill-conditioned ones."""
+    import autograd.numpy as anp
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+    from autograd.tracer import getval
+
+    @primitive  # type: ignore[untyped-decorator]
+    def det(a: Any) -> Any:
+        return np.linalg.det(a)
+
+    def cofactors(a: Any) -> Any:
+        n = a.shape[-1]
+        if n == 0:
+            return anp.zeros_like(a)
+        if n == 1:
+            return anp.ones_like(a)
+        value = getval(a)
+        if n > 4 and np.all(np.linalg.cond(value) < 1.0 / np.sqrt(np.finfo(value.dtype).eps)):
+            return det(a)[..., None, None] * anp.swapaxes(anp.linalg.inv(a), -1, -2)
+        # minor (i, j): rows without i, columns without j, gathered for all (i, j) at once
+        keep = np.array([[k for k in range(n) if k != i] for i in range(n)])
+        rows = keep[:, None, :, None]  # (n, 1, n-1, 1)
+        cols = keep[None, :, None, :]  # (1, n, 1, n-1)
+        minors = a[..., rows, cols]  # (..., n, n, n-1, n-1)
+        sign = np.array([[(-1.0) ** (i + j) for j in range(n)] for i in range(n)])
+        return det(minors) * sign.astype(value.dtype)
+
+    def det_vjp(ans: Any, a: Any) -> Any:
+        return lambda g: g[..., None, None] * cofactors(a)
+
+    defvjp(det, det_vjp)
+    return det
+
+
+def _det(anp: Any, x: Any, /) -> Any:
+    return _det_primitive()(x)
+
+
 def _qr(anp: Any, x: Any, /, *, mode: str = "reduced") -> Any:
     """QR with a derivative (autograd has none): reduced mode, or complete mode where it
     is the same factorization (at least as many columns as rows)."""
@@ -527,6 +573,7 @@ def build() -> _Module:
         tensordot=c.bind(_tensordot, anp, "tensordot"),
         cholesky=c.bind(_cholesky, anp, "cholesky"),
         qr=c.bind(_qr, anp, "qr"),
+        det=c.bind(_det, anp, "det"),
         svd=c.bind(_svd, anp, "svd"),
     )
     for name, fn in (("rfft", _rfft), ("irfft", _irfft), ("rfftn", _rfftn), ("irfftn", _irfftn)):

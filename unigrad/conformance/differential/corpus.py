@@ -2303,4 +2303,41 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt, seed 2026: numpy tape det derivative at a singular matrix
+    (
+        "numpy: det's create_graph gradient at a singular matrix raised numpy's raw LinAlgError (autograd's det(A) inv(A)^T rule; differential seed 2026, program 1596)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-1.4, 0.67], [1.11, 0.92]], dtype="float64", watched=True),
+                Op(name="v2", op="signbit", args=("x1",), params=(("dtype", "float64"),)),
+                Leaf(
+                    name="x6",
+                    data=[[-0.28, 1.43, 1.34], [1.25, -0.22, 1.19]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x7",
+                    data=[[1.22, 1.33, -0.52], [-1.32, 0.55, -0.24]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="linalg.cross", args=("x6", "x7"), params=()),
+                Op(name="v9", op="linalg.det", args=("v2",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v9", "v9"),
+                    inputs=("x1", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v8",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
