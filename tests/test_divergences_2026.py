@@ -76,3 +76,22 @@ def test_det_first_derivative_at_a_singular_matrix(backend: B) -> None:
     c = backend.leaf([[1.0, 2.0], [2.0, 4.0]], "float64")
     (g,) = unigrad.grad(backend.xp.linalg.det(c), c)
     backend.close(g, [[4.0, -2.0], [-2.0, 1.0]], rtol=0, atol=1e-12)
+
+
+def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:
+    """The numpy tape raised NumPy's raw "cannot reshape array of size 0" (autograd 1.9.1's
+    broadcast_to VJP does not sum an axis broadcast from 1 to 0): ``where`` with an empty
+    mask and ``broadcast_to`` a shape with a 0. Programs 7603, 11158, 16781, 20630, 28320,
+    41050, 42130, 42222 of seed 2026. Exact: the gradients are zeros."""
+    xp = backend.xp
+    x = backend.leaf(0.5, "float64")
+    v = backend.leaf([0.25], "float64")
+    empty = backend.tensor([], "float64")
+    mask = backend.tensor([], "bool")
+    picked = xp.where(mask, empty, x)
+    spread = xp.broadcast_to(v, (2, 0))
+    assert backend.shape(picked) == (0,) and backend.shape(spread) == (2, 0)
+    gx, gv = unigrad.grad(xp.sum(picked * x) + xp.sum(spread * v), [x, v], create_graph=True)
+    backend.close(gx, 0.0, rtol=0, atol=0)
+    backend.close(gv, [0.0], rtol=0, atol=0)
+    assert backend.shape(gx) == () and backend.shape(gv) == (1,)

@@ -156,14 +156,9 @@ class _Prims:
 
 def _where(xp: Any, condition: Any, x1: Any, x2: Any, /) -> Any:
     # autograd's where does not unbroadcast its gradients: broadcast the operands first
-    # (a rank change goes through reshape: autograd's broadcast_to VJP keeps the rank)
     shape = xp.broadcast_shapes(xp.shape(condition), xp.shape(x1), xp.shape(x2))
 
-    def full(v: Any) -> Any:
-        lead = len(shape) - xp.ndim(v)
-        return xp.broadcast_to(xp.reshape(v, (1,) * lead + xp.shape(v)), shape)
-
-    return xp.where(condition, full(x1), full(x2))
+    return xp.where(condition, _expand(xp, x1, shape), _expand(xp, x2, shape))
 
 
 def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
@@ -457,12 +452,24 @@ def _svd(xp: Any, x: Any, /, *, full_matrices: bool = True) -> Any:
 
 
 def _broadcast_to(xp: Any, x: Any, /, shape: Any) -> Any:
-    # autograd's broadcast_to VJP keeps the rank ("Can't handle extra leading dims",
-    # autograd 1.9.1 numpy_vjps.grad_broadcast_to): new leading axes through reshape
-    shape = tuple(shape)
+    return _expand(xp, x, tuple(shape))
+
+
+def _expand(xp: Any, x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` broadcast to ``shape`` with a gradient of ``x``'s shape.
+
+    autograd 1.9.1's broadcast_to VJP keeps the rank ("Can't handle extra leading dims",
+    ``numpy_vjps.grad_broadcast_to``): new leading axes go through reshape. It also sums
+    only the axes that grow from 1 to more than 1, so a gradient of an axis broadcast from
+    1 to 0 keeps length 0 and the reshape back raises NumPy's raw "cannot reshape array of
+    size 0": that case adds zeros of ``shape`` instead (an empty result; the sum's VJP
+    unbroadcasts every axis of length 1).
+    """
     lead = len(shape) - xp.ndim(x)
     if lead > 0:
         x = xp.reshape(x, (1,) * lead + xp.shape(x))
+    if any(n == 0 and m == 1 for n, m in zip(shape, xp.shape(x), strict=True)):
+        return x + xp.zeros(shape, dtype=x.dtype)
     return xp.broadcast_to(x, shape)
 
 

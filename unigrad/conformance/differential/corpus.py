@@ -2340,4 +2340,29 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt, seed 2026: numpy tape gradient through an empty boolean mask
+    (
+        "numpy: a gradient through where() of an empty mask and a 0-d operand raised NumPy's raw 'cannot reshape array of size 0' (autograd's broadcast_to VJP; differential seed 2026, program 28320)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=(0.74 - 0.26j), dtype="complex64", watched=True),
+                Leaf(name="m2", data=False, dtype="bool", watched=False),
+                Op(name="v3", op="nonzero_take", args=("x1", "m2"), params=()),
+                Op(name="v4", op="where_not_equal", args=("v3", "x1"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v4",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(Seed(data=[], dtype="complex64"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
