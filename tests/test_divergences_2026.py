@@ -63,12 +63,15 @@ def test_det_derivatives_at_singular_matrices(backend: B) -> None:
         xp.linalg.det(b), b, grad_outputs=seeds, create_graph=True, is_grads_batched=True
     )
     cof = np.stack([_cofactors(m) for m in bn])
-    backend.close(gb, np.array([[1.0, 0.0], [0.0, 2.0]])[:, :, None, None] * cof, rtol=0, atol=1e-12)
+    backend.close(
+        gb, np.array([[1.0, 0.0], [0.0, 2.0]])[:, :, None, None] * cof, rtol=0, atol=1e-12
+    )
 
 
 @pytest.mark.xfail_backend(
-    "torch", reason="torch 2.13's det backward without create_graph is 0 at a matrix whose "
-    "det is exactly 0 (pytorch/pytorch#104675); with create_graph it is right"
+    "torch",
+    reason="torch 2.13's det backward without create_graph is 0 at a matrix whose "
+    "det is exactly 0 (pytorch/pytorch#104675); with create_graph it is right",
 )
 @pytest.mark.xfail_backend("paddle", reason="paddle 3.3.1's det_grad is 0 there too")
 def test_det_first_derivative_at_a_singular_matrix(backend: B) -> None:
@@ -95,3 +98,25 @@ def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:
     backend.close(gx, 0.0, rtol=0, atol=0)
     backend.close(gv, [0.0], rtol=0, atol=0)
     assert backend.shape(gx) == () and backend.shape(gv) == (1,)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle 3.3.1's complex tan/tanh gradient kernels give NaN there too "
+    "(left to the paddle helper)",
+)
+def test_tan_and_tanh_derivatives_far_from_the_real_axis(backend: B) -> None:
+    """The numpy tape (autograd 1.9.1's ``g / cos(x)**2``, ``g / cosh(x)**2``) gave NaN
+    where ``cos``/``cosh`` overflow (complex64 ``tan`` of ``-871 - 701j``: program 24777
+    of seed 2026); the derivatives ``1 + tan^2`` and ``1 - tanh^2`` are finite there.
+    Tolerance: 1e-6 absolute (complex64), against NumPy's complex128 formula."""
+    xp = backend.xp
+    zn = np.array([-871.0 - 701.0j, 0.3 + 0.2j, 2.0 - 95.0j])
+    seed = np.array([1.0 + 0.5j, -0.7 + 1.0j, 0.2 - 0.3j])
+    for fn, name in ((np.tan, "tan"), (np.tanh, "tanh")):
+        args = zn if name == "tan" else zn * 1j  # tanh: far along the real axis
+        z = backend.leaf(args, "complex64")
+        (g,) = unigrad.grad(getattr(xp, name)(z), z, grad_outputs=backend.tensor(seed, "complex64"))
+        t = fn(args)
+        deriv = 1 + t * t if name == "tan" else 1 - t * t
+        backend.close(g, seed * np.conj(deriv), rtol=0, atol=1e-6)

@@ -193,13 +193,12 @@ def _take_along_axis(anp: Any, x: Any, indices: Any, /, *, axis: int = -1) -> An
     return anp.moveaxis(anp.reshape(flat, im.shape), -1, axis)
 
 
-def _complex_special(anp: Any, name: str) -> Any:
-    """``anp.<name>`` with the standard's complex special cases (``_c99``): NumPy's
-    complex kernels miss some (``expm1``, ``tanh``); NumPy's result stays elsewhere."""
+def _complex_special(anp: Any, name: str, fn: Any) -> Any:
+    """``fn`` (the namespace's ``<name>``) with the standard's complex special cases
+    (``_c99``): NumPy's complex kernels miss some (``expm1``, ``tanh``); NumPy's result
+    stays elsewhere."""
     import numpy as np
     from autograd.tracer import getval
-
-    fn = getattr(anp, name)
 
     def f(x: Any, /) -> Any:
         out = fn(x)
@@ -317,6 +316,23 @@ def _det_primitive() -> Any:
 
     defvjp(det, det_vjp)
     return det
+
+
+@functools.cache
+def _tan_tanh() -> tuple[Any, Any]:
+    """``tan`` and ``tanh`` with their derivatives written from the result:
+    ``1 + tan(x)^2`` and ``1 - tanh(x)^2``. autograd 1.9.1's ``g / cos(x)**2`` and
+    ``g / cosh(x)**2`` overflow to ``inf/inf`` (NaN) for a complex ``x`` far from the
+    real axis (tan: large imaginary part; tanh: large real part), where the derivative
+    is finite (torch's formulas are these)."""
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+
+    tan = primitive(np.tan)
+    tanh = primitive(np.tanh)
+    defvjp(tan, lambda ans, x: lambda g: g * (1 + ans * ans))
+    defvjp(tanh, lambda ans, x: lambda g: g * (1 - ans * ans))
+    return tan, tanh
 
 
 def _det(anp: Any, x: Any, /) -> Any:
@@ -591,8 +607,11 @@ def build() -> _Module:
     vars(fft).update(
         fftfreq=_freq(np.fft.fftfreq, "fftfreq"), rfftfreq=_freq(np.fft.rfftfreq, "rfftfreq")
     )
+    tan, tanh = _tan_tanh()
     vars(ns).update(
         abs=abs_,
+        tan=tan,
+        tanh=tanh,
         mean=c.bind(_mean, anp, "mean"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
@@ -606,7 +625,7 @@ def build() -> _Module:
         __array_namespace_info__=np.__array_namespace_info__,
     )
     for name in _c99.FUNCTIONS:
-        setattr(ns, name, _complex_special(anp, name))
+        setattr(ns, name, _complex_special(anp, name, getattr(ns, name)))
     for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
         setattr(ns, name, getattr(np, name))
     vars(ns).update(linalg=linalg, fft=fft)

@@ -2365,4 +2365,73 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt, seed 2026: numpy tape complex tan derivative far from the real axis
+    (
+        "numpy: complex64 tan's derivative was NaN where cos overflows (autograd's g / cos(x)**2; differential seed 2026, program 24777)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(0.89 - 0.45j), (1 + 0.67j)], [(0.65 + 1.47j), (-1.19 + 0.36j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x4",
+                    data=[
+                        [(-0.33 + 1.42j), (0.87 - 0.63j), (0.8 - 0.44j)],
+                        [(0.69 - 0.9j), (0.24 + 0.73j), (0.62 + 0.4j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v5", op="matmul", args=("x1", "x4"), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Op(name="v7", op="scale", args=("v5",), params=(("c", -1.5),)),
+                Op(name="v8", op="positive", args=("v7",), params=()),
+                Op(name="v9", op="pow", args=("v8", "v6"), params=()),
+                Op(name="v13", op="tan", args=("v9",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v6", "v13"),
+                    inputs=("x4", "x4"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(0.88 + 1.23j), (1.4 - 0.54j), (-1.23 - 1.19j)],
+                                    [(0.73 + 1.18j), (0.81 - 1.26j), (0.85 + 0.76j)],
+                                ],
+                                [
+                                    [(0.57 - 0.56j), (-0.21 + 1.2j), (-0.85 + 0.93j)],
+                                    [(0.53 - 0.99j), (1.13 + 0.77j), (-0.97 - 0.86j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [
+                                    [(0.43 + 0.55j), (0.65 + 0.67j), (1.19 + 1.36j)],
+                                    [(1.41 - 0.56j), (1.07 - 0.48j), (-1.21 + 0.68j)],
+                                ],
+                                [
+                                    [(0.83 + 0.73j), (0.89 + 1.34j), (0.23 + 0.76j)],
+                                    [(0.82 - 0.67j), (-1.48 + 1.38j), (-1.18 + 1.13j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
