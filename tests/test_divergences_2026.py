@@ -120,3 +120,21 @@ def test_tan_and_tanh_derivatives_far_from_the_real_axis(backend: B) -> None:
         t = fn(args)
         deriv = 1 + t * t if name == "tan" else 1 - t * t
         backend.close(g, seed * np.conj(deriv), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("index", [2562, 30327])
+def test_no_program_reduces_an_empty_slice_to_its_max(backend: B, index: int) -> None:
+    """The oracle failed ("attempt to get argmax of an empty sequence") on max/min of no
+    element and on matrix_norm's max/min-of-sums ords of a matrix with no row or column,
+    where every backend raises its own error or some answer 0: the generator declines
+    them now. Programs 2562 (xp.min of an empty array) and 30327 (matrix_norm ord=-1 of
+    a 2x0 matrix) of seed 2026, rebuilt as the run builds them."""
+    from unigrad.conformance.differential import _certify, _generate
+
+    focus = _generate.focus_for(index)
+    p = _generate._build(_generate._Seeded((2026, index)), 7, focus)
+    for k in range(1, _generate.REDRAWS + 1):
+        if _certify._not_degenerate(p):
+            break
+        p = _generate._build(_generate._Seeded((2026, index, k)), 7, focus)
+    assert _certify.check_program(p, [backend]) == []
