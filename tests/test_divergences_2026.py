@@ -138,3 +138,18 @@ def test_no_program_reduces_an_empty_slice_to_its_max(backend: B, index: int) ->
             break
         p = _generate._build(_generate._Seeded((2026, index, k)), 7, focus)
     assert _certify.check_program(p, [backend]) == []
+
+
+def test_remainder_gradient_in_its_divisor_is_a_constant(backend: B) -> None:
+    """torch recorded ``div(a, b, rounding_mode="floor")`` in ``remainder(a, b)``'s
+    gradient in ``b`` (``-floor(a / b)``): a constant under the structure rule (issue 23's
+    decision), so the create_graph result does not require grad and differentiating it
+    again is NotDifferentiableError. Programs 3770, 17546, 20082 of seed 2026. Exact."""
+    xp = backend.xp
+    an, bn = np.array([1.5, 2.0]), np.array([0.7, 0.9])
+    a, b = backend.leaf(an, "float64"), backend.leaf(bn, "float64")
+    (gb,) = unigrad.grad(xp.sum(xp.remainder(a, b)), b, create_graph=True)
+    backend.close(gb, -np.floor(an / bn), rtol=0, atol=0)
+    assert not backend.requires_grad(gb)
+    with pytest.raises(unigrad.NotDifferentiableError):
+        unigrad.grad(xp.sum(gb), [a, b])

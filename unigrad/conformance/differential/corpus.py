@@ -2434,4 +2434,67 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt, seed 2026: torch remainder's gradient in its divisor required grad
+    (
+        "torch: remainder(a, b)'s create_graph gradient in b (-floor(a / b) through div(rounding_mode='floor')) required grad where the structure rule says constant (differential seed 2026, program 3770)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-0.98 - 0.57j), (1.4 - 0.37j), (-1.24 + 1.21j)],
+                        [(-1.4 + 0.74j), (-1.25 - 1.24j), (-1.44 - 0.93j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v4", op="real", args=("x2",), params=()),
+                Op(name="v5", op="reciprocal", args=("v4",), params=()),
+                Op(name="v6", op="relu", args=("v5",), params=()),
+                Leaf(
+                    name="x7",
+                    data=[[0.52, -1.29, -1.18], [-0.75, 0.33, 1.02]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="remainder", args=("v6", "x7"), params=()),
+                Op(name="v9", op="repeat", args=("x7",), params=(("axis", None), ("repeats", 1))),
+                Grad(
+                    name="g10",
+                    outputs=("v8", "v9"),
+                    inputs=("x7",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="fft.rfft", args=("g10[0]",), params=(("axis", -1),)),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x7",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.94 + 0.45j), (0.28 + 0.33j)],
+                                [(1.12 + 0.2j), (-0.9 - 1.03j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
