@@ -153,3 +153,27 @@ def test_remainder_gradient_in_its_divisor_is_a_constant(backend: B) -> None:
     assert not backend.requires_grad(gb)
     with pytest.raises(unigrad.NotDifferentiableError):
         unigrad.grad(xp.sum(gb), [a, b])
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle 3.3.1's float64 @ float32 gives float32 and float32 @ float64 "
+    "raises a raw ValueError (left to the paddle helper)",
+)
+def test_matmul_operator_promotes_mixed_float_dtypes(backend: B) -> None:
+    """torch 2.13's ``@`` between float32 and float64 tensors raised a raw
+    ``RuntimeError`` (same-dtype operands expected) where the other backends promote to
+    float64. Programs 2251, 5806, 30372 of seed 2026. Tolerance: 1e-6 relative (the
+    float32 operand's values are exact in binary)."""
+    an = np.array([[0.5, -1.25], [2.0, 0.75]])
+    vn = np.array([0.25, -1.5])
+    a = backend.leaf(an, "float64")
+    v = backend.leaf(vn, "float32")
+    m = backend.leaf(an.T, "float32")
+    for got, want in ((a @ v, an @ vn), (v @ a, vn @ an), (m @ a, an.T @ an), (a @ m, an @ an.T)):
+        assert backend.dtype(got) == "float64"
+        backend.close(got, want, rtol=1e-6, atol=0)
+    ga, gv = unigrad.grad(backend.xp.sum(a @ v), [a, v])
+    assert backend.dtype(gv) == "float32"
+    backend.close(ga, np.broadcast_to(vn, (2, 2)), rtol=1e-6, atol=0)
+    backend.close(gv, an.sum(axis=0), rtol=1e-6, atol=0)

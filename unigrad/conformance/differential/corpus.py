@@ -2497,4 +2497,53 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt, seed 2026: torch @ between float64 and float32
+    (
+        "torch: a float64 matrix @ a float32 vector raised torch's raw RuntimeError (addmv input tensors must have the same dtype; differential seed 2026, program 2251)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[[-0.83, 1.04, -1.32], [0.74, 0.49, -0.96]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x4", data=[0.41, 0.57, -0.91], dtype="float32", watched=True),
+                Op(name="v6", op="neg", args=("x2",), params=()),
+                Op(name="v7", op="xp_pow_scalar", args=("v6",), params=(("c", 3.0),)),
+                Op(name="v8", op="ones_like", args=("v6",), params=()),
+                Op(name="v9", op="logical_xor", args=("x4", "v7"), params=()),
+                Op(name="v11", op="matmul", args=("v8", "x4"), params=()),
+                Op(name="v12", op="matrix_transpose", args=("v9",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("x4",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[-0.55, 0.92], [-0.99, -1.42], [1.14, 0.95]],
+                                [[-1.24, 0.64], [-0.62, -0.79], [-1.21, 1.14]],
+                            ],
+                            dtype="float64",
+                        ),
+                        Seed(
+                            data=[
+                                [[0.23, -0.59], [-1.0, 1.26], [-0.79, 0.75]],
+                                [[-0.35, 0.62], [1.44, 1.22], [-1.17, -1.4]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
