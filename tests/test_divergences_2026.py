@@ -93,11 +93,13 @@ def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:
     mask = backend.tensor([], "bool")
     picked = xp.where(mask, empty, x)
     spread = xp.broadcast_to(v, (2, 0))
-    assert backend.shape(picked) == (0,) and backend.shape(spread) == (2, 0)
+    assert backend.shape(picked) == (0,)
+    assert backend.shape(spread) == (2, 0)
     gx, gv = unigrad.grad(xp.sum(picked * x) + xp.sum(spread * v), [x, v], create_graph=True)
     backend.close(gx, 0.0, rtol=0, atol=0)
     backend.close(gv, [0.0], rtol=0, atol=0)
-    assert backend.shape(gx) == () and backend.shape(gv) == (1,)
+    assert backend.shape(gx) == ()
+    assert backend.shape(gv) == (1,)
 
 
 @pytest.mark.xfail_backend(

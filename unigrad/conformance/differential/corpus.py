@@ -2305,7 +2305,9 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tt, seed 2026: numpy tape det derivative at a singular matrix
     (
-        "numpy: det's create_graph gradient at a singular matrix raised numpy's raw LinAlgError (autograd's det(A) inv(A)^T rule; differential seed 2026, program 1596)",
+        "numpy: det's create_graph gradient at a singular matrix raised numpy's raw "
+        "LinAlgError (autograd's det(A) inv(A)^T rule; differential seed 2026, program "
+        "1596)",
         Program(
             steps=(
                 Leaf(name="x1", data=[[-1.4, 0.67], [1.11, 0.92]], dtype="float64", watched=True),
@@ -2342,7 +2344,9 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tt, seed 2026: numpy tape gradient through an empty boolean mask
     (
-        "numpy: a gradient through where() of an empty mask and a 0-d operand raised NumPy's raw 'cannot reshape array of size 0' (autograd's broadcast_to VJP; differential seed 2026, program 28320)",
+        "numpy: a gradient through where() of an empty mask and a 0-d operand raised "
+        "NumPy's raw 'cannot reshape array of size 0' (autograd's broadcast_to VJP; "
+        "differential seed 2026, program 28320)",
         Program(
             steps=(
                 Leaf(name="x1", data=(0.74 - 0.26j), dtype="complex64", watched=True),
@@ -2367,7 +2371,8 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tt, seed 2026: numpy tape complex tan derivative far from the real axis
     (
-        "numpy: complex64 tan's derivative was NaN where cos overflows (autograd's g / cos(x)**2; differential seed 2026, program 24777)",
+        "numpy: complex64 tan's derivative was NaN where cos overflows (autograd's g / "
+        "cos(x)**2; differential seed 2026, program 24777)",
         Program(
             steps=(
                 Leaf(
@@ -2436,7 +2441,9 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tt, seed 2026: torch remainder's gradient in its divisor required grad
     (
-        "torch: remainder(a, b)'s create_graph gradient in b (-floor(a / b) through div(rounding_mode='floor')) required grad where the structure rule says constant (differential seed 2026, program 3770)",
+        "torch: remainder(a, b)'s create_graph gradient in b (-floor(a / b) through "
+        "div(rounding_mode='floor')) required grad where the structure rule says constant"
+        " (differential seed 2026, program 3770)",
         Program(
             steps=(
                 Leaf(
@@ -2499,7 +2506,9 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tt, seed 2026: torch @ between float64 and float32
     (
-        "torch: a float64 matrix @ a float32 vector raised torch's raw RuntimeError (addmv input tensors must have the same dtype; differential seed 2026, program 2251)",
+        "torch: a float64 matrix @ a float32 vector raised torch's raw RuntimeError "
+        "(addmv input tensors must have the same dtype; differential seed 2026, program "
+        "2251)",
         Program(
             steps=(
                 Leaf(
