@@ -156,14 +156,9 @@ class _Prims:
 
 def _where(xp: Any, condition: Any, x1: Any, x2: Any, /) -> Any:
     # autograd's where does not unbroadcast its gradients: broadcast the operands first
-    # (a rank change goes through reshape: autograd's broadcast_to VJP keeps the rank)
     shape = xp.broadcast_shapes(xp.shape(condition), xp.shape(x1), xp.shape(x2))
 
-    def full(v: Any) -> Any:
-        lead = len(shape) - xp.ndim(v)
-        return xp.broadcast_to(xp.reshape(v, (1,) * lead + xp.shape(v)), shape)
-
-    return xp.where(condition, full(x1), full(x2))
+    return xp.where(condition, _expand(xp, x1, shape), _expand(xp, x2, shape))
 
 
 def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
@@ -198,13 +193,12 @@ def _take_along_axis(anp: Any, x: Any, indices: Any, /, *, axis: int = -1) -> An
     return anp.moveaxis(anp.reshape(flat, im.shape), -1, axis)
 
 
-def _complex_special(anp: Any, name: str) -> Any:
-    """``anp.<name>`` with the standard's complex special cases (``_c99``): NumPy's
-    complex kernels miss some (``expm1``, ``tanh``); NumPy's result stays elsewhere."""
+def _complex_special(anp: Any, name: str, fn: Any) -> Any:
+    """``fn`` (the namespace's ``<name>``) with the standard's complex special cases
+    (``_c99``): NumPy's complex kernels miss some (``expm1``, ``tanh``); NumPy's result
+    stays elsewhere."""
     import numpy as np
     from autograd.tracer import getval
-
-    fn = getattr(anp, name)
 
     def f(x: Any, /) -> Any:
         out = fn(x)
@@ -280,6 +274,69 @@ def _qr_primitive() -> Any:
 
     defvjp(qr, qr_vjp)
     return qr
+
+
+@functools.cache
+def _det_primitive() -> Any:
+    """``numpy.linalg.det`` as an autograd primitive whose derivative exists at singular
+    matrices. autograd 1.9.1's rule is ``det(A) inv(A)^T``, which raises numpy's
+    ``LinAlgError: Singular matrix`` where ``A`` is singular although the derivative
+    (the cofactor matrix) exists there. Here the derivative is the cofactor matrix:
+    signed determinants of the minors for matrices up to 4x4 (exact at every matrix, and
+    differentiable again through this same primitive), ``det(A) inv(A)^T`` for larger
+    well-conditioned ones, the minors again for larger ill-conditioned ones."""
+    import autograd.numpy as anp
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+    from autograd.tracer import getval
+
+    @primitive  # type: ignore[untyped-decorator]
+    def det(a: Any) -> Any:
+        return np.linalg.det(a)
+
+    def cofactors(a: Any) -> Any:
+        n = a.shape[-1]
+        if n == 0:
+            return anp.zeros_like(a)
+        if n == 1:
+            return anp.ones_like(a)
+        value = getval(a)
+        if n > 4 and np.all(np.linalg.cond(value) < 1.0 / np.sqrt(np.finfo(value.dtype).eps)):
+            return det(a)[..., None, None] * anp.swapaxes(anp.linalg.inv(a), -1, -2)
+        # minor (i, j): rows without i, columns without j, gathered for all (i, j) at once
+        keep = np.array([[k for k in range(n) if k != i] for i in range(n)])
+        rows = keep[:, None, :, None]  # (n, 1, n-1, 1)
+        cols = keep[None, :, None, :]  # (1, n, 1, n-1)
+        minors = a[..., rows, cols]  # (..., n, n, n-1, n-1)
+        sign = np.array([[(-1.0) ** (i + j) for j in range(n)] for i in range(n)])
+        return det(minors) * sign.astype(value.dtype)
+
+    def det_vjp(ans: Any, a: Any) -> Any:
+        return lambda g: g[..., None, None] * cofactors(a)
+
+    defvjp(det, det_vjp)
+    return det
+
+
+@functools.cache
+def _tan_tanh() -> tuple[Any, Any]:
+    """``tan`` and ``tanh`` with their derivatives written from the result:
+    ``1 + tan(x)^2`` and ``1 - tanh(x)^2``. autograd 1.9.1's ``g / cos(x)**2`` and
+    ``g / cosh(x)**2`` overflow to ``inf/inf`` (NaN) for a complex ``x`` far from the
+    real axis (tan: large imaginary part; tanh: large real part), where the derivative
+    is finite (torch's formulas are these)."""
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+
+    tan = primitive(np.tan)
+    tanh = primitive(np.tanh)
+    defvjp(tan, lambda ans, x: lambda g: g * (1 + ans * ans))
+    defvjp(tanh, lambda ans, x: lambda g: g * (1 - ans * ans))
+    return tan, tanh
+
+
+def _det(anp: Any, x: Any, /) -> Any:
+    return _det_primitive()(x)
 
 
 def _qr(anp: Any, x: Any, /, *, mode: str = "reduced") -> Any:
@@ -411,12 +468,24 @@ def _svd(xp: Any, x: Any, /, *, full_matrices: bool = True) -> Any:
 
 
 def _broadcast_to(xp: Any, x: Any, /, shape: Any) -> Any:
-    # autograd's broadcast_to VJP keeps the rank ("Can't handle extra leading dims",
-    # autograd 1.9.1 numpy_vjps.grad_broadcast_to): new leading axes through reshape
-    shape = tuple(shape)
+    return _expand(xp, x, tuple(shape))
+
+
+def _expand(xp: Any, x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` broadcast to ``shape`` with a gradient of ``x``'s shape.
+
+    autograd 1.9.1's broadcast_to VJP keeps the rank ("Can't handle extra leading dims",
+    ``numpy_vjps.grad_broadcast_to``): new leading axes go through reshape. It also sums
+    only the axes that grow from 1 to more than 1, so a gradient of an axis broadcast from
+    1 to 0 keeps length 0 and the reshape back raises NumPy's raw "cannot reshape array of
+    size 0": that case adds zeros of ``shape`` instead (an empty result; the sum's VJP
+    unbroadcasts every axis of length 1).
+    """
     lead = len(shape) - xp.ndim(x)
     if lead > 0:
         x = xp.reshape(x, (1,) * lead + xp.shape(x))
+    if any(n == 0 and m == 1 for n, m in zip(shape, xp.shape(x), strict=True)):
+        return x + xp.zeros(shape, dtype=x.dtype)
     return xp.broadcast_to(x, shape)
 
 
@@ -527,6 +596,7 @@ def build() -> _Module:
         tensordot=c.bind(_tensordot, anp, "tensordot"),
         cholesky=c.bind(_cholesky, anp, "cholesky"),
         qr=c.bind(_qr, anp, "qr"),
+        det=c.bind(_det, anp, "det"),
         svd=c.bind(_svd, anp, "svd"),
     )
     for name, fn in (("rfft", _rfft), ("irfft", _irfft), ("rfftn", _rfftn), ("irfftn", _irfftn)):
@@ -537,8 +607,11 @@ def build() -> _Module:
     vars(fft).update(
         fftfreq=_freq(np.fft.fftfreq, "fftfreq"), rfftfreq=_freq(np.fft.rfftfreq, "rfftfreq")
     )
+    tan, tanh = _tan_tanh()
     vars(ns).update(
         abs=abs_,
+        tan=tan,
+        tanh=tanh,
         mean=c.bind(_mean, anp, "mean"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
@@ -552,7 +625,7 @@ def build() -> _Module:
         __array_namespace_info__=np.__array_namespace_info__,
     )
     for name in _c99.FUNCTIONS:
-        setattr(ns, name, _complex_special(anp, name))
+        setattr(ns, name, _complex_special(anp, name, getattr(ns, name)))
     for name in _DTYPES:  # NumPy's own: autograd wraps the integer ones in subclasses
         setattr(ns, name, getattr(np, name))
     vars(ns).update(linalg=linalg, fft=fft)

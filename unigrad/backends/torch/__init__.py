@@ -16,11 +16,16 @@ torch already follows most of the contract. This package adds, one module a conc
 * `_graph`: reading torch's graph (children, accumulators, full-range slice nodes);
 * `_engine`: dtype kinds, the private backward entry point, ones for non-scalar ``None``
   seeds, and the mapping of torch's errors to unigrad's;
+* `_tensor_methods`: the ``torch.Tensor`` operators unigrad wraps when the backend
+  loads (``a @ b`` between two dtypes promotes, as the namespace's ``matmul``);
 * `_adapter`: `TorchBackend` itself.
 """
 
 from __future__ import annotations
 
+from . import _tensor_methods
 from ._adapter import BACKEND, TorchBackend
+
+_tensor_methods.install()
 
 __all__ = ["BACKEND", "TorchBackend"]

@@ -39,6 +39,11 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
     "RoundBackward0": None,
     "RoundBackward1": None,
     "TruncBackward0": None,
+    # x ** c with a number c: cut where c == 0 only (`_POW_SCALAR`, read per node)
+    "PowBackward0": None,
+    # div(a, b, rounding_mode=...): cut where rounding (floor, trunc) only (`_DIV_ROUNDING`,
+    # read per node); remainder(a, b)'s gradient in b is -grad * div(a, b, "floor")
+    "DivBackward2": None,
     # copysign(a, b) = |a| sign(b): b's formula is ``zeros_like``
     "CopysignBackward0": (1,),
     # double-backward nodes of piecewise-linear activations: (grad_output, self)
@@ -52,6 +57,16 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
 
 #: complex ``sgn`` is ``z / |z|``, differentiable: its node cuts for real tensors only
 _SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
+
+#: ``x ** c`` with a number ``c``: its derivative ``c x^(c-1)`` is identically zero where
+#: ``c == 0``, and torch 2.13 records ``pow(x, 0)`` in the second derivative of ``x ** 2``
+#: (the gradient of ``2 * x ** 1``), so ``x ** 2``'s second derivative required grad
+_POW_SCALAR = type((torch.ones(1, requires_grad=True) ** 2).grad_fn)
+
+#: ``div(a, b, rounding_mode=...)``: piecewise constant where it rounds
+_DIV_ROUNDING = type(
+    torch.div(torch.ones(1, requires_grad=True), 2.0, rounding_mode="floor").grad_fn
+)
 
 
 #: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge).
@@ -67,6 +82,10 @@ def _cut_of(node: Any) -> tuple[int, ...] | None:
         cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, ())
     if t is _SGN and node._saved_result.is_complex():
         return ()  # complex sgn(z) = z/|z| has a derivative
+    if t is _POW_SCALAR and node._saved_exponent != 0:
+        return ()  # x ** c, c != 0: a derivative
+    if t is _DIV_ROUNDING and node._saved_rounding_mode is None:
+        return ()  # true division: a derivative
     return cut
 
 

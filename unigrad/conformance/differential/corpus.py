@@ -2303,10 +2303,262 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt, seed 2026: numpy tape det derivative at a singular matrix
+    (
+        "numpy: det's create_graph gradient at a singular matrix raised numpy's raw "
+        "LinAlgError (autograd's det(A) inv(A)^T rule; differential seed 2026, program "
+        "1596)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-1.4, 0.67], [1.11, 0.92]], dtype="float64", watched=True),
+                Op(name="v2", op="signbit", args=("x1",), params=(("dtype", "float64"),)),
+                Leaf(
+                    name="x6",
+                    data=[[-0.28, 1.43, 1.34], [1.25, -0.22, 1.19]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x7",
+                    data=[[1.22, 1.33, -0.52], [-1.32, 0.55, -0.24]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="linalg.cross", args=("x6", "x7"), params=()),
+                Op(name="v9", op="linalg.det", args=("v2",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v9", "v9"),
+                    inputs=("x1", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v8",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: numpy tape gradient through an empty boolean mask
+    (
+        "numpy: a gradient through where() of an empty mask and a 0-d operand raised "
+        "NumPy's raw 'cannot reshape array of size 0' (autograd's broadcast_to VJP; "
+        "differential seed 2026, program 28320)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=(0.74 - 0.26j), dtype="complex64", watched=True),
+                Leaf(name="m2", data=False, dtype="bool", watched=False),
+                Op(name="v3", op="nonzero_take", args=("x1", "m2"), params=()),
+                Op(name="v4", op="where_not_equal", args=("v3", "x1"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v4",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(Seed(data=[], dtype="complex64"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: numpy tape complex tan derivative far from the real axis
+    (
+        "numpy: complex64 tan's derivative was NaN where cos overflows (autograd's g / "
+        "cos(x)**2; differential seed 2026, program 24777)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(0.89 - 0.45j), (1 + 0.67j)], [(0.65 + 1.47j), (-1.19 + 0.36j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x4",
+                    data=[
+                        [(-0.33 + 1.42j), (0.87 - 0.63j), (0.8 - 0.44j)],
+                        [(0.69 - 0.9j), (0.24 + 0.73j), (0.62 + 0.4j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v5", op="matmul", args=("x1", "x4"), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Op(name="v7", op="scale", args=("v5",), params=(("c", -1.5),)),
+                Op(name="v8", op="positive", args=("v7",), params=()),
+                Op(name="v9", op="pow", args=("v8", "v6"), params=()),
+                Op(name="v13", op="tan", args=("v9",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v6", "v13"),
+                    inputs=("x4", "x4"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(0.88 + 1.23j), (1.4 - 0.54j), (-1.23 - 1.19j)],
+                                    [(0.73 + 1.18j), (0.81 - 1.26j), (0.85 + 0.76j)],
+                                ],
+                                [
+                                    [(0.57 - 0.56j), (-0.21 + 1.2j), (-0.85 + 0.93j)],
+                                    [(0.53 - 0.99j), (1.13 + 0.77j), (-0.97 - 0.86j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [
+                                    [(0.43 + 0.55j), (0.65 + 0.67j), (1.19 + 1.36j)],
+                                    [(1.41 - 0.56j), (1.07 - 0.48j), (-1.21 + 0.68j)],
+                                ],
+                                [
+                                    [(0.83 + 0.73j), (0.89 + 1.34j), (0.23 + 0.76j)],
+                                    [(0.82 - 0.67j), (-1.48 + 1.38j), (-1.18 + 1.13j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: torch remainder's gradient in its divisor required grad
+    (
+        "torch: remainder(a, b)'s create_graph gradient in b (-floor(a / b) through "
+        "div(rounding_mode='floor')) required grad where the structure rule says constant"
+        " (differential seed 2026, program 3770)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-0.98 - 0.57j), (1.4 - 0.37j), (-1.24 + 1.21j)],
+                        [(-1.4 + 0.74j), (-1.25 - 1.24j), (-1.44 - 0.93j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v4", op="real", args=("x2",), params=()),
+                Op(name="v5", op="reciprocal", args=("v4",), params=()),
+                Op(name="v6", op="relu", args=("v5",), params=()),
+                Leaf(
+                    name="x7",
+                    data=[[0.52, -1.29, -1.18], [-0.75, 0.33, 1.02]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="remainder", args=("v6", "x7"), params=()),
+                Op(name="v9", op="repeat", args=("x7",), params=(("axis", None), ("repeats", 1))),
+                Grad(
+                    name="g10",
+                    outputs=("v8", "v9"),
+                    inputs=("x7",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="fft.rfft", args=("g10[0]",), params=(("axis", -1),)),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x7",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.94 + 0.45j), (0.28 + 0.33j)],
+                                [(1.12 + 0.2j), (-0.9 - 1.03j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: torch @ between float64 and float32
+    (
+        "torch: a float64 matrix @ a float32 vector raised torch's raw RuntimeError "
+        "(addmv input tensors must have the same dtype; differential seed 2026, program "
+        "2251)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[[-0.83, 1.04, -1.32], [0.74, 0.49, -0.96]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x4", data=[0.41, 0.57, -0.91], dtype="float32", watched=True),
+                Op(name="v6", op="neg", args=("x2",), params=()),
+                Op(name="v7", op="xp_pow_scalar", args=("v6",), params=(("c", 3.0),)),
+                Op(name="v8", op="ones_like", args=("v6",), params=()),
+                Op(name="v9", op="logical_xor", args=("x4", "v7"), params=()),
+                Op(name="v11", op="matmul", args=("v8", "x4"), params=()),
+                Op(name="v12", op="matrix_transpose", args=("v9",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("x4",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[-0.55, 0.92], [-0.99, -1.42], [1.14, 0.95]],
+                                [[-1.24, 0.64], [-0.62, -0.79], [-1.21, 1.14]],
+                            ],
+                            dtype="float64",
+                        ),
+                        Seed(
+                            data=[
+                                [[0.23, -0.59], [-1.0, 1.26], [-0.79, 0.75]],
+                                [[-0.35, 0.62], [1.44, 1.22], [-1.17, -1.4]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "jax tape: XLA's CPU compiler rejected the compiled gradient of an FFT of an inv "
-        "result (raw JaxRuntimeError, RET_CHECK IsMonotonicWithDim0Major; differential seed "
-        "2026, program 391)",
+        "result (raw JaxRuntimeError, RET_CHECK IsMonotonicWithDim0Major; differential "
+        "seed 2026, program 391)",
         Program(
             steps=(
                 Leaf(
