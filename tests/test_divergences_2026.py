@@ -102,11 +102,6 @@ def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:
     assert backend.shape(gv) == (1,)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle 3.3.1's complex tan/tanh gradient kernels give NaN there too "
-    "(left to the paddle helper)",
-)
 def test_tan_and_tanh_derivatives_far_from_the_real_axis(backend: B) -> None:
     """The numpy tape (autograd 1.9.1's ``g / cos(x)**2``, ``g / cosh(x)**2``) gave NaN
     where ``cos``/``cosh`` overflow (complex64 ``tan`` of ``-871 - 701j``: program 24777
