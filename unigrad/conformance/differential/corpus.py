@@ -2303,4 +2303,32 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): raw SystemError: Invalid slot_id
+    (
+        "paddle: a pass stopping at svdvals(x) (svd's second result) crashed with a raw "
+        "SystemError: Invalid slot_id for GradTensorHolder::add() (differential seed 2026, "
+        "program 4588)",
+        Program(
+            steps=(
+                Leaf(name="x6", data=[[0.54, 1.16], [0.63, 0.77]], dtype="float64", watched=True),
+                Leaf(name="x7", data=[[0.35], [-1.09]], dtype="float64", watched=True),
+                Op(name="v10", op="linalg.svdvals", args=("x6",), params=()),
+                Leaf(name="x11", data=[[0.71, 1.14]], dtype="float64", watched=True),
+                Op(name="v12", op="linalg.tensordot", args=("x7", "x11"), params=(("axes", 1),)),
+                Grad(
+                    name="g14",
+                    outputs=("v12", "v10"),
+                    inputs=("x7", "v10"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
