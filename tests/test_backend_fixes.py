@@ -270,3 +270,21 @@ def test_a_later_result_of_a_decomposition_as_an_input(backend: B, which: str) -
     gv, gw = unigrad.grad([xp.sum(v * w), v], [v, w])
     backend.close(gv, np.full(backend.shape(v), 1.5), rtol=RTOL64, atol=0)
     backend.close(gw, backend.np(v), rtol=RTOL64, atol=0)
+
+
+def test_a_third_derivative_of_a_scalar_power_toward_another_input(backend: B) -> None:
+    """paddle 3.3.1's ``PowTripleGradNode`` raised a raw ``RuntimeError: (NotFound) The
+    output DenseTensor D_X can not be nullptr`` in a pass through the second derivative
+    of ``x ** 2.0`` that did not differentiate with respect to ``x`` (differential seed
+    2026, program 23898)."""
+    xp = backend.xp
+    x = backend.leaf([-0.97, 1.41, 0.69], "float64")
+    w = backend.leaf([-1.23, 1.48, 0.67], "float64")
+    s = np.array([0.39, 0.69, -0.34])
+    (g1,) = unigrad.grad(
+        xp.sum(x**2.0 * backend.tensor(s.tolist(), "float64")), x, create_graph=True
+    )
+    (g2,) = unigrad.grad(xp.sum(g1 / (w * w + 1.0)), x, create_graph=True)
+    (gw,) = unigrad.grad(xp.sum(g2), w)
+    wn = backend.np(w)
+    backend.close(gw, -4.0 * s * wn / (wn * wn + 1.0) ** 2, rtol=RTOL64, atol=0)

@@ -47,12 +47,12 @@ from ._consumption import (
 )
 from ._dtypes import _COMPLEX, _any_complex, _kind_of
 from ._engine import (
-    _MISSING_BASE_GRAD,
     _NESTED_MESSAGE,
     _PASS,
     _THREAD,
     ENGINE_LOCK,
     _has_grad,
+    _missing_base_grad,
     _paddle_grad,
     _quiet_glog,
     _set_has_grad,
@@ -231,10 +231,10 @@ class PaddleBackend(Backend):
                 try:
                     return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
                 except Exception as err:
-                    if _MISSING_BASE_GRAD not in str(err) or any(map(_made_by_a_view, inputs)):
+                    if not _missing_base_grad(str(err)) or any(map(_made_by_a_view, inputs)):
                         raise
                     # paddle 3.3.1's PowDoubleGradNode needs its base's gradient
-                    # (`_MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
+                    # (`_engine._MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
                     # view-made input, which would get a wrong number: `_VIEW_NODES`)
                     _set_has_grad(grad_mode)
                     extra = _call_inputs_behind(outputs, inputs)

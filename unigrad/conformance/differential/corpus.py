@@ -2331,4 +2331,63 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): raw NotFound D_X can not be nullptr
+    (
+        "paddle: a pass through the second derivative of x ** 2.0 that does not reach x "
+        "raised a raw RuntimeError from PowTripleGradNode (DenseTensor D_X can not be "
+        "nullptr; differential seed 2026, program 23898)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=[[-1.23, 1.48], [0.67, -0.94]], dtype="float64", watched=True),
+                Op(name="v4", op="xp_square", args=("x2",), params=()),
+                Leaf(name="x5", data=[[-0.97, 1.41], [0.69, 1.19]], dtype="float64", watched=True),
+                Op(name="v6", op="logical_or", args=("v4", "x5"), params=()),
+                Op(name="v8", op="pow_scalar", args=("x5",), params=(("c", 2.0),)),
+                Op(name="v9", op="reciprocal", args=("v8",), params=()),
+                Op(name="v10", op="relu", args=("v8",), params=()),
+                Leaf(name="x11", data=[[-0.4, -0.31], [1.01, 0.59]], dtype="float64", watched=True),
+                Grad(
+                    name="g14",
+                    outputs=("v10",),
+                    inputs=("x5",),
+                    seeds=(Seed(data=[[0.39, 0.69], [-0.34, -1.3]], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v15", op="div", args=("g14[0]", "v6"), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15",),
+                    inputs=("x5", "x5"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v4",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v17", op="xp_add", args=("g16[0]", "v15"), params=()),
+                Grad(
+                    name="g18",
+                    outputs=("v17", "v17"),
+                    inputs=("x11", "x11", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v9",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
