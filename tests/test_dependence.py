@@ -374,3 +374,31 @@ def test_a_permutation_of_a_masked_product_stays_a_constant(backend, op) -> None
     hx, hw = unigrad.grad(xp.sum(gx), [x, w], allow_unused=True)
     assert hx is None
     backend.close(hw, mask, **TOL)
+
+
+@pytest.mark.parametrize("op", ["maximum", "clip", "relu"])
+def test_a_piecewise_linear_gradient_beside_a_complex_output_is_a_constant(backend, op) -> None:
+    """A complex output in the same call leaves a real piecewise-linear op's gradient a
+    constant (paddle read every such node as unknown in a call with a complex tensor:
+    differential seed 2026, program 9546)."""
+    xp = backend.xp
+    a = backend.leaf(-0.52, "float64")
+    x = backend.leaf([[0.85, -0.85], [0.89, -0.63]], "float64")
+    f = {
+        "maximum": lambda: xp.maximum(a, x),
+        "clip": lambda: xp.clip(x - a, -1.0, 1.0),
+        "relu": lambda: xp.maximum(x - a, 0.0),
+    }[op]
+    s = np.array([[0.55, -1.49], [0.84, 0.43]])
+    y = xp.sum(f() * backend.tensor(s.tolist(), "float64"))
+    c = backend.leaf([0.3 + 0.4j, -1.0 + 0.5j], "complex128")
+    z = xp.fft.fft(c * c)  # complex, independent of a and x
+    seed = backend.tensor([1.0 + 0.5j, 2.0 - 1.0j], "complex128")
+    (ga,) = unigrad.grad([y, z], [a], grad_outputs=[None, seed], create_graph=True)
+    assert not backend.requires_grad(ga)  # a sum of the seed where a mask holds
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(ga, a)
+    xn = backend.np(x)
+    mask = {"maximum": xn < -0.52, "clip": np.abs(xn + 0.52) < 1.0, "relu": xn + 0.52 > 0}[op]
+    sign = 1.0 if op == "maximum" else -1.0
+    backend.close(ga, sign * np.sum(s * mask), **TOL)

@@ -117,8 +117,12 @@ CUT_NODES = frozenset(
 
 #: Rule 14: forward grad nodes of piecewise-linear ops, whose formulas read the input
 #: only through a mask or a sign (derivative identically zero): linear in the incoming
-#: gradient, as `_LINEAR`, in a real call. Complex ``abs`` reads ``z / |z|``, which has
-#: a derivative: in a call with complex tensors they are unknown nodes.
+#: gradient, as `_LINEAR`. Complex ``abs`` reads ``z / |z|``, which has a derivative:
+#: in a call with complex tensors its node (`_COMPLEX_PIECEWISE`) is an unknown one. The
+#: others have no complex kernel in paddle 3.3.1 (measured: ``maximum``, ``clip``,
+#: ``max``, ``relu``, ... of a complex tensor raise ``NotFound``), so they are linear in
+#: any call (a complex output beside them left ``maximum``'s constant gradient requiring
+#: grad: differential seed 2026, program 9546).
 _PIECEWISE_LINEAR = frozenset(
     {
         "AbsGradNode",
@@ -134,6 +138,10 @@ _PIECEWISE_LINEAR = frozenset(
         "LeakyReluGradNode",
     }
 )
+
+#: The nodes of `_PIECEWISE_LINEAR` whose op has a complex kernel (linear only in a real
+#: call).
+_COMPLEX_PIECEWISE = frozenset({"AbsGradNode"})
 
 #: Forward grad node name -> for each edge ``j`` (the gradient sent to input ``j``),
 #: what its formula reads besides the incoming gradient: input indices, and ``-1`` for
@@ -357,7 +365,8 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
     op = name(node)
     per_edge: tuple[tuple[Any, ...], ...] | None = None
     piecewise = op in _PIECEWISE_LINEAR
-    if op not in _LINEAR and not (real and piecewise):
+    by_call = op in _COMPLEX_PIECEWISE  # (linear in a real call only)
+    if op not in _LINEAR and not (piecewise and (real or not by_call)):
         formula = _READS.get(op)
         out: list[tuple[Any, ...]] = []
         for j, c in enumerate(ks):
@@ -369,7 +378,7 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
                 picks = [k for k in formula[j] if k < 0 or ks[k] is not None]
                 out.append(tuple(node if k < 0 else ks[k] for k in picks))
         per_edge = tuple(out)
-    if real or not piecewise:  # (a complex call's unknown reading is its own)
+    if real or not by_call:  # (a complex call's unknown reading is its own)
         remember(node, (ks, per_edge))
     return per_edge
 

@@ -2390,4 +2390,52 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
+    (
+        "paddle: a complex output in the same create_graph call made maximum's constant "
+        "gradient require grad (every piecewise-linear node read as unknown in a complex "
+        "call; differential seed 2026, program 9546)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.85, 0.85], [0.89, 0.63]], dtype="float64", watched=True),
+                Leaf(name="x3", data=-0.52, dtype="float64", watched=True),
+                Op(name="v4", op="log_softmax", args=("x1",), params=()),
+                Op(name="v5", op="fft.fftn", args=("v4",), params=()),
+                Op(name="v6", op="maximum", args=("x3", "v4"), params=()),
+                Op(name="v7", op="signbit", args=("v6",), params=(("dtype", "float64"),)),
+                Leaf(
+                    name="x8",
+                    data=[[(-0.84 + 1.09j), (-0.86 - 0.29j)], [(0.54 + 0.42j), (-0.39 + 0.67j)]],
+                    dtype="complex128",
+                    watched=False,
+                ),
+                Leaf(name="m9", data=[[True, True], [True, True]], dtype="bool", watched=False),
+                Op(name="v10", op="where", args=("v5", "x8", "m9"), params=()),
+                Op(name="v13", op="fft.hfft", args=("v10",), params=(("axis", -2),)),
+                Op(name="v14", op="fft.ifft", args=("v13",), params=(("axis", 1),)),
+                Grad(
+                    name="g17",
+                    outputs=("v7", "v14"),
+                    inputs=("x3",),
+                    seeds=(
+                        Seed(data=[[0.55, -1.49], [0.84, 0.43]], dtype="float64"),
+                        Seed(
+                            data=[
+                                [(-0.6 + 1.31j), (-1.01 + 1.31j)],
+                                [(-1 - 0.32j), (0.63 - 0.74j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
