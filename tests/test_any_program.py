@@ -773,6 +773,24 @@ def test_a_reshape_to_its_own_shape_is_a_tensor_of_its_own(backend) -> None:
     backend.close(gx, [10.0, 18.0, 26.0])
 
 
+@pytest.mark.parametrize("make", ["broadcast_to", "broadcast_arrays"])
+def test_a_0d_broadcast_to_its_own_shape_is_a_tensor_of_its_own(backend, make) -> None:
+    # paddle's broadcast_to returns a 0-d x itself for the shape (): a gradient with
+    # respect to the result counted every use of x (differential seed 2026, program 21340)
+    xp = backend.xp
+    x = backend.leaf(0.99, "float64")
+    v = -x
+    b = xp.broadcast_to(v, ()) if make == "broadcast_to" else xp.broadcast_arrays(v, x)[0]
+    y = xp.broadcast_to(v, (2,))
+    seed = backend.tensor([0.59, -1.36], "float64")
+    gb, gx = unigrad.grad(y, [b, x], grad_outputs=seed, allow_unused=True)
+    assert gb is None
+    backend.close(gx, 0.77, rtol=1e-12, atol=0)
+    gb, gv = unigrad.grad(b * 3.0 + v, [b, v])
+    backend.close(gb, 3.0, rtol=1e-12, atol=0)
+    backend.close(gv, 4.0, rtol=1e-12, atol=0)
+
+
 def test_a_full_slice_and_its_source_as_two_outputs(backend) -> None:
     x = backend.leaf([-0.53], "float64")
     v = x * 3.0

@@ -169,6 +169,12 @@ class _Prims:
 
     @staticmethod
     def broadcast_to(x: Any, shape: Sequence[int]) -> Any:
+        if len(shape) == 0 and not x.stop_gradient:
+            # paddle 3.3.1's expand returns x itself for the shape ``()``, so a gradient
+            # with respect to the result counted every use of x (differential seed 2026,
+            # program 21340: ``broadcast_arrays`` of 0-d tensors); torch's result is a
+            # tensor of its own: a copy here
+            return x.clone()
         return paddle.broadcast_to(x, list(shape))
 
     @staticmethod

@@ -2438,4 +2438,34 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): structure (None vs a number for an input)
+    (
+        "paddle: broadcast_arrays of 0-d tensors returned the operand itself (paddle's expand"
+        " to the shape ()), so the result as an input got the gradient of every use of the "
+        "operand (differential seed 2026, program 21340)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=0.99, dtype="float64", watched=True),
+                Op(name="v3", op="neg", args=("x2",), params=()),
+                Op(name="v4", op="neg", args=("v3",), params=()),
+                Op(name="v7", op="neg", args=("v4",), params=()),
+                Op(name="v8", op="atanh", args=("v4",), params=()),
+                Op(name="v9", op="broadcast_arrays", args=("v7", "v4"), params=(("i", 0),)),
+                Op(name="v10", op="broadcast_to", args=("v7",), params=(("shape", (2,)),)),
+                Grad(
+                    name="g12",
+                    outputs=("v10",),
+                    inputs=("v9", "x2", "x2"),
+                    seeds=(Seed(data=[0.59, -1.36], dtype="float64"),),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v8",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
