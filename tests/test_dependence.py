@@ -402,3 +402,19 @@ def test_a_piecewise_linear_gradient_beside_a_complex_output_is_a_constant(backe
     mask = {"maximum": xn < -0.52, "clip": np.abs(xn + 0.52) < 1.0, "relu": xn + 0.52 > 0}[op]
     sign = 1.0 if op == "maximum" else -1.0
     backend.close(ga, sign * np.sum(s * mask), **TOL)
+
+
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_a_cumulative_product_over_one_element_is_linear(backend, include_initial) -> None:
+    """``cumulative_prod`` over an axis of length 1 is its operand: its gradient with
+    respect to a linear function's input is a constant (paddle's namespace unbinds the
+    axis, and its unbind node read everything: differential seed 2026, program 28970)."""
+    xp = backend.xp
+    x = backend.leaf([[-1.42, -1.01], [1.29, -0.81]], "float64")
+    c = np.array([[1.23, -0.71], [-1.24, 1.2]])
+    v = xp.sum(xp.vecdot(backend.tensor(c.tolist(), "float64"), x), axis=None, keepdims=True)
+    y = xp.cumulative_prod(v, axis=-1, include_initial=include_initial)
+    seed = [0.5, 2.0] if include_initial else [2.0]
+    (g,) = unigrad.grad(y, x, grad_outputs=backend.tensor(seed, "float64"), create_graph=True)
+    assert not backend.requires_grad(g)
+    backend.close(g, 2.0 * c, **TOL)

@@ -82,6 +82,13 @@ _LINEAR = frozenset(
         "TakeAlongAxisGradNode",
         "TileGradNode",
         "RepeatInterleaveGradNode",
+        # unbind and split (the namespace's cumulative products of paddle: a stack or
+        # concat of the incoming gradients; an unknown node made the constant gradient of
+        # cumulative_prod over a length-1 axis require grad: differential seed 2026,
+        # program 28970)
+        "UnbindGradNode",
+        "SplitGradNode",
+        "SplitWithNumGradNode",
         # the double-grad nodes of those ops (in a create_graph result's graph, which a
         # later call walks): the same linear map of the incoming gradient-of-gradient
         "AddDoubleGradNode",

@@ -2468,4 +2468,44 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
+    (
+        "paddle: cumulative_prod over a length-1 axis (the namespace unbinds the axis) made a"
+        " constant create_graph gradient require grad: UnbindGradNode was an unknown node "
+        "(differential seed 2026, program 28970)",
+        Program(
+            steps=(
+                Leaf(name="x5", data=[[1.23, -0.71], [-1.24, 1.2]], dtype="float64", watched=False),
+                Leaf(
+                    name="x8", data=[[-1.42, -1.01], [1.29, -0.81]], dtype="float64", watched=True
+                ),
+                Op(name="v9", op="vecdot", args=("x5", "x8"), params=()),
+                Op(name="v14", op="sum", args=("v9",), params=(("axis", None), ("keepdims", True))),
+                Leaf(name="i15", data=[0, 0, 0], dtype="int64", watched=False),
+                Op(name="v16", op="take", args=("x5", "i15"), params=(("axis", -1),)),
+                Op(
+                    name="v19",
+                    op="cumulative_prod",
+                    args=("v14",),
+                    params=(("axis", -1), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g20",
+                    outputs=("v19", "v19"),
+                    inputs=("x8", "x8", "v16"),
+                    seeds=(
+                        Seed(data=[[-1.24, -0.98], [0.68, 1.22]], dtype="float64"),
+                        Seed(data=[[1.03, -0.6], [-1.37, 0.76]], dtype="float64"),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
