@@ -418,3 +418,19 @@ def test_a_cumulative_product_over_one_element_is_linear(backend, include_initia
     (g,) = unigrad.grad(y, x, grad_outputs=backend.tensor(seed, "float64"), create_graph=True)
     assert not backend.requires_grad(g)
     backend.close(g, 2.0 * c, **TOL)
+
+
+def test_one_result_of_a_call_is_unused_by_a_function_of_another(backend) -> None:
+    """``d(tanh(w @ x))/dx`` and ``/dw`` come from one paddle double-grad node: a later
+    pass through the first reached the second's node, which got zeros instead of being
+    unused (differential seed 2026, program 16226)."""
+    xp = backend.xp
+    w = backend.leaf([[-0.23, -1.05], [1.38, 0.26]], "float64")
+    x = backend.leaf([-1.03, 1.23], "float64")
+    gx, gw = unigrad.grad(xp.sum(xp.tanh(w @ x)), [x, w], create_graph=True)
+    y = xp.sum(gx * gx)
+    assert unigrad.grad(y, [gw, x], retain_graph=True, allow_unused=True)[0] is None
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(y, [gw, x], retain_graph=True)
+    (ggx,) = unigrad.grad(y, gx)
+    backend.close(ggx, 2.0 * backend.np(gx), **TOL)

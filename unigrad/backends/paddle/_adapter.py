@@ -77,6 +77,7 @@ from ._structure import (
     _reachable,
     _reaches_leaf,
     _refuse_constant_outputs,
+    own_shared_nodes,
     recorded,
     seed_copies,
     structure,
@@ -290,6 +291,7 @@ class PaddleBackend(Backend):
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:
                             grads[i] = _NoHigherOrder.apply(g)
+            own_shared_nodes(grads)
             nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
             _record_call(request, grads, nodes, outs)

@@ -33,7 +33,7 @@ from ._nodes import forgetter, hold, kids, memo, name, peek, peek_name, remember
 from ._nodes import name as _name
 from ._refcounts import _grad_fn
 
-__all__ = ["CUT_NODES", "edges", "recorded", "seed_copies", "structure"]
+__all__ = ["CUT_NODES", "edges", "own_shared_nodes", "recorded", "seed_copies", "structure"]
 
 #: Forward grad nodes whose backward formulas read nothing but the incoming gradient
 #: (linear in it, with constant or non-differentiable coefficients: ``where``'s
@@ -427,6 +427,21 @@ def _own_node(g: Any) -> Any:
     other results built on it (``d(x*a + a*a)/da`` adds to it): a record there would
     prune their walks too, and consuming ``g`` would consume theirs."""
     return g.clone()
+
+
+def own_shared_nodes(grads: list[Any]) -> None:
+    """Give each differentiable result of a call with several an identity op of its own
+    (in place). paddle's double-grad node is shared by the gradients of all its forward
+    node's inputs (``d(x @ w)/dx`` and ``d(x @ w)/dw``), and its walks and passes see
+    nodes, not output slots: a later pass that reaches one result's graph through that
+    node reached the others too, so one of them taken as an input got zeros where it is
+    unused (differential seed 2026, program 16226: ``UnusedInputError`` expected)."""
+    idx = [i for i, g in enumerate(grads) if g is not None and not g.stop_gradient]
+    if len(idx) < 2:
+        return
+    for i in idx:
+        if _grad_fn(grads[i]) is not None:
+            grads[i] = grads[i].clone()
 
 
 def structure(

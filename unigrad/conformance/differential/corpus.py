@@ -2508,4 +2508,49 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): refusal others need (UnusedInputError) missing
+    (
+        "paddle: two results of one create_graph call share a double-grad node; a later pass "
+        "through one reached the other as an input, which got zeros where it is unused "
+        "(UnusedInputError expected; differential seed 2026, program 16226)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=[[-0.23, -1.05], [1.38, 0.26]], dtype="float64", watched=True),
+                Leaf(name="x3", data=[-1.03, 1.23], dtype="float64", watched=True),
+                Op(name="v4", op="xp_matmul", args=("x2", "x3"), params=()),
+                Op(name="v6", op="softmax", args=("x3",), params=()),
+                Op(name="v7", op="softplus", args=("v4",), params=()),
+                Op(name="v8", op="sort", args=("v6",), params=(("axis", 0), ("descending", False))),
+                Grad(
+                    name="g9",
+                    outputs=("v8", "v7"),
+                    inputs=("x3", "x3", "x2"),
+                    seeds=(Seed(data=[1.08, 0.99], dtype="float64"), None),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v10", op="where_equal", args=("g9[0]", "v4"), params=()),
+                Leaf(name="x11", data=[-1.06, 1.15], dtype="float64", watched=False),
+                Op(name="v12", op="where_equal", args=("g9[0]", "x11"), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v10"),
+                    inputs=("v12", "g9[2]", "x3"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
