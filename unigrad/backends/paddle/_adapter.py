@@ -176,7 +176,9 @@ class PaddleBackend(Backend):
                 break
         else:
             return
-        seen: set[int] = set()
+        # (not past the running pass's no_grad_vars: the cut branch brings zeros, which
+        # `_NoHigherOrder` lets through: differential seed 2026, program 16329)
+        seen: set[int] = set(_PASS.cuts)
         stack = [_grad_fn(y) for y in outputs]
         while stack:
             node = stack.pop()
@@ -287,10 +289,13 @@ class PaddleBackend(Backend):
                 # may run through them from a real output: the results refuse in any pass
                 # (wrapped first: `structure` may give a result a node and record of its
                 # own, which live as long as the tensor returned)
+                # (then through a native identity op: paddle runs no tensor hook on a
+                # PyLayer's output, so a cut there was refused where the other backends
+                # answer: differential seed 2026, program 16329)
                 with paddle.set_grad_enabled(True):  # (as create_graph records, always)
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:
-                            grads[i] = _NoHigherOrder.apply(g)
+                            grads[i] = _NoHigherOrder.apply(g).clone()
             own_shared_nodes(grads)
             nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
@@ -350,9 +355,11 @@ class PaddleBackend(Backend):
         cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
+        _PASS.cuts = cut_ptrs
         try:
             computed = self._grads(request, used)
         finally:
+            _PASS.cuts = frozenset()
             for h in handles:
                 h.remove()
         for i, g in zip(run, computed, strict=True):

@@ -72,6 +72,8 @@ class _Pass(threading.local):
     returned: list[Any]
     #: The running grad's (outputs, inputs); None outside unigrad's grad passes.
     call: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+    #: The pointers of the running grad's ``no_grad_vars`` nodes (zeroed by hooks).
+    cuts: frozenset[int] = frozenset()
 
     def __init__(self) -> None:
         self.returned = []

@@ -2553,4 +2553,83 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): refusal others do not need (UnsupportedFeatureError)
+    (
+        "paddle: a complex create_graph result (wrapped in a PyLayer, on whose output paddle "
+        "runs no hook) as a no_grad_vars cut was refused (UnsupportedFeatureError) where the "
+        "other backends answer (differential seed 2026, programs 16329, 23434)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-0.32 + 1.45j), (-0.51 + 0.73j), (0.64 - 1.08j)],
+                        [(1.05 + 1.35j), (1.07 - 0.6j), (0.94 + 1.25j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x4",
+                    data=[
+                        [(1.05 + 0.35j), (-1.31 - 0.24j), (-0.41 + 1.12j)],
+                        [(-0.25 - 0.67j), (-1.28 + 0.35j), (0.97 - 1.48j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v5", op="div", args=("x2", "x4"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v5",),
+                    inputs=("x4", "x4"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.4 + 0.62j), (0.61 + 0.97j), (0.71 + 1.31j)],
+                                [(0.96 + 1.2j), (0.59 - 0.95j), (1.02 - 0.99j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="fft.ifft", args=("g8[1]",), params=(("axis", -2),)),
+                Op(name="v10", op="sqrt", args=("g8[0]",), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x4", "x4", "v9"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(-0.85 - 1.16j), (1.47 + 1.36j), (0.72 + 0.85j)],
+                                    [(0.3 - 0.83j), (-0.69 + 1.47j), (0.71 - 0.72j)],
+                                ],
+                                [
+                                    [(-0.87 + 0.98j), (-0.82 - 0.71j), (-0.3 + 0.86j)],
+                                    [(-1.19 - 1.42j), (1.43 + 0.3j), (-0.87 - 0.62j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("g8[1]",),
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
