@@ -362,11 +362,17 @@ class PaddleBackend(Backend):
             _PASS.cuts = frozenset()
             for h in handles:
                 h.remove()
+        live = []
         for i, g in zip(run, computed, strict=True):
             if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
                 grads[i] = g
+                live.append(inputs[i])
         if not request.retain_graph:
-            self._consume(request.outputs, used, cut_ptrs, list_ops=not consume_only)
+            # the pass consumes what leads to the inputs it reached past the cuts; the
+            # cut branches it ran only to meet a consumed node (`_FREED_HOOKS`) stay
+            # usable, as in a process that never consumed one (differential seed 2026,
+            # program 40132: a later pass raised GraphFreedError)
+            self._consume(request.outputs, tuple(live), cut_ptrs, list_ops=not consume_only)
             if consume_only:
                 _mark_grad_graph(grads, old)
         return grads

@@ -2632,4 +2632,61 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): consumption of a cut pass (GraphFreedError where others answer)
+    (
+        "paddle: once any graph had been consumed, a cut pass that reaches no input ran its "
+        "cut branches and marked them consumed (through ceil, rule 14): a later pass raised "
+        "GraphFreedError where the other backends answer (differential seed 2026, program "
+        "40132)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, 1.5], dtype="float64", watched=True),
+                Op(name="v2", op="sin", args=("x1",), params=()),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[1.0, -0.5], dtype="float64"),),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="x4", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v5", op="exp", args=("x4",), params=()),
+                Op(name="v6", op="sin", args=("v5",), params=()),
+                Op(name="v7", op="ceil", args=("x4",), params=()),
+                Op(name="v8", op="xp_add", args=("v6", "v7"), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8",),
+                    inputs=("x4",),
+                    seeds=(Seed(data=[0.6, -0.91], dtype="float64"),),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v5",),
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g10",
+                    outputs=("v8",),
+                    inputs=("x4",),
+                    seeds=(Seed(data=[-1.3, 0.62], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
