@@ -773,6 +773,24 @@ def test_a_reshape_to_its_own_shape_is_a_tensor_of_its_own(backend) -> None:
     backend.close(gx, [10.0, 18.0, 26.0])
 
 
+@pytest.mark.parametrize("make", ["broadcast_to", "broadcast_arrays"])
+def test_a_0d_broadcast_to_its_own_shape_is_a_tensor_of_its_own(backend, make) -> None:
+    # paddle's broadcast_to returns a 0-d x itself for the shape (): a gradient with
+    # respect to the result counted every use of x (differential seed 2026, program 21340)
+    xp = backend.xp
+    x = backend.leaf(0.99, "float64")
+    v = -x
+    b = xp.broadcast_to(v, ()) if make == "broadcast_to" else xp.broadcast_arrays(v, x)[0]
+    y = xp.broadcast_to(v, (2,))
+    seed = backend.tensor([0.59, -1.36], "float64")
+    gb, gx = unigrad.grad(y, [b, x], grad_outputs=seed, allow_unused=True)
+    assert gb is None
+    backend.close(gx, 0.77, rtol=1e-12, atol=0)
+    gb, gv = unigrad.grad(b * 3.0 + v, [b, v])
+    backend.close(gb, 3.0, rtol=1e-12, atol=0)
+    backend.close(gv, 4.0, rtol=1e-12, atol=0)
+
+
 def test_a_full_slice_and_its_source_as_two_outputs(backend) -> None:
     x = backend.leaf([-0.53], "float64")
     v = x * 3.0
@@ -1056,3 +1074,41 @@ def test_backward_leaves_alone_an_input_a_gradient_does_not_depend_on(backend) -
     assert x3.grad is None
     x = np.array([1.39, 0.99])
     backend.close(x2.grad, -4.0 * x / (x * x + 1.0) ** 2)
+
+
+def test_a_complex_create_graph_result_as_a_cut(backend) -> None:
+    # paddle wrapped a complex create_graph result in a PyLayer (its higher-order
+    # kernels are wrong: any pass through it refuses), on whose output it runs no hook:
+    # a cut there was refused (UnsupportedFeatureError) where the other backends answer
+    # (differential seed 2026, programs 16329, 23434)
+    xp = backend.xp
+    x = backend.leaf([0.3 + 0.4j, -1.0 + 0.5j], "complex128")
+    w = backend.leaf([1.5 - 0.5j, 0.25 + 1.0j], "complex128")
+    seed = backend.tensor([0.81 + 1.3j, 0.65 - 0.42j], "complex128")
+    (g,) = unigrad.grad(x * x * w, x, grad_outputs=seed, create_graph=True)
+    y = xp.sqrt(g * g + 0.25)
+    assert unigrad.grad(y, [x, w], grad_outputs=seed, no_grad_vars=[g], allow_unused=True) == (
+        None,
+        None,
+    )
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(y, x, grad_outputs=seed, no_grad_vars=[g])
+    # beside a path that does not cross the cut: the cut branch brings zeros
+    (gx,) = unigrad.grad(y + x * w, x, grad_outputs=seed, no_grad_vars=[g])
+    backend.close(gx, np.conj(backend.np(w)) * backend.np(seed), rtol=1e-12, atol=1e-12)
+
+
+def test_a_cut_pass_that_reaches_no_input_consumes_nothing(backend) -> None:
+    # once any graph had been consumed, paddle's cut pass ran its cut branches (to meet a
+    # consumed node there) and marked them consumed: a later pass raised GraphFreedError
+    # where the other backends answer (differential seed 2026, program 40132)
+    xp = backend.xp
+    other = backend.leaf([0.5, 1.5], "float64")
+    unigrad.grad(xp.sum(xp.sin(other)), other)  # a consumption, anywhere
+    x = backend.leaf([0.3, -0.7], "float64")
+    e = xp.exp(x)
+    y = xp.sum(xp.sin(e)) + xp.sum(xp.ceil(x))  # ceil: a cut too (rule 14)
+    assert unigrad.grad(y, x, no_grad_vars=[e], allow_unused=True) == (None,)
+    (g,) = unigrad.grad(y, x)
+    xn = np.array([0.3, -0.7])
+    backend.close(g, np.cos(np.exp(xn)) * np.exp(xn), rtol=1e-12, atol=0)

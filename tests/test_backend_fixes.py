@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
+import unigrad
+
 if TYPE_CHECKING:
     from conftest import B
 
@@ -244,3 +246,45 @@ def test_complex_prod_gradient_is_conjugated(backend: B) -> None:
     (g,) = backend.grad(p, [z], grad_outputs=backend.tensor(seed, "complex64"))
     others = np.array([np.prod(np.delete(_Z, i)) for i in range(_Z.size)])
     backend.close(g, np.conj(others) * seed, rtol=1e-5, atol=1e-6)
+
+
+# ---- issue 23, differential seed 2026 (paddle) ---------------------------------------------
+@pytest.mark.parametrize("which", ["svdvals", "svd.S", "svd.Vh", "eigh.eigenvectors"])
+def test_a_later_result_of_a_decomposition_as_an_input(backend: B, which: str) -> None:
+    """paddle 3.3.1 crashed (raw ``SystemError: Invalid slot_id for
+    GradTensorHolder::add()``) where a pass stopped at a result other than the first of
+    a multi-output op (differential seed 2026, programs 4588, 12878, 48395)."""
+    xp = backend.xp
+    x = backend.leaf([[0.54, 1.16], [0.63, 0.77]], "float64")
+    a = backend.leaf([[2.0, 0.5], [0.5, 1.0]], "float64")
+    v = {
+        "svdvals": lambda: xp.linalg.svdvals(x),
+        "svd.S": lambda: xp.linalg.svd(x)[1],
+        "svd.Vh": lambda: xp.linalg.svd(x)[2],
+        "eigh.eigenvectors": lambda: xp.linalg.eigh(a)[1],
+    }[which]()
+    w = backend.leaf(np.full(backend.shape(v), 0.5).tolist(), "float64")
+    (g,) = unigrad.grad(xp.sum(v * w), v)
+    backend.close(g, np.full(backend.shape(v), 0.5), rtol=RTOL64, atol=0)
+    # beside an input upstream of the op, and an output that reaches only the op's result
+    gv, gw = unigrad.grad([xp.sum(v * w), v], [v, w])
+    backend.close(gv, np.full(backend.shape(v), 1.5), rtol=RTOL64, atol=0)
+    backend.close(gw, backend.np(v), rtol=RTOL64, atol=0)
+
+
+def test_a_third_derivative_of_a_scalar_power_toward_another_input(backend: B) -> None:
+    """paddle 3.3.1's ``PowTripleGradNode`` raised a raw ``RuntimeError: (NotFound) The
+    output DenseTensor D_X can not be nullptr`` in a pass through the second derivative
+    of ``x ** 2.0`` that did not differentiate with respect to ``x`` (differential seed
+    2026, program 23898)."""
+    xp = backend.xp
+    x = backend.leaf([-0.97, 1.41, 0.69], "float64")
+    w = backend.leaf([-1.23, 1.48, 0.67], "float64")
+    s = np.array([0.39, 0.69, -0.34])
+    (g1,) = unigrad.grad(
+        xp.sum(x**2.0 * backend.tensor(s.tolist(), "float64")), x, create_graph=True
+    )
+    (g2,) = unigrad.grad(xp.sum(g1 / (w * w + 1.0)), x, create_graph=True)
+    (gw,) = unigrad.grad(xp.sum(g2), w)
+    wn = backend.np(w)
+    backend.close(gw, -4.0 * s * wn / (wn * wn + 1.0) ** 2, rtol=RTOL64, atol=0)

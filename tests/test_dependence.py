@@ -374,3 +374,63 @@ def test_a_permutation_of_a_masked_product_stays_a_constant(backend, op) -> None
     hx, hw = unigrad.grad(xp.sum(gx), [x, w], allow_unused=True)
     assert hx is None
     backend.close(hw, mask, **TOL)
+
+
+@pytest.mark.parametrize("op", ["maximum", "clip", "relu"])
+def test_a_piecewise_linear_gradient_beside_a_complex_output_is_a_constant(backend, op) -> None:
+    """A complex output in the same call leaves a real piecewise-linear op's gradient a
+    constant (paddle read every such node as unknown in a call with a complex tensor:
+    differential seed 2026, program 9546)."""
+    xp = backend.xp
+    a = backend.leaf(-0.52, "float64")
+    x = backend.leaf([[0.85, -0.85], [0.89, -0.63]], "float64")
+    f = {
+        "maximum": lambda: xp.maximum(a, x),
+        "clip": lambda: xp.clip(x - a, -1.0, 1.0),
+        "relu": lambda: xp.maximum(x - a, 0.0),
+    }[op]
+    s = np.array([[0.55, -1.49], [0.84, 0.43]])
+    y = xp.sum(f() * backend.tensor(s.tolist(), "float64"))
+    c = backend.leaf([0.3 + 0.4j, -1.0 + 0.5j], "complex128")
+    z = xp.fft.fft(c * c)  # complex, independent of a and x
+    seed = backend.tensor([1.0 + 0.5j, 2.0 - 1.0j], "complex128")
+    (ga,) = unigrad.grad([y, z], [a], grad_outputs=[None, seed], create_graph=True)
+    assert not backend.requires_grad(ga)  # a sum of the seed where a mask holds
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(ga, a)
+    xn = backend.np(x)
+    mask = {"maximum": xn < -0.52, "clip": np.abs(xn + 0.52) < 1.0, "relu": xn + 0.52 > 0}[op]
+    sign = 1.0 if op == "maximum" else -1.0
+    backend.close(ga, sign * np.sum(s * mask), **TOL)
+
+
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_a_cumulative_product_over_one_element_is_linear(backend, include_initial) -> None:
+    """``cumulative_prod`` over an axis of length 1 is its operand: its gradient with
+    respect to a linear function's input is a constant (paddle's namespace unbinds the
+    axis, and its unbind node read everything: differential seed 2026, program 28970)."""
+    xp = backend.xp
+    x = backend.leaf([[-1.42, -1.01], [1.29, -0.81]], "float64")
+    c = np.array([[1.23, -0.71], [-1.24, 1.2]])
+    v = xp.sum(xp.vecdot(backend.tensor(c.tolist(), "float64"), x), axis=None, keepdims=True)
+    y = xp.cumulative_prod(v, axis=-1, include_initial=include_initial)
+    seed = [0.5, 2.0] if include_initial else [2.0]
+    (g,) = unigrad.grad(y, x, grad_outputs=backend.tensor(seed, "float64"), create_graph=True)
+    assert not backend.requires_grad(g)
+    backend.close(g, 2.0 * c, **TOL)
+
+
+def test_one_result_of_a_call_is_unused_by_a_function_of_another(backend) -> None:
+    """``d(tanh(w @ x))/dx`` and ``/dw`` come from one paddle double-grad node: a later
+    pass through the first reached the second's node, which got zeros instead of being
+    unused (differential seed 2026, program 16226)."""
+    xp = backend.xp
+    w = backend.leaf([[-0.23, -1.05], [1.38, 0.26]], "float64")
+    x = backend.leaf([-1.03, 1.23], "float64")
+    gx, gw = unigrad.grad(xp.sum(xp.tanh(w @ x)), [x, w], create_graph=True)
+    y = xp.sum(gx * gx)
+    assert unigrad.grad(y, [gw, x], retain_graph=True, allow_unused=True)[0] is None
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(y, [gw, x], retain_graph=True)
+    (ggx,) = unigrad.grad(y, gx)
+    backend.close(ggx, 2.0 * backend.np(gx), **TOL)

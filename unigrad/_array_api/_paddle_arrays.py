@@ -176,7 +176,7 @@ def broadcast_arrays(*arrays: Any) -> list[Any]:
 
 
 def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
-    return paddle.broadcast_to(x, list(shape))
+    return prims.broadcast_to(x, shape)
 
 
 def _list_operands(arrays: list[Any]) -> list[Any]:

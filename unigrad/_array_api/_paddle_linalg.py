@@ -16,7 +16,7 @@ from . import _common as c
 from . import _paddle_ho as ho
 from ._paddle_arrays import _sum_dtype, matmul, matrix_transpose, tensordot, vecdot
 from ._paddle_dtypes import _promote, _widened, finfo
-from ._paddle_prims import prims
+from ._paddle_prims import own_nodes, prims
 
 __all__ = [
     "cholesky",
@@ -84,7 +84,7 @@ def det(x: Any, /) -> Any:
 
 
 def eigh(x: Any, /) -> c.EighResult:
-    return c.EighResult(*paddle.linalg.eigh(x))
+    return c.EighResult(*own_nodes(paddle.linalg.eigh(x)))
 
 
 def inv(x: Any, /) -> Any:
@@ -179,4 +179,4 @@ def solve(x1: Any, x2: Any, /) -> Any:
 
 
 def svd(x: Any, /, *, full_matrices: bool = True) -> c.SVDResult:
-    return c.SVDResult(*paddle.linalg.svd(x, full_matrices=full_matrices))
+    return c.SVDResult(*own_nodes(paddle.linalg.svd(x, full_matrices=full_matrices)))

@@ -14,21 +14,32 @@ import paddle
 
 from . import _paddle_ho as ho
 
-__all__ = ["linalg", "prims"]
+__all__ = ["linalg", "own_nodes", "prims"]
 
 
 def _ax(axis: Any) -> Any:
     return list(axis) if isinstance(axis, tuple) else axis
 
 
+def own_nodes(results: Sequence[Any]) -> tuple[Any, ...]:
+    """The results of one multi-output paddle op, each through an identity op of its own
+    (``clone``) while it requires grad. paddle 3.3.1's ``paddle.grad`` crashes
+    (``SystemError: (Fatal) Invalid slot_id for GradTensorHolder::add()``) where a pass
+    stops at an input made by a result other than the first of such a node (``svd``'s
+    ``S``/``Vh``, ``eigh``'s eigenvectors) without running the node: ``grad(2 * s, s)``,
+    ``s = svd(x)[1]`` (differential seed 2026, programs 4588, 12878, 48395). A node of
+    its own per result is one slot, which paddle stops at."""
+    return tuple(r if r.stop_gradient else r.clone() for r in results)
+
+
 class _Linalg:
     @staticmethod
     def svd(x: Any, full_matrices: bool = False) -> Any:
-        return paddle.linalg.svd(x, full_matrices=full_matrices)
+        return own_nodes(paddle.linalg.svd(x, full_matrices=full_matrices))
 
     @staticmethod
     def eigh(x: Any) -> Any:
-        return paddle.linalg.eigh(x)
+        return own_nodes(paddle.linalg.eigh(x))
 
     @staticmethod
     def inv(x: Any) -> Any:
@@ -158,6 +169,12 @@ class _Prims:
 
     @staticmethod
     def broadcast_to(x: Any, shape: Sequence[int]) -> Any:
+        if len(shape) == 0 and not x.stop_gradient:
+            # paddle 3.3.1's expand returns x itself for the shape ``()``, so a gradient
+            # with respect to the result counted every use of x (differential seed 2026,
+            # program 21340: ``broadcast_arrays`` of 0-d tensors); torch's result is a
+            # tensor of its own: a copy here
+            return x.clone()
         return paddle.broadcast_to(x, list(shape))
 
     @staticmethod

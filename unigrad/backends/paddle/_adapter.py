@@ -47,11 +47,11 @@ from ._consumption import (
 )
 from ._dtypes import _COMPLEX, _any_complex, _kind_of
 from ._engine import (
-    _MISSING_BASE_GRAD,
     _NESTED_MESSAGE,
     _PASS,
     ENGINE_LOCK,
     _has_grad,
+    _missing_base_grad,
     _paddle_grad,
     _quiet_glog,
     _set_has_grad,
@@ -76,6 +76,7 @@ from ._structure import (
     _reachable,
     _reaches_leaf,
     _refuse_constant_outputs,
+    own_shared_nodes,
     recorded,
     seed_copies,
     structure,
@@ -174,7 +175,9 @@ class PaddleBackend(Backend):
                 break
         else:
             return
-        seen: set[int] = set()
+        # (not past the running pass's no_grad_vars: the cut branch brings zeros, which
+        # `_NoHigherOrder` lets through: differential seed 2026, program 16329)
+        seen: set[int] = set(_PASS.cuts)
         stack = [_grad_fn(y) for y in outputs]
         while stack:
             node = stack.pop()
@@ -230,10 +233,10 @@ class PaddleBackend(Backend):
                 try:
                     return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
                 except Exception as err:
-                    if _MISSING_BASE_GRAD not in str(err) or any(map(_made_by_a_view, inputs)):
+                    if not _missing_base_grad(str(err)) or any(map(_made_by_a_view, inputs)):
                         raise
                     # paddle 3.3.1's PowDoubleGradNode needs its base's gradient
-                    # (`_MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
+                    # (`_engine._MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
                     # view-made input, which would get a wrong number: `_VIEW_NODES`)
                     _set_has_grad(grad_mode)
                     extra = _call_inputs_behind(outputs, inputs)
@@ -285,10 +288,14 @@ class PaddleBackend(Backend):
                 # may run through them from a real output: the results refuse in any pass
                 # (wrapped first: `structure` may give a result a node and record of its
                 # own, which live as long as the tensor returned)
+                # (then through a native identity op: paddle runs no tensor hook on a
+                # PyLayer's output, so a cut there was refused where the other backends
+                # answer: differential seed 2026, program 16329)
                 with paddle.set_grad_enabled(True):  # (as create_graph records, always)
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:
-                            grads[i] = _NoHigherOrder.apply(g)
+                            grads[i] = _NoHigherOrder.apply(g).clone()
+            own_shared_nodes(grads)
             nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
             _record_call(request, grads, nodes, outs)
@@ -347,16 +354,24 @@ class PaddleBackend(Backend):
         cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
         consume_only = request.create_graph and not request.retain_graph
         old = _graph_ptrs(request.outputs) if consume_only else set()
+        _PASS.cuts = cut_ptrs
         try:
             computed = self._grads(request, used)
         finally:
+            _PASS.cuts = frozenset()
             for h in handles:
                 h.remove()
+        live = []
         for i, g in zip(run, computed, strict=True):
             if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
                 grads[i] = g
+                live.append(inputs[i])
         if not request.retain_graph:
-            self._consume(request.outputs, used, cut_ptrs, list_ops=not consume_only)
+            # the pass consumes what leads to the inputs it reached past the cuts; the
+            # cut branches it ran only to meet a consumed node (`_FREED_HOOKS`) stay
+            # usable, as in a process that never consumed one (differential seed 2026,
+            # program 40132: a later pass raised GraphFreedError)
+            self._consume(request.outputs, tuple(live), cut_ptrs, list_ops=not consume_only)
             if consume_only:
                 _mark_grad_graph(grads, old)
         return grads

@@ -201,7 +201,8 @@ _COMPLEX_HIGHER_MESSAGE = message(
 class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
     """The identity on a complex ``create_graph`` result, whose backward refuses: any
     pass through it (grad or backward, from any output) raises
-    `HigherOrderUnavailableError` instead of paddle's wrong numbers."""
+    `HigherOrderUnavailableError` instead of paddle's wrong numbers, except a pass that
+    brings it only zeros (a cut)."""
 
     @staticmethod
     def forward(ctx: Any, g: Any) -> Any:
@@ -209,6 +210,12 @@ class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
 
     @staticmethod
     def backward(ctx: Any, dg: Any) -> Any:
+        if not bool(paddle.any(dg != 0)):
+            # a cut's zeros (no_grad_vars: `_zero_grad` on the copy of this output the
+            # user holds, a branch paddle's pass still runs): the derivative of zeros is
+            # zeros whatever the kernels behind, so the pass answers as the other
+            # backends do (differential seed 2026, programs 16329, 23434)
+            return paddle.zeros_like(dg)
         # raised inside paddle's engine, which wraps it: the pass re-raises this one
         _PASS.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
         raise err

@@ -33,7 +33,7 @@ from ._nodes import forgetter, hold, kids, memo, name, peek, peek_name, remember
 from ._nodes import name as _name
 from ._refcounts import _grad_fn
 
-__all__ = ["CUT_NODES", "edges", "recorded", "seed_copies", "structure"]
+__all__ = ["CUT_NODES", "edges", "own_shared_nodes", "recorded", "seed_copies", "structure"]
 
 #: Forward grad nodes whose backward formulas read nothing but the incoming gradient
 #: (linear in it, with constant or non-differentiable coefficients: ``where``'s
@@ -82,6 +82,13 @@ _LINEAR = frozenset(
         "TakeAlongAxisGradNode",
         "TileGradNode",
         "RepeatInterleaveGradNode",
+        # unbind and split (the namespace's cumulative products of paddle: a stack or
+        # concat of the incoming gradients; an unknown node made the constant gradient of
+        # cumulative_prod over a length-1 axis require grad: differential seed 2026,
+        # program 28970)
+        "UnbindGradNode",
+        "SplitGradNode",
+        "SplitWithNumGradNode",
         # the double-grad nodes of those ops (in a create_graph result's graph, which a
         # later call walks): the same linear map of the incoming gradient-of-gradient
         "AddDoubleGradNode",
@@ -117,8 +124,12 @@ CUT_NODES = frozenset(
 
 #: Rule 14: forward grad nodes of piecewise-linear ops, whose formulas read the input
 #: only through a mask or a sign (derivative identically zero): linear in the incoming
-#: gradient, as `_LINEAR`, in a real call. Complex ``abs`` reads ``z / |z|``, which has
-#: a derivative: in a call with complex tensors they are unknown nodes.
+#: gradient, as `_LINEAR`. Complex ``abs`` reads ``z / |z|``, which has a derivative:
+#: in a call with complex tensors its node (`_COMPLEX_PIECEWISE`) is an unknown one. The
+#: others have no complex kernel in paddle 3.3.1 (measured: ``maximum``, ``clip``,
+#: ``max``, ``relu``, ... of a complex tensor raise ``NotFound``), so they are linear in
+#: any call (a complex output beside them left ``maximum``'s constant gradient requiring
+#: grad: differential seed 2026, program 9546).
 _PIECEWISE_LINEAR = frozenset(
     {
         "AbsGradNode",
@@ -134,6 +145,10 @@ _PIECEWISE_LINEAR = frozenset(
         "LeakyReluGradNode",
     }
 )
+
+#: The nodes of `_PIECEWISE_LINEAR` whose op has a complex kernel (linear only in a real
+#: call).
+_COMPLEX_PIECEWISE = frozenset({"AbsGradNode"})
 
 #: Forward grad node name -> for each edge ``j`` (the gradient sent to input ``j``),
 #: what its formula reads besides the incoming gradient: input indices, and ``-1`` for
@@ -357,7 +372,8 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
     op = name(node)
     per_edge: tuple[tuple[Any, ...], ...] | None = None
     piecewise = op in _PIECEWISE_LINEAR
-    if op not in _LINEAR and not (real and piecewise):
+    by_call = op in _COMPLEX_PIECEWISE  # (linear in a real call only)
+    if op not in _LINEAR and not (piecewise and (real or not by_call)):
         formula = _READS.get(op)
         out: list[tuple[Any, ...]] = []
         for j, c in enumerate(ks):
@@ -369,7 +385,7 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
                 picks = [k for k in formula[j] if k < 0 or ks[k] is not None]
                 out.append(tuple(node if k < 0 else ks[k] for k in picks))
         per_edge = tuple(out)
-    if real or not piecewise:  # (a complex call's unknown reading is its own)
+    if real or not by_call:  # (a complex call's unknown reading is its own)
         remember(node, (ks, per_edge))
     return per_edge
 
@@ -411,6 +427,21 @@ def _own_node(g: Any) -> Any:
     other results built on it (``d(x*a + a*a)/da`` adds to it): a record there would
     prune their walks too, and consuming ``g`` would consume theirs."""
     return g.clone()
+
+
+def own_shared_nodes(grads: list[Any]) -> None:
+    """Give each differentiable result of a call with several an identity op of its own
+    (in place). paddle's double-grad node is shared by the gradients of all its forward
+    node's inputs (``d(x @ w)/dx`` and ``d(x @ w)/dw``), and its walks and passes see
+    nodes, not output slots: a later pass that reaches one result's graph through that
+    node reached the others too, so one of them taken as an input got zeros where it is
+    unused (differential seed 2026, program 16226: ``UnusedInputError`` expected)."""
+    idx = [i for i, g in enumerate(grads) if g is not None and not g.stop_gradient]
+    if len(idx) < 2:
+        return
+    for i in idx:
+        if _grad_fn(grads[i]) is not None:
+            grads[i] = grads[i].clone()
 
 
 def structure(
