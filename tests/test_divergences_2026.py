@@ -68,11 +68,6 @@ def test_det_derivatives_at_singular_matrices(backend: B) -> None:
     )
 
 
-@pytest.mark.xfail_backend(
-    "torch",
-    reason="torch 2.13's det backward without create_graph is 0 at a matrix whose "
-    "det is exactly 0 (pytorch/pytorch#104675); with create_graph it is right",
-)
 @pytest.mark.xfail_backend("paddle", reason="paddle 3.3.1's det_grad is 0 there too")
 def test_det_first_derivative_at_a_singular_matrix(backend: B) -> None:
     """The cofactor matrix, without create_graph (the numpy tape raised ``LinAlgError``)."""

@@ -15,6 +15,10 @@ The corrections make results obey the contract where torch's own function does n
 * ``copysign(x1, x2)`` reads only ``x2``'s sign, so ``x2`` is no dependence (rule 14): it
   enters detached (torch records a zero derivative for it, which makes it "used"), and
   the derivative in ``x1`` (+1 or -1) is a constant.
+* ``linalg.det`` of a tensor that requires grad differentiates as the cofactor matrix
+  at every matrix: torch 2.13's first derivative (without ``create_graph``) is zero at a
+  matrix whose determinant is exactly zero (pytorch/pytorch#104675), where the cofactor
+  matrix is not (a rank n - 1 matrix).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ._portable import Portable, portable
+from ._portable import LINALG, Portable, portable
 
 __all__ = ["build"]
 
@@ -100,22 +104,66 @@ def build() -> Portable:
     def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
         return torch.log_softmax(x, dim=axis)
 
+    class _Det(torch.autograd.Function):  # type: ignore[misc]
+        """``torch.linalg.det`` whose derivative is the cofactor matrix (conjugated, torch's
+        convention for complex), built of this same function, so it differentiates again
+        to any order."""
+
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            ctx.save_for_backward(a)
+            return torch.linalg.det(a)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            (a,) = ctx.saved_tensors
+            return g[..., None, None] * _cofactors(a).conj()
+
+    def _cofactors(a: Any) -> Any:
+        """The cofactor matrix: signed determinants of the minors for matrices up to 4x4
+        and for larger ill-conditioned ones (exact at singular matrices), det(a) inv(a)^T
+        for larger well-conditioned ones."""
+        n = a.shape[-1]
+        if n == 0:
+            return torch.zeros_like(a)
+        if n == 1:
+            return torch.ones_like(a)
+        if n > 4:
+            eps = torch.finfo(a.dtype).eps
+            if bool(torch.all(torch.linalg.cond(a.detach()) < eps**-0.5)):
+                return _Det.apply(a)[..., None, None] * torch.linalg.inv(a).mT
+        keep = torch.tensor([[k for k in range(n) if k != i] for i in range(n)])
+        minors = a[..., keep[:, None, :, None], keep[None, :, None, :]]  # (..., n, n, n-1, n-1)
+        sign = torch.tensor([[(-1.0) ** (i + j) for j in range(n)] for i in range(n)])
+        return _Det.apply(minors) * sign.to(a.dtype)
+
+    def det(x: Any, /) -> Any:
+        """The determinant; its derivative is the cofactor matrix at every matrix."""
+        if isinstance(x, torch.Tensor) and x.requires_grad:
+            return _Det.apply(x)
+        return xp.linalg.det(x)
+
+    linalg = Portable(xp.linalg, names=LINALG, overrides={"det": det}, label="linalg")
+
     overrides = {
-        f.__name__: f
-        for f in (
-            positive,
-            conj,
-            real,
-            floor_divide,
-            copysign,
-            einsum,
-            logsumexp,
-            sigmoid,
-            softplus,
-            relu,
-            erf,
-            softmax,
-            log_softmax,
-        )
+        "linalg": linalg,
+        **{
+            f.__name__: f
+            for f in (
+                positive,
+                conj,
+                real,
+                floor_divide,
+                copysign,
+                einsum,
+                logsumexp,
+                sigmoid,
+                softplus,
+                relu,
+                erf,
+                softmax,
+                log_softmax,
+            )
+        },
     }
     return portable(xp, overrides)
