@@ -30,7 +30,7 @@ from typing import Any
 
 from .._errors import CompiledStepError, message
 from . import _deps, _lazy
-from ._analyse import Analysis, analyse, carry, consume, leaves_of
+from ._analyse import Analysis, analyse, carried_by, carry, consume, leaves_of
 from ._caches import CACHES
 from ._node import fresh_token, recorded_before_step
 from ._plan import Plan, build, compiled_run
@@ -107,7 +107,7 @@ def grad(
         for i, g in enumerate(gs):
             if a.reached[i]:
                 result[i] = engine.canon(g)
-        if values and not retain_graph:
+        if values and not retain_graph and not carried_by(a.order):
             consume(a.order)  # the pass above returned every value still held
         elif not retain_graph:
             _consume_keeping_values(cls, a, outputs)
@@ -180,8 +180,14 @@ def _consume_keeping_values(cls: type[Tensor], a: Analysis, outputs: Sequence[An
     elsewhere (the path of passes that did not return them: create_graph, batched)."""
     rest = _held(a, ())
     rest += [y for y in outputs if isinstance(y, Tensor) and y._v is None and _live(a, y)]
+    # (rule 6) the forward nodes the create_graph results among them carry are consumed
+    # too: the pending values of their outputs still held are computed first
+    extra = carried_by(a.order)
+    for node in extra:
+        if not node.consumed:
+            rest += [t for t in (r() for r in node.outs) if t is not None and t._v is None]
     _lazy.materialize(cls, rest)
-    consume(a.order)
+    consume([*a.order, *extra])
 
 
 def _live(a: Analysis, t: Tensor) -> bool:

@@ -39,6 +39,9 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
     "RoundBackward0": None,
     "RoundBackward1": None,
     "TruncBackward0": None,
+    # ``div(a, b, rounding_mode=...)`` (floor or trunc division, in ``remainder``'s
+    # gradient): both formulas are ``zeros_like``; without a rounding mode it is ``a / b``
+    "DivBackward2": None,
     # copysign(a, b) = |a| sign(b): b's formula is ``zeros_like``
     "CopysignBackward0": (1,),
     # double-backward nodes of piecewise-linear activations: (grad_output, self)
@@ -54,6 +57,12 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
 _SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
 
 
+#: ``div`` with a ``rounding_mode`` argument: cuts only with a rounding mode
+_DIV_MODE = type(
+    torch.div(torch.ones(1, requires_grad=True), 2.0, rounding_mode="floor").grad_fn
+)
+
+
 #: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge).
 _CUT_BY_TYPE: dict[type, tuple[int, ...] | None] = {}
 
@@ -67,6 +76,8 @@ def _cut_of(node: Any) -> tuple[int, ...] | None:
         cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, ())
     if t is _SGN and node._saved_result.is_complex():
         return ()  # complex sgn(z) = z/|z| has a derivative
+    if t is _DIV_MODE and node._saved_rounding_mode is None:
+        return ()  # true division: differentiable
     return cut
 
 

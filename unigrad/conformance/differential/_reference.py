@@ -196,9 +196,9 @@ def _record(
     nodes it carries: the pass's and those its create_graph results carried."""
     token = object()
     now = _CALLS[0]
-    carried: set[tuple[Node, int]] = {(n, now) for n in order}
-    for n in order:
-        carried |= n.carried
+    # what the pass ran: its own nodes and (rule 6) those the results it ran through
+    # carry, all stamped now: the call's own consumption of them is not *since*
+    carried: set[tuple[Node, int]] = {(n, now) for n in _ran(order)}
     frozen = frozenset(carried)
     for g in results:
         if g is not None:
@@ -216,10 +216,22 @@ def _record(
 _CALLS = [0]
 
 
-def _consume(order: Sequence[Node]) -> None:
-    """A ``retain_graph=False`` pass consumes the nodes it ran (not a full slice's)."""
+def _ran(order: Sequence[Node]) -> list[Node]:
+    """The nodes a pass over ``order`` runs (rule 6): its live nodes and the forward
+    nodes carried by the create_graph results among them (a gradient's graph runs
+    through the forward nodes it was computed through, on torch and paddle literally)."""
+    ran = dict.fromkeys(order)
     for n in order:
-        if not n.kept and not n.consumed:
+        ran.update(dict.fromkeys(c for c, _ in n.carried))
+    return list(ran)
+
+
+def _consume(order: Sequence[Node]) -> None:
+    """A ``retain_graph=False`` pass consumes the nodes it ran (`_ran`; not a full
+    slice's), stamped with the call's number (a node consumed again takes the later
+    stamp: it was consumed since any result made between the two passes)."""
+    for n in _ran(order):
+        if not n.kept:
             n.consumed = True
             n.consumed_by = _CALLS[0]
 
