@@ -27,8 +27,8 @@ from ._consumption import (
     _LIVE,
     _consume,
     _leaves_of,
-    _runs_uncut,
     _plan,
+    _runs_uncut,
     _useful,
 )
 from ._engine import _KINDS, _filled, _has_torch_function, _run_backward, _translate

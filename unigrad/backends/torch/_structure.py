@@ -58,9 +58,7 @@ _SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
 
 
 #: ``div`` with a ``rounding_mode`` argument: cuts only with a rounding mode
-_DIV_MODE = type(
-    torch.div(torch.ones(1, requires_grad=True), 2.0, rounding_mode="floor").grad_fn
-)
+_DIV_MODE = type(torch.div(torch.ones(1, requires_grad=True), 2.0, rounding_mode="floor").grad_fn)
 
 
 #: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge).
