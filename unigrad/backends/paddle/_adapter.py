@@ -541,12 +541,17 @@ class PaddleBackend(Backend):
             _PASS.plain = _checked(request.outputs)
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
+            # paddle's backward(retain_graph=False) frees every node it runs, a branch that
+            # reaches the leaves only through a node of `CUT_NODES` too, which the
+            # contract's pass does not run (rule 14: it stays usable): retained there,
+            # and consumed by unigrad's marks (`_consume`) as everywhere
+            cut = not request.retain_graph and _cuts_dependence(request.outputs, False)
             try:
                 if _CONSUMED_AT and not request.retain_graph:
                     _refuse_consumed_before_backward(request.outputs)
                 with _quiet_glog():
                     paddle.autograd.backward(
-                        list(outputs), seeds, retain_graph=request.retain_graph
+                        list(outputs), seeds, retain_graph=request.retain_graph or cut
                     )
             except Exception as err:
                 _set_has_grad(grad_mode)
@@ -560,8 +565,8 @@ class PaddleBackend(Backend):
                     _give_back(_PASS.returned)
         if not request.retain_graph:
             # (rule 14: what only a node of `CUT_NODES` reaches is not the pass's)
-            cut = _cuts_dependence(request.outputs, False)
-            self._consume(request.outputs, request.inputs, dependence=cut)
+            dependence = _cuts_dependence(request.outputs, False)
+            self._consume(request.outputs, request.inputs, dependence=dependence)
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, paddle.Tensor):

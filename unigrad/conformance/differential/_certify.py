@@ -62,25 +62,9 @@ class Known:
 
 
 #: Divergences known and owned elsewhere or still open, shown as xfail rows with their
-#: reason. Keep it tiny and delete entries as the work lands. Rule 6's class is decided
-#: (docs/semantics.md, row 6); one paddle case of row 15 is open.
-_LIST_OP_OPERANDS = (
-    "open (semantics row 15, paddle): a create_graph=True, retain_graph=False call does not "
-    "mark its list-op nodes (stack, concat) consumed, because paddle 3.3's post-hooks cannot "
-    "hand such a node's gradients on; where every operand is a leaf or an input of that call, "
-    "a later plain pass through the node answers (right numbers: paddle never frees) where the "
-    "other backends raise GraphFreedError"
-)
-KNOWN: list[Known] = [
-    Known(
-        "paddle",
-        _LIST_OP_OPERANDS,
-        op=op,
-        text=("expected GraphFreedError", "got a result"),
-        higher_order=True,
-    )
-    for op in ("stack", "concat")
-]
+#: reason. Empty: rule 6's and row 15's classes are decided and implemented on every
+#: backend (docs/semantics.md, rows 6b and 15a); a new entry needs an open issue.
+KNOWN: list[Known] = []
 
 
 @dataclass(frozen=True)
