@@ -963,6 +963,26 @@ def test_a_create_graph_result_crosses_a_consumed_list_op(backend, op) -> None:
     backend.close(got, expected)
 
 
+@pytest.mark.parametrize("op", ["stack", "concat"])
+def test_a_list_op_over_leaves_consumed_by_a_create_graph_call_raises_later(backend, op) -> None:
+    # rule 15 (KNOWN until now; differential seed 2026, programs 4690, 19494, 40802):
+    # paddle's create_graph=True, retain_graph=False call left the list op's node
+    # unmarked (a hook cannot hand its gradients on), and where every operand is a leaf
+    # or an input of that call no other node was marked: a later plain pass answered
+    xp = backend.xp
+    x, w = backend.leaf([1.0, 2.0]), backend.leaf([0.5, -1.0])
+    n = getattr(xp, op)([x, w])
+    (g,) = unigrad.grad(xp.sum(n * n), x, create_graph=True, retain_graph=False)
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(xp.sum(n), w)
+    with pytest.raises(unigrad.GraphFreedError):  # the cut pass raises as the uncut one
+        unigrad.grad(n, x, grad_outputs=xp.ones_like(n), no_grad_vars=[n])
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.backward(xp.sum(n))
+    (gg,) = unigrad.grad(xp.sum(g), x)  # its results stay differentiable
+    backend.close(gg, [2.0, 2.0])
+
+
 def test_a_branch_to_no_input_crosses_a_consumed_list_op(backend) -> None:
     # rule 6: a consumed branch that leads to no requested input did not run
     xp = backend.xp

@@ -334,7 +334,12 @@ class PaddleBackend(Backend):
         grads: list[Any | None] = self._grads(request, request.inputs)
         if not request.retain_graph:
             # (create_graph: its results stay differentiable, rule 15)
-            self._consume(request.outputs, request.inputs, list_ops=not request.create_graph)
+            self._consume(
+                request.outputs,
+                request.inputs,
+                list_ops=not request.create_graph,
+                owners=(*request.outputs, *(g for g in grads if g is not None)),
+            )
         return grads
 
     def _grad_cut(self, request: GradRequest) -> list[Any | None]:
@@ -380,6 +385,7 @@ class PaddleBackend(Backend):
                 cut_ptrs,
                 list_ops=not request.create_graph,
                 dependence=True,
+                owners=(*request.outputs, *(g for g in grads if g is not None)),
             )
         return grads
 
@@ -438,14 +444,16 @@ class PaddleBackend(Backend):
         *,
         list_ops: bool = True,
         dependence: bool = False,
+        owners: tuple[Any, ...] = (),
     ) -> None:
         """Mark the nodes the pass ran consumed (`_mark_executed`), and (rule 6) the
         forward nodes carried by the create_graph results among them. ``list_ops=False``
         (a ``create_graph=True, retain_graph=False`` call) enters the nodes of list ops
         (`_MULTI_SLOT`) in `_LIST_CONSUMED` instead of hooking them: its results' graphs
         run through them (rule 15), and a post-hook cannot hand their gradients on
-        (paddle 3.3.1). ``dependence``: the graph may hold a node of `CUT_NODES`, whose
-        edges the pass does not run (rule 14)."""
+        (paddle 3.3.1), kept while one of ``owners`` (the call's outputs and results)
+        lives. ``dependence``: the graph may hold a node of `CUT_NODES`, whose edges the
+        pass does not run (rule 14)."""
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
         extra = carried_of if recorded() else None
         if inputs is not None:
@@ -463,7 +471,7 @@ class PaddleBackend(Backend):
                 leaves,
                 cuts,
                 list_ops=list_ops,
-                owners=outputs,
+                owners=owners or outputs,
                 cut_names=CUT_NODES if dependence else frozenset(),
                 carried_of=extra,
             )

@@ -162,11 +162,11 @@ def _stamp(nodes: Any) -> int:
 
 #: Rule 15 on paddle: the list ops' nodes (`_MULTI_SLOT`) a ``create_graph=True,
 #: retain_graph=False`` call consumed, which take no hook: ``node_ptr -> (the stamp,
-#: weak references to that call's outputs)``. An entry counts while one of those
-#: outputs lives: its graph holds the node, so no other node has its address; once they
-#: are all gone the entry goes (a pass through the node from an intermediate tensor
-#: held alone then answers).
-_LIST_CONSUMED: dict[int, tuple[int, tuple[weakref.ref[Any], ...]]] = {}
+#: the node, weak references to that call's outputs and results)``. The entry holds the
+#: node (paddle's wrapper holds the C++ node: no other node takes its address) while
+#: one of those tensors lives; once they are all gone the entry goes (a pass through
+#: the node from an intermediate tensor held alone then answers).
+_LIST_CONSUMED: dict[int, tuple[int, Any, tuple[weakref.ref[Any], ...]]] = {}
 
 
 def _consumed_list_ops() -> dict[int, int]:
@@ -174,7 +174,7 @@ def _consumed_list_ops() -> dict[int, int]:
     if not _LIST_CONSUMED:
         return {}
     live: dict[int, int] = {}
-    for ptr, (stamp, owners) in list(_LIST_CONSUMED.items()):
+    for ptr, (stamp, _, owners) in list(_LIST_CONSUMED.items()):
         if any(r() is not None for r in owners):
             live[ptr] = stamp
         else:
@@ -184,7 +184,7 @@ def _consumed_list_ops() -> dict[int, int]:
 
 def _consumed_at(ptr: int) -> int:
     entry = _LIST_CONSUMED.get(ptr)
-    if entry is not None and any(r() is not None for r in entry[1]):
+    if entry is not None and any(r() is not None for r in entry[2]):
         return entry[0]
     hook = _FREED_HOOKS.get(ptr)
     # 3: the registry's reference, this name's and getrefcount's argument: no node
@@ -280,7 +280,8 @@ def _mark_executed(
 
     ``list_ops=False`` (a ``create_graph=True, retain_graph=False`` call, whose results'
     graphs run through the nodes it consumed) enters the list ops' nodes in
-    `_LIST_CONSUMED` instead, held valid by ``owners`` (the call's outputs). Edges out of
+    `_LIST_CONSUMED` instead, kept while one of ``owners`` (the call's outputs and
+    results) lives. Edges out of
     a node named in ``cut_names`` are not followed (rule 14: what only ``sign`` reaches
     is not the pass's). ``carried_of(node)``: the forward nodes a create_graph result's
     node carries, which a pass through it runs too (rule 6).
@@ -355,9 +356,9 @@ def _mark_executed(
         ptr = node.node_ptr()
         entry = _LIST_CONSUMED.get(ptr)
         if entry is not None:
-            _LIST_CONSUMED[ptr] = (stamp, entry[1] + refs)
+            _LIST_CONSUMED[ptr] = (stamp, entry[1], entry[2] + refs)
         elif node.name() in _MULTI_SLOT and not list_ops:
-            _LIST_CONSUMED[ptr] = (stamp, refs)
+            _LIST_CONSUMED[ptr] = (stamp, node, refs)
     hooks = _FREED_HOOKS
     for node in ran:  # `_hook_for`, inlined (once per node run)
         ptr = node.node_ptr()
