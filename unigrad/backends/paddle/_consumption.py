@@ -25,7 +25,7 @@ from ..._errors import (
     UnsupportedFeatureError,
     message,
 )
-from ...contract import _carried
+from ...contract import _carried, _graph
 from ...contract._carried import FREED_MESSAGE
 from ._engine import _PASS, _SENTINEL, _THREAD
 from ._nodes import peek
@@ -333,11 +333,21 @@ def _mark_executed(
     again: list[Any] = []  # carried nodes consumed before: a new stamp, no second hook
     if carried_of is not None:
         have = {n.node_ptr() for n in ran}
+        found: dict[int, Any] = {}
         for node in list(ran):
             for c in carried_of(node):
                 p = c.node_ptr()
                 if p not in have:
                     have.add(p)
+                    found[p] = c
+        if found:  # those that lead to a target (the engine runs only those)
+            want = {t.node_ptr() for t in targets}
+            leads = _graph.executed(
+                list(found.values()), _children, lambda n: n.node_ptr() in want, _is_leaf_node
+            )
+            for c in leads:
+                p = c.node_ptr()
+                if p in found:
                     if _consumed_at(p):
                         again.append(c)
                     else:

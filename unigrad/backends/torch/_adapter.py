@@ -197,7 +197,7 @@ class TorchBackend(Backend):
             # zeros), through nodes an earlier pass may have consumed: leave them out
             if len(unreached) == len(inputs):
                 if not retain_graph:
-                    _consume(runs)
+                    _consume(runs, inputs)
                 return [None] * len(inputs)
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
         if no_grad_vars:
@@ -231,7 +231,7 @@ class TorchBackend(Backend):
             for h in handles:
                 h.remove()
         if not retain_graph:
-            _consume(runs)
+            _consume(runs, inputs)
         out = list(result)
         if create_graph:  # a result that depends on nothing is a constant (rule 14)
             out = [_constant_detached(g) for g in out]
@@ -266,7 +266,7 @@ class TorchBackend(Backend):
                 only = None
             elif not only:
                 if not request.retain_graph:
-                    _consume(runs)
+                    _consume(runs, None)
                 return
         if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
@@ -282,7 +282,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph:
-            _consume(runs)
+            _consume(runs, None)
         if rec is not None:
             for x in leaves:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)
@@ -340,7 +340,7 @@ class TorchBackend(Backend):
             )
             if not live:
                 if not request.retain_graph:
-                    _consume(runs)
+                    _consume(runs, inputs)
                 return
             inputs = live
         rec = _new_record(request, inputs) if request.create_graph else None
@@ -358,7 +358,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph:
-            _consume(runs)
+            _consume(runs, inputs)
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)

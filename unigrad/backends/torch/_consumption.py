@@ -259,12 +259,13 @@ def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
         stack.extend((c, exempt) for c in children(node) if c in ran)
 
 
-def _consume(runs: list[Any] | None) -> None:
-    """Flag the nodes a ``retain_graph=False`` pass ran: ``runs``, and (rule 6) the
-    forward nodes carried by the ``create_graph`` results among them (a pass through a
-    gradient runs the forward nodes it was computed through; torch's engine runs those
-    whose saved tensors it reads, unigrad flags all of them, as every backend does).
-    A node flagged again takes the later token (consumed since)."""
+def _consume(runs: list[Any] | None, inputs: tuple[Any, ...] | None = None) -> None:
+    """Flag the nodes a ``retain_graph=False`` pass toward ``inputs`` (None: every leaf)
+    ran: ``runs``, and (rule 6) the forward nodes carried by the ``create_graph``
+    results among them that lead to an input (a pass through a gradient runs the
+    forward nodes it was computed through; torch's engine runs those whose saved
+    tensors it reads, unigrad flags all of them, as every backend does). A node flagged
+    again takes the later token (consumed since)."""
     if not runs:
         return
     token = _Consumed()
@@ -276,11 +277,24 @@ def _consume(runs: list[Any] | None) -> None:
             for rec, _ in node.metadata.get(_RECORD) or ():
                 extra.update(dict.fromkeys(_carried_by(rec)))
         if extra:
-            nodes = [*runs, *extra]
+            nodes = [*runs, *_leading(list(extra), inputs)]
     for node in nodes:
         if type(node) in _VIEW_NODES and _kept(node):
             continue
         node.metadata[_CONSUMED] = token
+
+
+def _leading(nodes: list[Any], inputs: tuple[Any, ...] | None) -> list[Any]:
+    """The ``nodes`` from which a pass reaches one of ``inputs`` (None: any leaf)."""
+    leaves: set[int] = set()
+    targets: set[Any] = set()
+    for x in inputs or ():
+        if x.grad_fn is None:
+            leaves.add(id(x))
+        else:
+            targets.add(x.grad_fn)
+    ran = set(_runs_iterative(nodes, inputs is None, leaves, targets, _NO_CUTS))
+    return [n for n in nodes if n in ran]
 
 
 def _kept(node: Any) -> bool:
