@@ -179,6 +179,8 @@ def _consumed_list_ops() -> dict[int, int]:
             live[ptr] = stamp
         else:
             del _LIST_CONSUMED[ptr]
+            if ptr not in _FREED_HOOKS:
+                _CONSUMED_AT.pop(ptr, None)
     return live
 
 
