@@ -33,8 +33,9 @@ def test_a_gradient_is_unused_by_what_it_does_not_depend_on(backend) -> None:
 def test_one_gradient_per_input_has_its_own_dependencies(backend) -> None:
     x, a = backend.leaf([0.5]), backend.leaf([2.0])
     gx, ga = unigrad.grad(x * a + a * a, [x, a], create_graph=True)
-    # d/dx = a depends on a only; d/da = x + 2a depends on both
-    assert unigrad.grad(gx, [x, a], allow_unused=True)[0] is None
+    # d/dx = a depends on a only; d/da = x + 2a depends on both (retain_graph: a pass
+    # through gx consumes the forward nodes it carries, which ga carries too: rule 6)
+    assert unigrad.grad(gx, [x, a], allow_unused=True, retain_graph=True)[0] is None
     backend.close(unigrad.grad(ga, [x, a])[0], [1.0])
 
 
@@ -979,6 +980,26 @@ def test_a_create_graph_result_crosses_a_consumed_list_op(backend, op) -> None:
     call, expected = _cg_result_through_a_consumed_stack(backend, op)
     (got,) = call()
     backend.close(got, expected)
+
+
+@pytest.mark.parametrize("op", ["stack", "concat"])
+def test_a_list_op_over_leaves_consumed_by_a_create_graph_call_raises_later(backend, op) -> None:
+    # rule 15 (KNOWN until now; differential seed 2026, programs 4690, 19494, 40802):
+    # paddle's create_graph=True, retain_graph=False call left the list op's node
+    # unmarked (a hook cannot hand its gradients on), and where every operand is a leaf
+    # or an input of that call no other node was marked: a later plain pass answered
+    xp = backend.xp
+    x, w = backend.leaf([1.0, 2.0]), backend.leaf([0.5, -1.0])
+    n = getattr(xp, op)([x, w])
+    (g,) = unigrad.grad(xp.sum(n * n), x, create_graph=True, retain_graph=False)
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(xp.sum(n), w)
+    with pytest.raises(unigrad.GraphFreedError):  # the cut pass raises as the uncut one
+        unigrad.grad(n, x, grad_outputs=xp.ones_like(n), no_grad_vars=[n])
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.backward(xp.sum(n))
+    (gg,) = unigrad.grad(xp.sum(g), x)  # its results stay differentiable
+    backend.close(gg, [2.0, 2.0])
 
 
 def test_a_branch_to_no_input_crosses_a_consumed_list_op(backend) -> None:

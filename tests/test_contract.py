@@ -465,6 +465,100 @@ def test_r6_what_a_result_does_not_carry_or_consumed_before_it_answers(backend) 
     backend.close(d, 2 * backend.np(g3))
 
 
+def test_r6_a_pass_through_a_result_consumes_what_it_carries(backend) -> None:
+    # differential seed 2026, programs 16938 and 42250: torch and paddle raised (their
+    # gradient graphs run through h's node), the tapes answered; decided: a pass through
+    # a create_graph result runs the forward nodes it carries, on every backend
+    xp = backend.xp
+    x = backend.leaf([0.5, -1.0])
+    h = xp.exp(x)
+    (g,) = unigrad.grad(xp.sum(h * h), x, create_graph=True)
+    (gg,) = unigrad.grad(xp.sum(g), x)  # retain_graph=False: consumes h's node too
+    backend.close(gg, 4 * np.exp(2 * np.array([0.5, -1.0])))
+    with pytest.raises(GraphFreedError, match="consumed"):
+        unigrad.grad(xp.sum(h), x)
+    # also where the gradient's graph reads no forward node (g2 = w): the carried mul
+    w = backend.leaf([3.0, 4.0])
+    p = x * w
+    (g2,) = unigrad.grad(xp.sum(p), x, create_graph=True)
+    unigrad.grad(xp.sum(g2 * g2), w)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(xp.sum(p), x)
+
+
+def test_r6_a_result_made_through_an_earlier_result_carries_it_afresh(backend) -> None:
+    # differential seed 2026, programs 37042 and 26602: a create_graph=True,
+    # retain_graph=False call through an earlier result consumes what that result
+    # carries (its own consumption: its results answer); torch and paddle raised
+    xp = backend.xp
+    x_np = np.array([0.3, -0.4])
+    x = backend.leaf(x_np.tolist())
+    (g1,) = unigrad.grad(xp.sum(xp.exp(x)), x, create_graph=True)
+    (g2,) = unigrad.grad(xp.sum(xp.sinh(g1)), x, create_graph=True, retain_graph=False)
+    (d,) = unigrad.grad(xp.sum(g2[1:2]), x)
+    e = np.exp(x_np)
+    want = np.where(np.arange(2) == 1, np.sinh(e) * e * e + np.cosh(e) * e, 0.0)
+    backend.close(d, want)
+    # one more level, the earlier result itself made by a consuming call
+    y = backend.leaf([1.1, 1.45, 0.95])
+    (a,) = unigrad.grad(xp.sum(y * y * y), y, create_graph=True, retain_graph=False)
+    (b,) = unigrad.grad(xp.max(a), y, create_graph=True)
+    (c,) = unigrad.grad(xp.sum(b * b), y, create_graph=True, retain_graph=False)
+    backend.close(c, [0.0, 72.0 * 1.45, 0.0])
+
+
+def test_r6_a_gradient_graph_consumed_since_raises_from_a_result_it_made(backend) -> None:
+    # differential seed 2026, program 20266: torch did not look inside the gradient
+    # graph of a create_graph=True, retain_graph=False call (g = w reads no forward
+    # node, so no carried node was flagged again) and answered
+    xp = backend.xp
+    x = backend.leaf([0.5, 2.0])
+    w = backend.leaf([3.0, 4.0])
+    (g,) = unigrad.grad(xp.sum(x * w), x, create_graph=True, retain_graph=False)
+    v = g * g
+    unigrad.grad(xp.sum(xp.cumulative_sum(g, axis=0)), w, create_graph=True, retain_graph=False)
+    with pytest.raises(GraphFreedError):
+        unigrad.grad(xp.sum(v), w)
+
+
+def test_r6_a_pass_into_every_leaf_does_not_consume_what_only_a_cut_reaches(backend) -> None:
+    # differential seed 2026, program 12191 (torch): backward ran (and consumed) -x's
+    # node, which reaches the loss only through floor (rule 14: not the pass's)
+    xp = backend.xp
+    x = backend.leaf(0.53)
+    w = backend.leaf([1.07, -0.67])
+    v = -x
+    loss = xp.sum(xp.floor(v) / (w * w + 1.0))
+    unigrad.backward(loss)
+    (d,) = unigrad.grad(v, x)
+    backend.close(d, -1.0)
+
+
+def test_r6_a_cut_pass_does_not_consume_what_only_a_cut_reaches(backend) -> None:
+    # differential seed 2026, program 40132 (paddle): a retain_graph=False pass with
+    # no_grad_vars marked the nodes that reach the input only through ceil consumed
+    xp = backend.xp
+    x = backend.leaf([-0.64, 1.29])
+    h = xp.exp(x)
+    v = h + xp.ceil(x * 2.0)
+    (g,) = unigrad.grad(xp.sum(v), x, retain_graph=False, allow_unused=True, no_grad_vars=[h])
+    assert g is None
+    (d,) = unigrad.grad(xp.sum(v), x)
+    backend.close(d, np.exp([-0.64, 1.29]))
+
+
+def test_remainder_s_gradient_does_not_depend_on_the_dividend(backend) -> None:
+    # differential seed 2026, program 11762 (torch): remainder's gradient with respect
+    # to the divisor is -floor(a / b), a floor division (rule 14's cut); torch followed
+    # its edges, and a later pass reached a consumed node through them
+    xp = backend.xp
+    y = backend.leaf([0.61, -1.42])
+    x = backend.leaf([-0.42, 1.38])
+    (g,) = unigrad.grad(xp.sum(xp.remainder(y, x * x + 0.5)), x, create_graph=True)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(g), y)
+
+
 def test_r6_one_pass_over_several_outputs_consumes_each(backend):
     x = backend.leaf([1.0, 2.0])
     a, b = x + 1, x * 2

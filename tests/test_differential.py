@@ -25,7 +25,6 @@ from unigrad.conformance.differential import (
     certify,
     check_program,
     compare,
-    known_reason,
     on_backend,
     on_backend_compiled,
     on_reference,
@@ -378,8 +377,7 @@ def _found_on(i: int) -> str | None:
 def test_corpus_program_agrees(backend, why: str, program) -> None:
     found = check_program(program, [backend], compiled=True)  # and as one unigrad.jit step
     assert found is not None, "a corpus program must not be degenerate"
-    real = [(b, d) for b, d in found if not known_reason(program, b, d)]
-    assert not real, f"{why}\n{real[0][1]}\n{program.source(backend.name)}"
+    assert not found, f"{why}\n{found[0][1]}\n{program.source(backend.name)}"
 
 
 # ---- random programs: CI's fixed-seed run --------------------------------------------------
@@ -388,10 +386,9 @@ import sys
 from unigrad.conformance.differential._certify import certify
 n, seed, name = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 s = certify(n, seed, [name])
-real = [d for d in s.divergences if not d.known]
-for d in real[:3]:
+for d in s.divergences[:3]:
     print(d.repro(), file=sys.stderr)
-print(f"{s.programs} programs, {s.degenerate} degenerate, {len(real)} divergences")
+print(f"{s.programs} programs, {s.degenerate} degenerate, {len(s.divergences)} divergences")
 """
 
 
@@ -429,7 +426,7 @@ def test_random_programs_agree_as_one_compiled_step(long_run: bool) -> None:
         pytest.skip("jax is not installed")
     n = max(_programs(long_run) // 5, 1)
     summary = certify(n, CI_SEED + 1, ["jax"], compiled=True)
-    real = [d for d in summary.divergences if not d.known]
+    real = summary.divergences
     msg = "\n\n".join(d.repro() for d in real[:3])
     assert not real, f"{len(real)} divergences in {n} programs; the first:\n{msg}"
 
@@ -499,8 +496,7 @@ def test_a_seed_names_the_same_programs_whatever_is_imported(tmp_path) -> None:
 def test_random_programs_shrink_to_a_minimal_repro(name: str, p) -> None:
     # Hypothesis shrinks a failure here to the smallest program; paste it into corpus.py
     found = check_program(p, [_kit(name)]) or []
-    real = [(b, d) for b, d in found if not known_reason(p, b, d)]
-    assert not real, f"{real}\n{p!r}\n{p.source(name)}"
+    assert not found, f"{found}\n{p!r}\n{p.source(name)}"
 
 
 # ---- the user's command -------------------------------------------------------------------
@@ -514,7 +510,7 @@ def test_cli_certifies_a_backend(capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     (row,) = [c for c in out["cases"] if c["id"].startswith("differential/seed=3/20-programs")]
-    assert row["results"][name]["status"] in ("pass", "xfail")  # xfail: a KNOWN entry
+    assert row["results"][name]["status"] == "pass"
 
 
 @pytest.mark.long

@@ -25,7 +25,17 @@ from ._node import Node
 from ._slices import KEPT_NODES
 from ._tensor import Tensor
 
-__all__ = ["Analysis", "Ref", "Step", "analyse", "carry", "consume", "leaves_of", "parents_of"]
+__all__ = [
+    "Analysis",
+    "Ref",
+    "Step",
+    "analyse",
+    "carried_by",
+    "carry",
+    "consume",
+    "leaves_of",
+    "parents_of",
+]
 
 
 class Ref:
@@ -54,17 +64,67 @@ def parents_of(node: Node) -> tuple[Any, ...]:
     return tuple(out)
 
 
+def carried_by(nodes: Sequence[Node], inputs: Sequence[Any]) -> list[Node]:
+    """Rule 6: the forward nodes that the create_graph results among ``nodes`` carry,
+    those not among ``nodes`` that lead to one of ``inputs``: a pass through such a
+    result runs them too (torch's and paddle's gradient graphs literally run through
+    them, toward the inputs), so a ``retain_graph=False`` pass consumes them."""
+    extra: dict[Node, None] = {}
+    for node in nodes:
+        if node.carries:
+            extra.update(dict.fromkeys(node.carries))
+    if not extra:
+        return []
+    for node in nodes:
+        extra.pop(node, None)
+    ids = {id(x) for x in inputs}
+    memo: dict[Node, bool] = {}
+    return [n for n in extra if _leads(n, ids, memo)]
+
+
+def _leads(start: Node, ids: set[int], memo: dict[Node, bool]) -> bool:
+    """Whether one of the tensors ``ids`` names is upstream of ``start`` (iterative)."""
+    stack: list[tuple[Node, bool]] = [(start, False)]
+    while stack:
+        node, done = stack.pop()
+        if node in memo and not done:
+            continue
+        ups: list[Node] = []
+        hit = False
+        for p in parents_of(node):
+            t = p.ref() if isinstance(p, Ref) else p
+            if t is not None and id(t) in ids:
+                hit = True
+            n = p.node if isinstance(p, Ref) else (p._node if isinstance(p, Tensor) else None)
+            if n is not None:
+                ups.append(n)
+        if done:
+            memo[node] = hit or any(memo.get(u, False) for u in ups)
+            continue
+        memo[node] = False  # a DAG: guards revisits until decided
+        stack.append((node, True))
+        stack.extend((u, False) for u in ups if u not in memo)
+    return memo[start]
+
+
 def consume(nodes: Sequence[Node]) -> None:
-    """Consume ``nodes`` (``retain_graph=False``), but the full-range slices' nodes."""
+    """Consume ``nodes`` (``retain_graph=False``), but the full-range slices' nodes.
+
+    A node consumed again (one a create_graph result carried: `carried_by`) takes the
+    later stamp: rule 6 asks whether it was consumed since a result was made."""
     kept = KEPT_NODES or ()  # (a WeakSet's truth is its length: one call per pass)
     stamp = 0
     for node in nodes:
-        if node.consumed or node in kept:
+        if node in kept:
+            continue
+        stamp = stamp or _carried.consume_epoch()
+        if node.consumed:
+            node.consumed_at = stamp
             continue
         node.parents = tuple([Ref(p) if isinstance(p, Tensor) else None for p in node.parents])
         node.fn = None
         node.consumed = True
-        node.consumed_at = stamp = stamp or _carried.consume_epoch()
+        node.consumed_at = stamp
 
 
 def _consumed_at(node: Node) -> int:

@@ -30,7 +30,7 @@ from typing import Any
 
 from .._errors import CompiledStepError, message
 from . import _deps, _lazy
-from ._analyse import Analysis, analyse, carry, consume, leaves_of
+from ._analyse import Analysis, analyse, carried_by, carry, consume, leaves_of
 from ._caches import CACHES
 from ._node import fresh_token, recorded_before_step
 from ._plan import Plan, build, compiled_run
@@ -71,12 +71,13 @@ def grad(
         # toward the inputs that are not themselves cut raises where it would
         analyse(outputs, [x for x in inputs if id(x) not in cut], set())
     a = analyse(outputs, inputs, cut)
+    kept_inputs = [x for x in inputs if id(x) not in cut] if cut else inputs
     if not retain_graph and recorded_before_step(a.order):
         raise CompiledStepError(_OUTSIDE)
     result: list[Any | None] = [None] * len(inputs)
     if not any(a.reached):
         if not retain_graph:
-            _consume_keeping_values(cls, a, outputs)
+            _consume_keeping_values(cls, a, outputs, kept_inputs)
         return result
     check_saved(a.order)
     # The pass that computes the gradients also computes the values still wanted: the
@@ -107,15 +108,15 @@ def grad(
         for i, g in enumerate(gs):
             if a.reached[i]:
                 result[i] = engine.canon(g)
-        if values and not retain_graph:
+        if values and not retain_graph and not carried_by(a.order, kept_inputs):
             consume(a.order)  # the pass above returned every value still held
         elif not retain_graph:
-            _consume_keeping_values(cls, a, outputs)
+            _consume_keeping_values(cls, a, outputs, kept_inputs)
     else:
         with SharingSnapshots(a.order):  # checked above: no array copied twice
             result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
         if not retain_graph:
-            _consume_keeping_values(cls, a, outputs)
+            _consume_keeping_values(cls, a, outputs, kept_inputs)
         carry(a, result)
     return result
 
@@ -175,13 +176,22 @@ def _candidates(a: Analysis, out_ids: set[int]) -> tuple[dict[int, Tensor], dict
     return candidates, occurrences
 
 
-def _consume_keeping_values(cls: type[Tensor], a: Analysis, outputs: Sequence[Any]) -> None:
-    """Consume the live nodes, after computing the pending values that are held
-    elsewhere (the path of passes that did not return them: create_graph, batched)."""
+def _consume_keeping_values(
+    cls: type[Tensor], a: Analysis, outputs: Sequence[Any], inputs: Sequence[Any]
+) -> None:
+    """Consume the live nodes (and, rule 6, the nodes the results among them carry that
+    lead to ``inputs``), after computing the pending values that are held elsewhere
+    (the path of passes that did not return them: create_graph, batched)."""
     rest = _held(a, ())
     rest += [y for y in outputs if isinstance(y, Tensor) and y._v is None and _live(a, y)]
+    # (rule 6) the forward nodes the create_graph results among them carry are consumed
+    # too: the pending values of their outputs still held are computed first
+    extra = carried_by(a.order, inputs)
+    for node in extra:
+        if not node.consumed:
+            rest += [t for t in (r() for r in node.outs) if t is not None and t._v is None]
     _lazy.materialize(cls, rest)
-    consume(a.order)
+    consume([*a.order, *extra])
 
 
 def _live(a: Analysis, t: Tensor) -> bool:

@@ -22,7 +22,6 @@ from ..._errors import (
     UnsupportedFeatureError,
     message,
 )
-from ...contract import _graph
 from .._base import (
     Backend,
     BackwardRequest,
@@ -34,16 +33,11 @@ from .._base import (
 from ._consumption import (
     _CONSUMED_AT,
     _FREED_HOOKS,
+    _LIST_CONSUMED,
     _children,
-    _graph_ptrs,
-    _hook_for,
     _is_leaf_node,
     _mark_executed,
-    _mark_grad_graph,
-    _plain,
     _refuse_consumed_before_backward,
-    _stamp,
-    _sweep_hooks,
 )
 from ._dtypes import _COMPLEX, _any_complex, _kind_of
 from ._engine import (
@@ -69,9 +63,18 @@ from ._quirks import (
     _refuse_pylayer_cuts,
     _zero_grad,
 )
-from ._records import _GRAPH, _call_inputs_behind, _check_carried, _record_call, _refuse_unrecorded
+from ._records import (
+    _GRAPH,
+    _call_inputs_behind,
+    _check_carried,
+    _checked,
+    _record_call,
+    _refuse_unrecorded,
+    carried_of,
+)
 from ._refcounts import _give_back, _grad_fn
 from ._structure import (
+    CUT_NODES,
     _cuts_dependence,
     _reachable,
     _reaches_leaf,
@@ -81,6 +84,24 @@ from ._structure import (
     seed_copies,
     structure,
 )
+
+
+def _leaf_nodes(roots: list[Any]) -> set[Any]:
+    """The leaves' accumulation nodes the roots reach."""
+    found: set[Any] = set()
+    seen: set[int] = set()
+    stack = list(roots)
+    while stack:
+        node = stack.pop()
+        ptr = node.node_ptr()
+        if ptr in seen:
+            continue
+        seen.add(ptr)
+        if _is_leaf_node(node):
+            found.add(node)
+            continue
+        stack.extend(_children(node))
+    return found
 
 
 class PaddleBackend(Backend):
@@ -226,7 +247,7 @@ class PaddleBackend(Backend):
             raise err
         grad_mode = _has_grad()
         state["in_grad"] = True
-        _PASS.plain = _plain(outputs)
+        _PASS.plain = _checked(outputs)
         _PASS.call = (outputs, inputs)
         try:
             with _quiet_glog():
@@ -316,13 +337,15 @@ class PaddleBackend(Backend):
             # a create_graph result's spurious edges, or an edge through a node whose
             # derivative is zero (rule 14), may reach an input: leave it out
             return self._grad_cut(request)
-        consume_only = request.create_graph and not request.retain_graph
-        old = _graph_ptrs(request.outputs) if consume_only else set()
         grads: list[Any | None] = self._grads(request, request.inputs)
         if not request.retain_graph:
-            self._consume(request.outputs, request.inputs, list_ops=not consume_only)
-            if consume_only:  # its results stay differentiable (the contract)
-                _mark_grad_graph(grads, old)
+            # (create_graph: its results stay differentiable, rule 15)
+            self._consume(
+                request.outputs,
+                request.inputs,
+                list_ops=not request.create_graph,
+                owners=(*request.outputs, *(g for g in grads if g is not None)),
+            )
         return grads
 
     def _grad_cut(self, request: GradRequest) -> list[Any | None]:
@@ -340,7 +363,8 @@ class PaddleBackend(Backend):
         cut_ids = {id(v) for v in request.no_grad_vars or ()}
         cut_nodes = [_grad_fn(v) for v in cuts]
         reached = _reachable(request.outputs, set(cut_nodes))
-        uncut = _reachable(request.outputs, set()) if cut_nodes and _FREED_HOOKS else reached
+        consumed = _FREED_HOOKS or _LIST_CONSUMED
+        uncut = _reachable(request.outputs, set()) if cut_nodes and consumed else reached
         run = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in uncut]
         grads: list[Any | None] = [None] * len(inputs)
         if not run:
@@ -352,8 +376,6 @@ class PaddleBackend(Backend):
             if not _is_leaf_node(n)
         ]
         cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
-        consume_only = request.create_graph and not request.retain_graph
-        old = _graph_ptrs(request.outputs) if consume_only else set()
         _PASS.cuts = cut_ptrs
         try:
             computed = self._grads(request, used)
@@ -361,19 +383,18 @@ class PaddleBackend(Backend):
             _PASS.cuts = frozenset()
             for h in handles:
                 h.remove()
-        live = []
         for i, g in zip(run, computed, strict=True):
             if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
                 grads[i] = g
-                live.append(inputs[i])
         if not request.retain_graph:
-            # the pass consumes what leads to the inputs it reached past the cuts; the
-            # cut branches it ran only to meet a consumed node (`_FREED_HOOKS`) stay
-            # usable, as in a process that never consumed one (differential seed 2026,
-            # program 40132: a later pass raised GraphFreedError)
-            self._consume(request.outputs, tuple(live), cut_ptrs, list_ops=not consume_only)
-            if consume_only:
-                _mark_grad_graph(grads, old)
+            self._consume(
+                request.outputs,
+                used,
+                cut_ptrs,
+                list_ops=not request.create_graph,
+                dependence=True,
+                owners=(*request.outputs, *(g for g in grads if g is not None)),
+            )
         return grads
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
@@ -430,12 +451,19 @@ class PaddleBackend(Backend):
         cuts: frozenset[int] = frozenset(),
         *,
         list_ops: bool = True,
+        dependence: bool = False,
+        owners: tuple[Any, ...] = (),
     ) -> None:
-        """Mark the nodes the pass ran consumed (`_mark_executed`). ``list_ops=False``
-        (a ``create_graph=True, retain_graph=False`` call) leaves out the nodes of list
-        ops (`_MULTI_SLOT`): its results' graphs run through them (rule 15), and a
-        post-hook cannot hand their gradients on (paddle 3.3.1)."""
+        """Mark the nodes the pass ran consumed (`_mark_executed`), and (rule 6) the
+        forward nodes carried by the create_graph results among them. ``list_ops=False``
+        (a ``create_graph=True, retain_graph=False`` call) enters the nodes of list ops
+        (`_MULTI_SLOT`) in `_LIST_CONSUMED` instead of hooking them: its results' graphs
+        run through them (rule 15), and a post-hook cannot hand their gradients on
+        (paddle 3.3.1), kept while one of ``owners`` (the call's outputs and results)
+        lives. ``dependence``: the graph may hold a node of `CUT_NODES`, whose edges the
+        pass does not run (rule 14)."""
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
+        extra = carried_of if recorded() else None
         if inputs is not None:
             targets: set[Any] = set()
             leaves: set[Any] = set()
@@ -445,14 +473,28 @@ class PaddleBackend(Backend):
                     targets.add(node)
                     if x.is_leaf:
                         leaves.add(node)
-            _mark_executed(roots, targets, leaves, cuts, list_ops=list_ops)
+            _mark_executed(
+                roots,
+                targets,
+                leaves,
+                cuts,
+                list_ops=list_ops,
+                owners=owners or outputs,
+                cut_names=CUT_NODES if dependence else frozenset(),
+                carried_of=extra,
+            )
             return
-        # every leaf is a target (backward into .grad)
-        _sweep_hooks()
-        ran = _graph.executed(roots, _children, _is_leaf_node, _is_leaf_node)
-        _stamp(ran)
-        for node in ran:
-            node._register_post_hook(_hook_for(node))
+        # every leaf is a target (backward into .grad): each leaf's node, held while the
+        # walk runs (so that paddle gives back the same wrapper)
+        every = _leaf_nodes(roots)
+        _mark_executed(
+            roots,
+            every,
+            every,
+            owners=outputs,
+            cut_names=CUT_NODES if dependence else frozenset(),
+            carried_of=extra,
+        )
 
     def backward(self, request: BackwardRequest) -> None:
         with ENGINE_LOCK:
@@ -512,15 +554,20 @@ class PaddleBackend(Backend):
             _check_carried(request.outputs, None)
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
-            _PASS.plain = _plain(request.outputs)
+            _PASS.plain = _checked(request.outputs)
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
+            # paddle's backward(retain_graph=False) frees every node it runs, a branch that
+            # reaches the leaves only through a node of `CUT_NODES` too, which the
+            # contract's pass does not run (rule 14: it stays usable): retained there,
+            # and consumed by unigrad's marks (`_consume`) as everywhere
+            cut = not request.retain_graph and _cuts_dependence(request.outputs, False)
             try:
                 if _CONSUMED_AT and not request.retain_graph:
                     _refuse_consumed_before_backward(request.outputs)
                 with _quiet_glog():
                     paddle.autograd.backward(
-                        list(outputs), seeds, retain_graph=request.retain_graph
+                        list(outputs), seeds, retain_graph=request.retain_graph or cut
                     )
             except Exception as err:
                 _set_has_grad(grad_mode)
@@ -533,7 +580,9 @@ class PaddleBackend(Backend):
                 if _PASS.returned:
                     _give_back(_PASS.returned)
         if not request.retain_graph:
-            self._consume(request.outputs, request.inputs)
+            # (rule 14: what only a node of `CUT_NODES` reaches is not the pass's)
+            dependence = _cuts_dependence(request.outputs, False)
+            self._consume(request.outputs, request.inputs, dependence=dependence)
 
     def watch(self, x: Any) -> Any:
         if not isinstance(x, paddle.Tensor):

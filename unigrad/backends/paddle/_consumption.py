@@ -1,17 +1,21 @@
 """Consumed graphs on paddle (rule 6b): paddle never frees its graph, unigrad marks it.
 
 After ``retain_graph=False`` every node the pass ran gets a post-hook that raises
-(`_mark_executed`), except in a pass that reaches it only through a ``create_graph``
-result of the consuming pass (rule 15: `_GRAD_GRAPH`, `_plain`); paddle's wrapped error
-becomes `GraphFreedError` (`_engine._translate`). Each consumption is stamped for rule 6
-(`_CONSUMED_AT`, `unigrad.contract._carried`).
+(`_mark_executed`), except in a pass that reaches it only below a ``create_graph``
+result that carries it (rule 6: the pass's `_PASS.plain`, `_records._checked`); paddle's
+wrapped error becomes `GraphFreedError` (`_engine._translate`). A list op's node
+consumed by a ``create_graph=True, retain_graph=False`` call takes no hook (paddle 3.3.1
+cannot hand its gradients on from one, and the results' graphs run through it): it is
+entered in `_LIST_CONSUMED` and checked before a pass (`_records._check_carried`). Each
+consumption is stamped for rule 6 (`_CONSUMED_AT`, `unigrad.contract._carried`).
 """
 
 from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import paddle
@@ -21,28 +25,18 @@ from ..._errors import (
     UnsupportedFeatureError,
     message,
 )
-from ...contract import _carried
+from ...contract import _carried, _graph
 from ...contract._carried import FREED_MESSAGE
 from ._engine import _PASS, _SENTINEL
 from ._nodes import peek
 from ._refcounts import _grad_fn, _handed
 from ._structure import CUT_NODES, edges, recorded
 
-#: Nodes made by ``create_graph=True`` passes that consumed their graph: pointer -> a
-#: marker, an identity post-hook registered on that node alone. The node holds the
-#: only other reference to its marker, so a marker the registry alone holds belongs
-#: to a freed node, whose address a new node may reuse: such a pointer is not a
-#: gradient graph's (`_in_grad_graph`). A stale pointer would let a later pass through
-#: a consumed node that must raise
-#: (test_any_program.py::test_a_freed_gradient_graph_lets_no_consumed_pass_through).
-_GRAD_GRAPH: dict[int, Callable[..., Any]] = {}
-
-
 #: paddle's nodes whose forward op takes a list of tensors in one argument: their
 #: gradient slot holds several tensors, which a post-hook cannot hand back (paddle 3.3.1
 #: converts a hook's result to one tensor per slot: a raw ``TypeError``, or a crash
-#: when the list is flattened). No gradient-graph marker goes on them (`_mark_grad_graph`),
-#: and a consumed one refuses to pass gradients on (`_pass_on`).
+#: when the list is flattened). A create_graph call consumes them without a hook
+#: (`_LIST_CONSUMED`), and a consumed one refuses to pass gradients on (`_pass_on`).
 _MULTI_SLOT = frozenset(
     {
         "AddNGradNodeFinal",
@@ -79,20 +73,11 @@ def _pass_on(grads: Any) -> Any:
     return _handed(grads)
 
 
-def _pass_through(*args: Any) -> Any:
-    return _pass_on(args[0])
-
-
-def _in_grad_graph(ptr: int) -> bool:
-    marker = _GRAD_GRAPH.get(ptr)
-    # 3: the registry's reference, this name's and getrefcount's argument
-    return marker is not None and sys.getrefcount(marker) > 3
-
-
 def _freed_hook(ptr: int, *args: Any) -> Any:
     """The post-hook of a consumed node: raise, unless the running pass reaches the node
-    only through a gradient graph (a create_graph result of the consuming pass, which
-    stays differentiable: rule 15), where the node's gradients pass unchanged."""
+    only below create_graph results that carry it (rule 6: `_PASS.plain`; the call
+    that made them consumed it, and its results stay differentiable: rule 15), where
+    the node's gradients pass unchanged."""
     plain = _PASS.plain
     if (plain is None or ptr in plain) and not _leads_nowhere(ptr):
         raise RuntimeError(_SENTINEL)
@@ -168,13 +153,41 @@ _swept_size = 0
 _CONSUMED_AT: dict[int, int] = {}
 
 
-def _stamp(nodes: Any) -> None:
+def _stamp(nodes: Any) -> int:
     stamp = _carried.consume_epoch()
     for node in nodes:
         _CONSUMED_AT[node.node_ptr()] = stamp
+    return stamp
+
+
+#: Rule 15 on paddle: the list ops' nodes (`_MULTI_SLOT`) a ``create_graph=True,
+#: retain_graph=False`` call consumed, which take no hook: ``node_ptr -> (the stamp,
+#: the node, weak references to that call's outputs and results)``. The entry holds the
+#: node (paddle's wrapper holds the C++ node: no other node takes its address) while
+#: one of those tensors lives; once they are all gone the entry goes (a pass through
+#: the node from an intermediate tensor held alone then answers).
+_LIST_CONSUMED: dict[int, tuple[int, Any, tuple[weakref.ref[Any], ...]]] = {}
+
+
+def _consumed_list_ops() -> dict[int, int]:
+    """The live entries of `_LIST_CONSUMED`, ``node_ptr -> stamp`` (dead ones dropped)."""
+    if not _LIST_CONSUMED:
+        return {}
+    live: dict[int, int] = {}
+    for ptr, (stamp, _, owners) in list(_LIST_CONSUMED.items()):
+        if any(r() is not None for r in owners):
+            live[ptr] = stamp
+        else:
+            del _LIST_CONSUMED[ptr]
+            if ptr not in _FREED_HOOKS:
+                _CONSUMED_AT.pop(ptr, None)
+    return live
 
 
 def _consumed_at(ptr: int) -> int:
+    entry = _LIST_CONSUMED.get(ptr)
+    if entry is not None and any(r() is not None for r in entry[2]):
+        return entry[0]
     hook = _FREED_HOOKS.get(ptr)
     # 3: the registry's reference, this name's and getrefcount's argument: no node
     # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
@@ -228,17 +241,14 @@ def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
 def _sweep_hooks() -> None:
     global _swept_size
     getrefcount = sys.getrefcount
-    hooks: dict[int, Callable[..., Any]]
-    for hooks in (_FREED_HOOKS, _GRAD_GRAPH):
-        if not hooks or (hooks is _FREED_HOOKS and len(hooks) <= _swept_size):
-            continue
-        # 2: the registry's reference and getrefcount's argument: no node holds it
-        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
-            del hooks[p]
-            if hooks is _FREED_HOOKS:
-                _CONSUMED_AT.pop(p, None)
-        if hooks is _FREED_HOOKS:
-            _swept_size = len(hooks)
+    hooks = _FREED_HOOKS
+    if not hooks or len(hooks) <= _swept_size:
+        return
+    # 2: the registry's reference and getrefcount's argument: no node holds it
+    for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+        del hooks[p]
+        _CONSUMED_AT.pop(p, None)
+    _swept_size = len(hooks)
 
 
 def _hook_for(node: Any) -> Callable[..., Any]:
@@ -247,61 +257,6 @@ def _hook_for(node: Any) -> Callable[..., Any]:
     if hook is None:
         hook = _FREED_HOOKS[ptr] = functools.partial(_freed_hook, ptr)
     return hook
-
-
-def _plain(outputs: Sequence[Any]) -> set[int] | None:
-    """Nodes reachable from ``outputs`` without entering a gradient graph, or None when
-    the outputs reach none (every consumed node then raises). A no_grad_vars cut is no
-    border: the pass runs a cut's branch (zeroed), and a consumed node there raises."""
-    if not _GRAD_GRAPH:
-        return None
-    plain: set[int] = set()
-    crossed = False
-    stack = [_grad_fn(y) for y in outputs]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        ptr = node.node_ptr()
-        if ptr in plain:
-            continue
-        if ptr in _GRAD_GRAPH and _in_grad_graph(ptr):
-            crossed = True
-            continue
-        plain.add(ptr)
-        stack.extend(node.next_functions)
-    return plain if crossed else None
-
-
-def _mark_grad_graph(grads: Sequence[Any], old: set[int]) -> None:
-    stack = [_grad_fn(g) for g in grads if g is not None]
-    while stack:
-        node = stack.pop()
-        if node is None:
-            continue
-        ptr = node.node_ptr()
-        if ptr in old or _in_grad_graph(ptr) or _is_leaf_node(node):
-            continue  # a leaf (paddle's copy of a seed) never runs, and takes no hook
-        if node.name() not in _MULTI_SLOT:  # (the batched results' stack): see there
-            marker = _GRAD_GRAPH[ptr] = functools.partial(_pass_through)
-            node._register_post_hook(marker)
-        stack.extend(node.next_functions)
-
-
-def _graph_ptrs(outputs: Sequence[Any]) -> set[int]:
-    seen: set[int] = set()
-    stack = [_grad_fn(y) for y in outputs]
-    pop, extend, add = stack.pop, stack.extend, seen.add
-    while stack:
-        node = pop()
-        if node is None:
-            continue
-        ptr = node.node_ptr()
-        if ptr in seen:
-            continue
-        add(ptr)
-        extend(node.next_functions)
-    return seen
 
 
 def _children(node: Any) -> list[Any]:
@@ -319,8 +274,19 @@ def _mark_executed(
     cuts: frozenset[int] = frozenset(),
     *,
     list_ops: bool = True,
+    owners: Sequence[Any] = (),
+    cut_names: frozenset[str] = frozenset(),
+    carried_of: Callable[[Any], Iterable[Any]] | None = None,
 ) -> None:
     """Give a raising post-hook to every node a pass from ``roots`` to ``targets`` ran.
+
+    ``list_ops=False`` (a ``create_graph=True, retain_graph=False`` call, whose results'
+    graphs run through the nodes it consumed) enters the list ops' nodes in
+    `_LIST_CONSUMED` instead, kept while one of ``owners`` (the call's outputs and
+    results) lives. Edges out of
+    a node named in ``cut_names`` are not followed (rule 14: what only ``sign`` reaches
+    is not the pass's). ``carried_of(node)``: the forward nodes a create_graph result's
+    node carries, which a pass through it runs too (rule 6).
 
     A node runs when one of its children is a target or runs; a target is reached
     without running it. `unigrad.contract._graph.executed` answers the same
@@ -347,6 +313,8 @@ def _mark_executed(
     read = functools.partial(edges, keep=False) if recorded() else peek
     while stack:
         node = pop()
+        if cut_names and node.name() in cut_names:
+            continue
         for c in read(node):
             if c is None or (cuts and c.node_ptr() in cuts):
                 continue
@@ -364,9 +332,45 @@ def _mark_executed(
             if p not in ran:
                 ran.add(p)
                 up.append(p)
-    if not list_ops:  # (`PaddleBackend._consume`)
-        ran = {n for n in ran if n.name() not in _MULTI_SLOT}
-    _stamp(ran)
+    again: list[Any] = []  # carried nodes consumed before: a new stamp, no second hook
+    if carried_of is not None:
+        have = {n.node_ptr() for n in ran}
+        found: dict[int, Any] = {}
+        for node in list(ran):
+            for c in carried_of(node):
+                p = c.node_ptr()
+                if p not in have:
+                    have.add(p)
+                    found[p] = c
+        if found:  # those that lead to a target (the engine runs only those)
+            want = {t.node_ptr() for t in targets}
+            leads = _graph.executed(
+                list(found.values()), _children, lambda n: n.node_ptr() in want, _is_leaf_node
+            )
+            for c in leads:
+                p = c.node_ptr()
+                if p in found:
+                    if _consumed_at(p):
+                        again.append(c)
+                    else:
+                        ran.add(c)
+    # list ops' nodes stay hookless where a create_graph result's graph may run them
+    lists: list[Any] = []
+    if not list_ops:
+        lists = [n for n in ran if n.name() in _MULTI_SLOT]
+    elif _LIST_CONSUMED:
+        lists = [n for n in ran if n.node_ptr() in _LIST_CONSUMED]
+    if lists:
+        ran.difference_update(lists)
+    stamp = _stamp([*ran, *again, *lists])
+    refs = tuple(weakref.ref(y) for y in owners)
+    for node in [*again, *lists]:
+        ptr = node.node_ptr()
+        entry = _LIST_CONSUMED.get(ptr)
+        if entry is not None:
+            _LIST_CONSUMED[ptr] = (stamp, entry[1], entry[2] + refs)
+        elif node.name() in _MULTI_SLOT and not list_ops:
+            _LIST_CONSUMED[ptr] = (stamp, node, refs)
     hooks = _FREED_HOOKS
     for node in ran:  # `_hook_for`, inlined (once per node run)
         ptr = node.node_ptr()

@@ -10,13 +10,21 @@ import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..._errors import GraphFreedError
 from ...contract import GraphView, Record, _carried, _graph, attach
 from ...contract._ambiguous import BETWEEN, refuse
+from ...contract._carried import FREED_MESSAGE
 from ...contract._refusals import candidates
 from .._base import (
     GradRequest,
 )
-from ._consumption import _children, _consumed_at, _is_leaf_node
+from ._consumption import (
+    _FREED_HOOKS,
+    _children,
+    _consumed_at,
+    _consumed_list_ops,
+    _is_leaf_node,
+)
 from ._engine import ENGINE_LOCK
 from ._nodes import forgetter
 from ._refcounts import _grad_fn
@@ -79,45 +87,121 @@ def _record_call(
 _CALL_INPUTS: dict[int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]]] = {}
 
 
-def _carried_ptrs(rec: Record, depth: int = 0) -> set[int]:
-    """Rule 6: the forward nodes (pointers) a create_graph call's result carries: those
-    between its outputs and inputs its pass ran, and what the results of earlier calls
-    among them carry."""
+def _carried_nodes(rec: Record, depth: int = 0) -> dict[int, Any]:
+    """Rule 6: the forward nodes (by pointer) a create_graph call's result carries:
+    those between its outputs and inputs its pass ran, and what the results of earlier
+    calls among them carry."""
     keys = rec.inputs
     ran = _graph.executed(rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node)
-    carried = {n.node_ptr() for n in ran}
+    carried = {n.node_ptr(): n for n in ran}
     if depth < 64:
         for n in ran:
             for earlier in _records(n):
                 if earlier.call is not rec.call:
-                    carried |= _carried_ptrs(earlier, depth + 1)
+                    carried.update(_carried_nodes(earlier, depth + 1))
     return carried
+
+
+def _carried_ptrs(rec: Record) -> set[int]:
+    return set(_carried_nodes(rec))
+
+
+def carried_of(node: Any) -> list[Any]:
+    """The forward nodes the create_graph results whose node is ``node`` carry (rule 6:
+    a pass through such a result runs them too, and a consuming one consumes them)."""
+    out: list[Any] = []
+    for rec in _records(node):
+        out += _carried_nodes(rec).values()
+    return out
 
 
 def _ptr_in(ptrs: set[int], node: Any) -> bool:
     return bool(node.node_ptr() in ptrs)
 
 
+def _exempt_walk(
+    roots: list[Any], within: set[int] | None, visit: Callable[[Any, int, bool], None]
+) -> bool:
+    """Walk from ``roots`` (only through ``within``'s pointers, if given), calling
+    ``visit(node, ptr, exempt)`` per node and path state: ``exempt`` when every path
+    that reaches it this way crosses a create_graph result that carries it (rule 6:
+    torch's and paddle's gradient graphs run through the forward nodes they were
+    computed through; their consumption is the result's question). Whether a result
+    was met."""
+    memo: dict[int, set[int]] = {}
+    none: frozenset[int] = frozenset()
+    seen: set[tuple[int, frozenset[int]]] = set()
+    stack: list[tuple[Any, frozenset[int]]] = [(r, none) for r in roots]
+    crossed = False
+    while stack:
+        node, exempt = stack.pop()
+        ptr = node.node_ptr()
+        if (ptr, exempt) in seen or (within is not None and ptr not in within):
+            continue
+        seen.add((ptr, exempt))
+        visit(node, ptr, ptr in exempt)
+        recs = _records(node)
+        if recs:
+            crossed = True
+            more: set[int] = set()
+            for rec in recs:
+                key = id(rec)
+                if key not in memo:
+                    memo[key] = _carried_ptrs(rec)
+                more |= memo[key]
+            exempt = exempt | more
+        stack.extend((c, exempt) for c in _children(node))
+    return crossed
+
+
 def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None:
-    """Rule 6: `GraphFreedError` where the pass runs through a create_graph result one
-    of whose carried nodes a pass consumed after the result was made. Walks only while
-    such a consumption may have happened (a live result older than the latest
-    consuming pass)."""
+    """`GraphFreedError` before a pass that runs, other than below a create_graph result
+    that carries it (`_exempt_walk`), a create_graph result one of whose carried nodes a
+    pass consumed after the result was made (rule 6), or a list op's node a
+    ``create_graph=True, retain_graph=False`` call consumed (`_LIST_CONSUMED`, rule 15).
+    Walks only while such a consumption may have happened (a live result older than the
+    latest consuming pass, or a live entry of `_LIST_CONSUMED`)."""
     latest = _carried.now()
-    if not any(h[1][1][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None):
+    stale = any(h[1][1][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None)
+    lists = _consumed_list_ops()
+    if not stale and not lists:
         return
     is_target: Callable[[Any], bool] = _is_leaf_node  # backward() into every leaf
     if inputs is not None:
         targets = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
         is_target = functools.partial(_ptr_in, targets)
-
     roots = [n for n in map(_grad_fn, outputs) if n is not None]
-    for node in _graph.executed(roots, _children, is_target, _is_leaf_node):
-        held = _CALL_INPUTS.get(node.node_ptr())
+    runs = {n.node_ptr() for n in _graph.executed(roots, _children, is_target, _is_leaf_node)}
+
+    def visit(node: Any, ptr: int, exempt: bool) -> None:
+        if exempt:
+            return
+        if ptr in lists:
+            raise GraphFreedError(FREED_MESSAGE)
+        held = _CALL_INPUTS.get(ptr)
         if held is None or held[0]() is None or held[1][1][0] >= latest:
-            continue
+            return
         for rec in _records(node):
             _carried.check(_carried_ptrs(rec), _consumed_at, held[1][1][0])
+
+    _exempt_walk([r for r in roots if r.node_ptr() in runs], runs, visit)
+
+
+def _checked(outputs: Sequence[Any]) -> set[int] | None:
+    """What the running pass's consumed nodes raise on (`_consumption._freed_hook`): the
+    pointers of the nodes the outputs reach other than only below a create_graph result
+    that carries them (`_exempt_walk`); None (every consumed node raises) where the
+    outputs reach no such result, or no node was consumed."""
+    if not _RECORDS or not _FREED_HOOKS:
+        return None
+    checked: set[int] = set()
+
+    def visit(node: Any, ptr: int, exempt: bool) -> None:
+        if not exempt:
+            checked.add(ptr)
+
+    roots = [n for n in map(_grad_fn, outputs) if n is not None]
+    return checked if _exempt_walk(roots, None, visit) else None
 
 
 def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[Any]:

@@ -26,10 +26,9 @@ from ._consumption import (
     _CONSUMED,
     _LIVE,
     _consume,
-    _forward_nodes,
     _leaves_of,
-    _mark_grad_graph,
     _plan,
+    _runs_uncut,
     _useful,
 )
 from ._engine import _KINDS, _filled, _has_torch_function, _run_backward, _translate
@@ -180,11 +179,9 @@ class TorchBackend(Backend):
         unreached: list[int] = []
         # create_graph results must stay differentiable after retain_graph=False: torch
         # keeps the buffers, unigrad marks the pass's nodes consumed (see _check_consumed)
-        consume_only = create_graph and not retain_graph
         # torch frees what it ran; the contract consumes only what the pass needed:
         # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
         retain = retain_graph or create_graph or bool(no_grad_vars)
-        old = _forward_nodes(outputs) if consume_only else None
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
         if no_grad_vars or has_cuts:
             edges, leaves = _reachable(outputs, cuts)
@@ -200,7 +197,7 @@ class TorchBackend(Backend):
             # zeros), through nodes an earlier pass may have consumed: leave them out
             if len(unreached) == len(inputs):
                 if not retain_graph:
-                    _consume(runs)
+                    _consume(runs, inputs)
                 return [None] * len(inputs)
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
         if no_grad_vars:
@@ -234,9 +231,7 @@ class TorchBackend(Backend):
             for h in handles:
                 h.remove()
         if not retain_graph:
-            _consume(runs)
-        if old is not None:  # (consume_only)
-            _mark_grad_graph(result, old)
+            _consume(runs, inputs)
         out = list(result)
         if create_graph:  # a result that depends on nothing is a constant (rule 14)
             out = [_constant_detached(g) for g in out]
@@ -251,7 +246,8 @@ class TorchBackend(Backend):
         if request.inputs is not None:
             self._backward_into(request, request.inputs)
             return
-        runs = _plan(request.outputs, None)
+        # (rule 14: a node reached only through a cut edge is not the pass's: not consumed)
+        runs = _plan(request.outputs, None, edge_cuts=_has_cuts(request.outputs))
         outputs, seeds = request.outputs, request.seeds
         for s in seeds:
             if s is not None:
@@ -264,13 +260,13 @@ class TorchBackend(Backend):
             # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
             # tapes' backward leaves it: the pass accumulates into the others only
             _, live = _reachable(outputs, _NO_CUTS)
-            every = _leaves_of(outputs, runs)
+            every = _leaves_of(outputs, _runs_uncut(outputs))
             only = [x for x in every if id(x) in live]
             if len(only) == len(every):
                 only = None
             elif not only:
                 if not request.retain_graph:
-                    _consume(runs)
+                    _consume(runs, None)
                 return
         if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
@@ -286,7 +282,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph:
-            _consume(runs)
+            _consume(runs, None)
         if rec is not None:
             for x in leaves:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)
@@ -329,7 +325,7 @@ class TorchBackend(Backend):
                 x.grad = g.clone() if prev is None else prev + g
             return
         outputs, seeds = request.outputs, request.seeds
-        runs = _plan(outputs, inputs)
+        runs = _plan(outputs, inputs, edge_cuts=_has_cuts(outputs))
         for s in seeds:
             if s is not None:
                 self._check_devices(outputs, seeds)
@@ -344,12 +340,10 @@ class TorchBackend(Backend):
             )
             if not live:
                 if not request.retain_graph:
-                    _consume(runs)
+                    _consume(runs, inputs)
                 return
             inputs = live
         rec = _new_record(request, inputs) if request.create_graph else None
-        consume_only = request.create_graph and not request.retain_graph
-        old = _forward_nodes(outputs) if consume_only else None
         # (torch frees what it ran, a non-leaf input's node included: retained, and the
         # contract's consumption marked below)
         retain = request.retain_graph or request.create_graph or bool(intermediate)
@@ -364,9 +358,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph:
-            _consume(runs)
-        if old is not None:
-            _mark_grad_graph([x.grad for x in inputs], old)
+            _consume(runs, inputs)
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)

@@ -15,14 +15,11 @@ from ..._errors import (
 )
 from ...contract import _carried
 from ...contract._carried import FREED_MESSAGE
-from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _children, _covers, _ref
+from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _covers, _ref
 from ._records import _RECORD, _RECORDS_LIVE, _carried_by
 from ._structure import _live_edges
 
 _CONSUMED = "unigrad.consumed"
-
-
-_GRAD_GRAPH = "unigrad.grad_graph"
 
 
 #: A weak reference to each live `_Consumed` token. Empty: no node anywhere carries the
@@ -95,17 +92,14 @@ def _plan(
             runs = _runs_recursive(roots, every_leaf, leaves, targets)
         except RecursionError:
             runs = _runs_iterative(roots, every_leaf, leaves, targets, cuts, edge_cuts)
-    if _LIVE:  # some flagged node is alive: look for one among the nodes that run
+    if _LIVE:  # some flagged node is alive: look for one among the nodes that run,
+        # or (rule 6) a create_graph result the pass runs through
+        records = bool(_RECORDS_LIVE)
         for node in runs:
-            if _CONSUMED in node.metadata:
+            md = node.metadata
+            if _CONSUMED in md or (records and _RECORD in md):
                 _check_consumed(roots, runs, partial(_kids, cuts, edge_cuts))
                 break
-        if _RECORDS_LIVE:  # rule 6: a create_graph result the pass runs through
-            for node in runs:
-                pairs = node.metadata.get(_RECORD)
-                if pairs:
-                    for rec, _ in pairs:
-                        _carried.check(_carried_by(rec), _consumed_at, rec.since)
     return runs
 
 
@@ -203,6 +197,13 @@ def _runs_iterative(
     return list(ran)
 
 
+def _runs_uncut(outputs: tuple[Any, ...]) -> list[Any]:
+    """Every node a ``backward`` from ``outputs`` into every leaf runs in torch's engine,
+    cut edges (`_CUT_EDGES`) followed: what torch would accumulate into."""
+    roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    return _runs_iterative(roots, True, set(), set(), _NO_CUTS)
+
+
 def _useful(
     outputs: tuple[Any, ...], seeds: tuple[Any, ...], inputs: tuple[Any, ...], runs: list[Any]
 ) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -224,36 +225,76 @@ def _useful(
 
 
 def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
-    """Raise unless every consumed node is reached only through gradient graphs.
+    """Raise if the pass runs a consumed node (rule 6b), or a ``create_graph`` result
+    whose carried nodes were consumed since (rule 6, `_carried.check`), but a node that
+    a result on the way carries: its consumption is that result's question (the
+    consuming call's own consumption is not *since*, rule 15), a result among them
+    included (the outer result carries what it carries).
 
-    A ``create_graph=True`` pass stays differentiable whatever ``retain_graph`` says
-    (the contract): torch's graph of such a gradient runs through the forward nodes
-    that pass consumed, so a pass reaching them through a gradient's own nodes is
-    allowed; one reaching them otherwise (from the consumed outputs, or anything built
-    on them) raises.
+    torch's graph of a gradient runs through the forward nodes whose saved tensors it
+    reads: a node met below a result's node (one that holds `_RECORD`) is exempt when
+    that result's call carries it (`_carried_by`); the gradient graph's own nodes, and
+    forward nodes that call did not run, are checked as any node. The exemption
+    belongs to the path: a carried node also reached from the outputs without crossing
+    the result raises. Walked only where a consumed node is among ``runs``.
     """
     ran = set(runs)
-    seen: set[Any] = set()
-    stack = [r for r in roots if r in ran]
+    none: frozenset[Any] = frozenset()
+    seen: set[tuple[Any, frozenset[Any]]] = set()
+    stack = [(r, none) for r in roots if r in ran]
     while stack:
-        node = stack.pop()
-        if node in seen or _GRAD_GRAPH in node.metadata:
+        node, exempt = stack.pop()
+        if (node, exempt) in seen:
             continue
-        seen.add(node)
-        if _CONSUMED in node.metadata:
-            raise GraphFreedError(FREED_MESSAGE)
-        stack.extend(c for c in children(node) if c in ran)
+        seen.add((node, exempt))
+        md = node.metadata
+        pairs = md.get(_RECORD)
+        if node not in exempt:
+            if _CONSUMED in md:
+                raise GraphFreedError(FREED_MESSAGE)
+            for rec, _ in pairs or ():  # rule 6: its carried nodes consumed since
+                _carried.check(_carried_by(rec), _consumed_at, rec.since)
+        if pairs:
+            exempt = exempt.union(*(_carried_by(rec) for rec, _ in pairs))
+        stack.extend((c, exempt) for c in children(node) if c in ran)
 
 
-def _consume(runs: list[Any] | None) -> None:
+def _consume(runs: list[Any] | None, inputs: tuple[Any, ...] | None = None) -> None:
+    """Flag the nodes a ``retain_graph=False`` pass toward ``inputs`` (None: every leaf)
+    ran: ``runs``, and (rule 6) the forward nodes carried by the ``create_graph``
+    results among them that lead to an input (a pass through a gradient runs the
+    forward nodes it was computed through; torch's engine runs those whose saved
+    tensors it reads, unigrad flags all of them, as every backend does). A node flagged
+    again takes the later token (consumed since)."""
     if not runs:
         return
     token = _Consumed()
     _LIVE.add(_ref(token, _LIVE.discard))
-    for node in runs:
+    nodes: Any = runs
+    if _RECORDS_LIVE:
+        extra: dict[Any, None] = {}
+        for node in runs:
+            for rec, _ in node.metadata.get(_RECORD) or ():
+                extra.update(dict.fromkeys(_carried_by(rec)))
+        if extra:
+            nodes = [*runs, *_leading(list(extra), inputs)]
+    for node in nodes:
         if type(node) in _VIEW_NODES and _kept(node):
             continue
         node.metadata[_CONSUMED] = token
+
+
+def _leading(nodes: list[Any], inputs: tuple[Any, ...] | None) -> list[Any]:
+    """The ``nodes`` from which a pass reaches one of ``inputs`` (None: any leaf)."""
+    leaves: set[int] = set()
+    targets: set[Any] = set()
+    for x in inputs or ():
+        if x.grad_fn is None:
+            leaves.add(id(x))
+        else:
+            targets.add(x.grad_fn)
+    ran = set(_runs_iterative(nodes, inputs is None, leaves, targets, _NO_CUTS))
+    return [n for n in nodes if n in ran]
 
 
 def _kept(node: Any) -> bool:
@@ -262,29 +303,6 @@ def _kept(node: Any) -> bool:
     if type(node).__name__ == "AliasBackward0":
         return True
     return bool(node._saved_step == 1 and _covers(node))  # a SliceBackward0
-
-
-def _forward_nodes(outputs: tuple[Any, ...]) -> set[Any]:
-    seen: set[Any] = set()
-    stack = [y.grad_fn for y in outputs if y.grad_fn is not None]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        stack.extend(_children(node))
-    return seen
-
-
-def _mark_grad_graph(grads: Any, old: set[Any]) -> None:
-    """Flag the nodes a create_graph pass made (those not in the forward graph ``old``)."""
-    stack = [g.grad_fn for g in grads if g is not None and g.grad_fn is not None]
-    while stack:
-        node = stack.pop()
-        if node in old or _GRAD_GRAPH in node.metadata:
-            continue
-        node.metadata[_GRAD_GRAPH] = True
-        stack.extend(_children(node))
 
 
 def _leaves_of(outputs: tuple[Any, ...], runs: list[Any]) -> list[Any]:

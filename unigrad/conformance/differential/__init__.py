@@ -19,14 +19,11 @@ framework; Hypothesis is imported when programs are generated.
 from __future__ import annotations
 
 from ._certify import (
-    KNOWN,
     Divergence,
-    Known,
     Summary,
     certify,
     check_program,
     generate,
-    known_reason,
 )
 from ._execute import (
     TOLERANCE,
@@ -41,7 +38,6 @@ from ._program import Backward, Grad, Leaf, Op, Program, Seed
 from ._reference import Degenerate
 
 __all__ = [
-    "KNOWN",
     "TOLERANCE",
     "Backward",
     "CallOutcome",
@@ -49,7 +45,6 @@ __all__ = [
     "Divergence",
     "Entry",
     "Grad",
-    "Known",
     "Leaf",
     "Op",
     "Program",
@@ -59,7 +54,6 @@ __all__ = [
     "check_program",
     "compare",
     "generate",
-    "known_reason",
     "on_backend",
     "on_backend_compiled",
     "on_reference",

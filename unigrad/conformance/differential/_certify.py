@@ -20,66 +20,14 @@ from ._execute import (
     on_reference,
 )
 from ._ops import Coverage, coverage
-from ._program import Backward, Grad, Op, Program
+from ._program import Program
 
 __all__ = [
-    "KNOWN",
     "Divergence",
-    "Known",
     "Summary",
     "certify",
     "check_program",
     "generate",
-    "known_reason",
-]
-
-
-@dataclass(frozen=True)
-class Known:
-    """A divergence already understood, reported as xfail (with ``reason``) rather than
-    a failure: it matches a program on ``backend`` that uses ``op`` (if given) and whose
-    difference mentions every string of ``text``."""
-
-    backend: str
-    reason: str
-    op: str | None = None
-    text: tuple[str, ...] = ()
-    #: Only in programs that take ``create_graph=True`` somewhere.
-    higher_order: bool = False
-
-    def matches(self, program: Program, backend: str, difference: str) -> bool:
-        if backend != self.backend:
-            return False
-        if self.higher_order and not any(
-            isinstance(s, (Grad, Backward)) and s.create_graph for s in program.steps
-        ):
-            return False
-        if self.op is not None and not any(
-            isinstance(s, Op) and s.op == self.op for s in program.steps
-        ):
-            return False
-        return all(t in difference for t in self.text)
-
-
-#: Divergences known and owned elsewhere or still open, shown as xfail rows with their
-#: reason. Keep it tiny and delete entries as the work lands. Rule 6's class is decided
-#: (docs/semantics.md, row 6); one paddle case of row 15 is open.
-_LIST_OP_OPERANDS = (
-    "open (semantics row 15, paddle): a create_graph=True, retain_graph=False call does not "
-    "mark its list-op nodes (stack, concat) consumed, because paddle 3.3's post-hooks cannot "
-    "hand such a node's gradients on; where every operand is a leaf or an input of that call, "
-    "a later plain pass through the node answers (right numbers: paddle never frees) where the "
-    "other backends raise GraphFreedError"
-)
-KNOWN: list[Known] = [
-    Known(
-        "paddle",
-        _LIST_OP_OPERANDS,
-        op=op,
-        text=("expected GraphFreedError", "got a result"),
-        higher_order=True,
-    )
-    for op in ("stack", "concat")
 ]
 
 
@@ -91,7 +39,6 @@ class Divergence:
     backend: str
     program: Program
     difference: str
-    known: str = ""
 
     def repro(self) -> str:
         backend = "numpy" if self.backend == "reference" else self.backend
@@ -123,15 +70,10 @@ class Summary:
         return self.programs - self.degenerate - len(broken)
 
     def outcomes(self, backend: str) -> dict[str, int]:
-        """How many compared programs ``backend`` agrees on (``agree``), diverges on with
-        only `KNOWN` divergences (``known``), and diverges on otherwise (``diverge``)."""
-        mine: dict[int, bool] = {}
-        for d in self.divergences:
-            if d.backend == backend:
-                mine[d.index] = mine.get(d.index, True) and bool(d.known)
-        known = sum(mine.values())
-        diverge = len(mine) - known
-        return {"agree": self.compared - len(mine), "known": known, "diverge": diverge}
+        """How many compared programs ``backend`` agrees on (``agree``) and diverges on
+        (``diverge``)."""
+        mine = {d.index for d in self.divergences if d.backend == backend}
+        return {"agree": self.compared - len(mine), "diverge": len(mine)}
 
 
 def generate(n: int, seed: int) -> list[Program]:
@@ -192,11 +134,6 @@ def _differences(program: Program, want: list[CallOutcome], kit: Kit, compiled: 
     return out
 
 
-def known_reason(program: Program, backend: str, difference: str) -> str:
-    """The reason of the `KNOWN` entry a divergence matches, or ``""``."""
-    return next((k.reason for k in KNOWN if k.matches(program, backend, difference)), "")
-
-
 #: A progress callback of `certify`: a `Result` per program and backend, how many of
 #: that backend's programs are done, and how many it runs (the runner's callback type).
 Progress = Callable[[Result, int, int], None]
@@ -205,7 +142,6 @@ Progress = Callable[[Result, int, int], None]
 WORDS = {
     "pass": "agree",
     "fail": "diverge",
-    "xfail": "known",
     "error": "error",
     "skip": "degenerate",
 }
@@ -228,7 +164,7 @@ def certify(
     reference computed, one backend after the other (as the case suite runs), so that
     ``progress`` sees the backend ``"reference"`` (``pass``: computed, ``skip``:
     degenerate, ``error``: the reference failed) and then each loaded backend in turn
-    (``pass``: agrees, ``fail``: diverges, ``xfail``: a `KNOWN` divergence).
+    (``pass``: agrees, ``fail``: diverges).
     ``started(backend, total)`` is called as each of them begins (the reference before
     the programs are drawn) with the number of programs it will run.
     """
@@ -271,19 +207,10 @@ def certify(
         if started is not None:
             started(kit.name, len(wants))
         for done, (i, p, want) in enumerate(wants, 1):
-            found = [
-                Divergence(i, kit.name, p, d, known_reason(p, kit.name, d))
-                for d in _differences(p, want, kit, compiled)
-            ]
+            found = [Divergence(i, kit.name, p, d) for d in _differences(p, want, kit, compiled)]
             summary.divergences.extend(found)
             if progress is not None:
-                status = (
-                    Status.PASS
-                    if not found
-                    else Status.XFAIL
-                    if all(d.known for d in found)
-                    else Status.FAIL
-                )
+                status = Status.FAIL if found else Status.PASS
                 progress(Result(f"program-{i}", kit.name, status), done, len(wants))
     summary.divergences.sort(key=lambda d: d.index)  # program order, as the report shows
     summary.seconds = time.perf_counter() - start
@@ -315,15 +242,13 @@ def _report(
     broken = [d for d in summary.divergences if d.backend == "reference"]
     for name in names:
         mine = [d for d in summary.divergences if d.backend in (name, "reference")]
-        real = [d for d in mine if not d.known]
         if name not in loaded:
             status, reason = Status.ERROR, next(i.error for i in infos if i.name == name)
         elif broken:
             status, reason = Status.ERROR, f"the reference failed on {len(broken)} programs"
-        elif real:
-            status, reason = Status.FAIL, f"{len(real)} of {compared} programs diverge"
         elif mine:
-            status, reason = Status.XFAIL, f"{len(mine)} known divergences"
+            n = len({d.index for d in mine})
+            status, reason = Status.FAIL, f"{n} of {compared} programs diverge"
         else:
             how = ", eager and as one unigrad.jit step each" if name in summary.jitted else ""
             status, reason = (
@@ -342,8 +267,6 @@ def _report(
                 report.results[(cid, name)] = Result(
                     cid, name, Status.ERROR, d.difference, d.repro()
                 )
-            elif d.known:
-                report.results[(cid, name)] = Result(cid, name, Status.XFAIL, d.known, d.repro())
             else:
                 report.results[(cid, name)] = Result(
                     cid, name, Status.FAIL, d.difference, d.repro()

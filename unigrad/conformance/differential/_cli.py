@@ -81,14 +81,14 @@ def main(args: argparse.Namespace) -> int:
     report = summary.report
     if report is None:  # certify always sets it
         return ExitCode.FAILED
-    # repros of the divergences no KNOWN entry explains: each backend's first, then more
-    unknown_divergences = [d for d in summary.divergences if not d.known]
-    firsts = list({d.backend: d for d in reversed(unknown_divergences)}.values())[::-1]
-    repros = (firsts + [d for d in unknown_divergences if d not in firsts])[:5]
+    # repros of the divergences: each backend's first, then more
+    divergences = summary.divergences
+    firsts = list({d.backend: d for d in reversed(divergences)}.values())[::-1]
+    repros = (firsts + [d for d in divergences if d not in firsts])[:5]
     for d in sorted(repros, key=lambda d: d.index):
         print(f"\n--- repro (program {d.index}, {d.backend}) ---\n{d.repro()}", file=sys.stderr)
-    if len(unknown_divergences) > 5:
-        print(f"\n({len(unknown_divergences) - 5} more not shown)", file=sys.stderr)
+    if len(divergences) > 5:
+        print(f"\n({len(divergences) - 5} more not shown)", file=sys.stderr)
     if repros:
         print(file=sys.stderr)
     text_summary = summary_text(summary, report)
@@ -161,7 +161,7 @@ def summary_text(summary: Summary, report: Report) -> str:
         300 programs (seed 1) in 61.3s: 288 compared with the float64 reference,
         12 degenerate (skipped: see docs/conformance.md)
         --jit: jax also ran each program as one unigrad.jit step
-        jax 288 agree; numpy 287 agree, 1 known
+        jax 288 agree; numpy 287 agree, 1 diverge
     """
     head = (
         f"{summary.programs} programs (seed {summary.seed}) in {summary.seconds:.1f}s: "

@@ -196,9 +196,9 @@ def _record(
     nodes it carries: the pass's and those its create_graph results carried."""
     token = object()
     now = _CALLS[0]
-    carried: set[tuple[Node, int]] = {(n, now) for n in order}
-    for n in order:
-        carried |= n.carried
+    # what the pass ran: its own nodes and (rule 6) those the results it ran through
+    # carry, all stamped now: the call's own consumption of them is not *since*
+    carried: set[tuple[Node, int]] = {(n, now) for n in _ran(order)}
     frozen = frozenset(carried)
     for g in results:
         if g is not None:
@@ -216,10 +216,41 @@ def _record(
 _CALLS = [0]
 
 
-def _consume(order: Sequence[Node]) -> None:
-    """A ``retain_graph=False`` pass consumes the nodes it ran (not a full slice's)."""
-    for n in order:
-        if not n.kept and not n.consumed:
+def _ran(order: Sequence[Node], inputs: Sequence[RV] | None = None) -> list[Node]:
+    """The nodes a pass over ``order`` runs (rule 6): its live nodes and the forward
+    nodes carried by the create_graph results among them (a gradient's graph runs
+    through the forward nodes it was computed through, on torch and paddle literally);
+    with ``inputs``, only the carried nodes that lead to one of them (the engines run
+    only what leads to the inputs)."""
+    ran = dict.fromkeys(order)
+    extra = dict.fromkeys(c for n in order for c, _ in n.carried if c not in ran)
+    if inputs is not None and extra:
+        keys = {x.key for x in inputs}
+        memo: dict[int, bool] = {}
+        extra = dict.fromkeys(c for c in extra if _leads(c, keys, memo))
+    ran.update(extra)
+    return list(ran)
+
+
+def _leads(node: Node, keys: set[int], memo: dict[int, bool]) -> bool:
+    """Whether ``node`` has an input (a value keyed in ``keys``) upstream."""
+    got = memo.get(id(node))
+    if got is not None:
+        return got
+    memo[id(node)] = False  # a DAG: no cycles; guards revisits
+    hit = any(
+        p.key in keys or (p.node is not None and _leads(p.node, keys, memo)) for p in node.parents
+    )
+    memo[id(node)] = hit
+    return hit
+
+
+def _consume(order: Sequence[Node], inputs: Sequence[RV]) -> None:
+    """A ``retain_graph=False`` pass consumes the nodes it ran (`_ran`; not a full
+    slice's), stamped with the call's number (a node consumed again takes the later
+    stamp: it was consumed since any result made between the two passes)."""
+    for n in _ran(order, inputs):
+        if not n.kept:
             n.consumed = True
             n.consumed_by = _CALLS[0]
 
@@ -294,7 +325,7 @@ def grad(
                 if reached[i]:
                     grads[i] = _zero_if_none(got[i], distinct_in[i])
     if not retain:
-        _consume(order)
+        _consume(order, [x for x in distinct_in if x.key not in cut])
     out: list[RV | None] = []
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
@@ -367,4 +398,4 @@ def backward(
             results = [t.grad if hit else None for t, hit in zip(targets, reached, strict=True)]
             _record(outputs, targets, seeds, results, order)
     if not retain:
-        _consume(order)
+        _consume(order, targets)

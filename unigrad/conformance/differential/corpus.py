@@ -2303,11 +2303,502 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): raw SystemError: Invalid slot_id
+    # ---- rules 6 and 15, consumption (helper cons, issue 23) ----
+    (
+        "rule 6 (consumption): a pass through a create_graph result runs the forward nodes it "
+        "carries, so a retain_graph=False pass through it consumes them; a later plain pass "
+        "through them raises (the tapes answered; differential seed 2026, program 16938)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.47, dtype="float32", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[1.39, 0.28], [1.1, 0.32], [-1.33, 0.7]],
+                    dtype="float32",
+                    watched=False,
+                ),
+                Leaf(
+                    name="x3", data=[[-0.23, 0.62], [-1.04, -0.98]], dtype="float32", watched=True
+                ),
+                Op(name="v4", op="linalg.matrix_power", args=("x3",), params=(("n", 3),)),
+                Op(name="v5", op="expm1", args=("v4",), params=()),
+                Op(name="v6", op="fft.fft", args=("v5",), params=(("axis", 1),)),
+                Op(name="v7", op="fft.fftn", args=("v5",), params=()),
+                Op(name="v8", op="fft.fftshift", args=("v5",), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8", "v8"),
+                    inputs=("x3", "x3"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v10", op="sum", args=("g9[1]",), params=(("axis", 0), ("keepdims", True))),
+                Op(name="v11", op="log10", args=("v4",), params=()),
+                Grad(
+                    name="g12",
+                    outputs=("v10",),
+                    inputs=("x1", "x3"),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v13", op="tanh", args=("x2",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v11", "v11"),
+                    inputs=("x3", "x3", "x3"),
+                    seeds=(
+                        Seed(data=[[1.47, -0.25], [-0.45, 1.27]], dtype="float32"),
+                        Seed(data=[[0.66, 0.49], [-0.47, -1.23]], dtype="float32"),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 6 (consumption): a create_graph=True, retain_graph=False call through an earlier "
+        "result carries its nodes afresh: its results stay differentiable (torch and paddle "
+        "raised; differential seed 2026, program 37042)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.98, dtype="float64", watched=True),
+                Leaf(name="x2", data=[[1.06, 0.64], [-0.82, -0.22]], dtype="float64", watched=True),
+                Op(name="v3", op="exp", args=("x2",), params=()),
+                Op(name="v4", op="linalg.svd", args=("x2",), params=(("which", 2),)),
+                Op(name="v5", op="log1p_sq", args=("v4",), params=()),
+                Op(name="v6", op="T", args=("v4",), params=()),
+                Op(name="v7", op="cos", args=("v4",), params=()),
+                Op(name="v8", op="cosh", args=("x2",), params=()),
+                Op(
+                    name="v9",
+                    op="cumulative_prod",
+                    args=("v8",),
+                    params=(("axis", 0), ("include_initial", True)),
+                ),
+                Op(
+                    name="v10",
+                    op="cumulative_sum",
+                    args=("v3",),
+                    params=(("axis", -2), ("include_initial", False)),
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x2", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="sinh", args=("g11[0]",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x2", "x2"),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(
+                    name="v14",
+                    op="index_slice",
+                    args=("g13[0]",),
+                    params=(("index", ("slice", 1, 2)),),
+                ),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x2",),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 6 (consumption): the same, the earlier result itself made by a consuming call "
+        "(torch and paddle raised; differential seed 2026, program 26602)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=1.31, dtype="float64", watched=True),
+                Leaf(name="x2", data=[1.1, 1.45, 0.95], dtype="float64", watched=True),
+                Op(
+                    name="v3",
+                    op="std",
+                    args=("x2",),
+                    params=(("axis", -1), ("correction", 0), ("keepdims", True)),
+                ),
+                Op(name="v4", op="sub", args=("x1", "v3"), params=()),
+                Op(name="v5", op="sum", args=("v4",), params=(("axis", None), ("keepdims", True))),
+                Leaf(name="i6", data=[0, 0], dtype="int64", watched=False),
+                Op(name="v7", op="take", args=("v4", "i6"), params=(("axis", 0),)),
+                Grad(
+                    name="g8",
+                    outputs=("v7", "v7"),
+                    inputs=("x2", "x2", "x1"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="unstack", args=("g8[1]",), params=(("axis", 0), ("i", 1))),
+                Op(
+                    name="v10",
+                    op="max",
+                    args=("g8[0]",),
+                    params=(("axis", None), ("keepdims", True)),
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x2",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="log_softmax", args=("g11[0]",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("x2", "x2"),
+                    seeds=(
+                        Seed(data=[[-1.11, -1.05, 1.1], [0.37, 1.06, 0.74]], dtype="float64"),
+                        Seed(data=[[0.83, 1.12, 0.89], [-0.56, 0.67, 0.69]], dtype="float64"),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 6 (consumption): a gradient graph consumed by a later pass raises from a tensor "
+        "computed on the result (torch answered; differential seed 2026, program 20266)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.6, 1.27], [-0.9, -0.6], [-1.49, -1.42]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(name="v2", op="exp", args=("x1",), params=()),
+                Op(name="v3", op="tan", args=("v2",), params=()),
+                Leaf(name="x4", data=[0.52, 0.76, -0.76], dtype="float32", watched=True),
+                Leaf(name="x5", data=[-0.82, -0.34, -0.61], dtype="float32", watched=False),
+                Op(name="v6", op="linalg.outer", args=("x4", "x5"), params=()),
+                Leaf(name="x7", data=[[-0.74, -0.36], [0.24, 1.46]], dtype="float32", watched=True),
+                Op(name="v8", op="linalg.pinv", args=("x7",), params=()),
+                Leaf(
+                    name="x9",
+                    data=[[0.56, 0.94], [0.28, -1.31], [0.68, 1.43]],
+                    dtype="float32",
+                    watched=False,
+                ),
+                Op(name="v10", op="linalg.qr", args=("x9",), params=(("which", 1),)),
+                Op(name="v11", op="linalg.slogdet", args=("x7",), params=()),
+                Grad(
+                    name="g12",
+                    outputs=("v11",),
+                    inputs=("x7", "x7", "x7"),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v13", op="linalg.vecdot", args=("g12[0]", "g12[1]"), params=()),
+                Op(
+                    name="v14",
+                    op="cumulative_sum",
+                    args=("g12[2]",),
+                    params=(("axis", 0), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g15",
+                    outputs=("v14", "v8"),
+                    inputs=("x7", "x7"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v16", op="log2", args=("g12[2]",), params=()),
+                Grad(
+                    name="g17",
+                    outputs=("v13",),
+                    inputs=("x7", "x4", "x4"),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 6/14 (consumption): remainder's gradient reaches the dividend only through a floor "
+        "division: a later pass does not run it (torch raised GraphFreedError for "
+        "UnusedInputError; differential seed 2026, program 11762)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1", data=[[-1.49, -1.11], [-1.28, -1.18]], dtype="float64", watched=True
+                ),
+                Leaf(name="x2", data=[[0.61, -1.42], [1.04, 0.49]], dtype="float64", watched=True),
+                Leaf(name="x3", data=[[0.51, 0.7], [-1.22, -0.77]], dtype="float64", watched=True),
+                Leaf(
+                    name="x4", data=[[-0.42, -1.05], [1.38, -0.29]], dtype="float64", watched=True
+                ),
+                Op(name="v5", op="remainder", args=("x2", "x4"), params=()),
+                Op(name="v6", op="reshape", args=("x2",), params=(("shape", (2, 2)),)),
+                Op(
+                    name="v7",
+                    op="var",
+                    args=("x4",),
+                    params=(("axis", None), ("correction", 1), ("keepdims", False)),
+                ),
+                Op(name="v8", op="astype", args=("v6",), params=(("dtype", "float32"),)),
+                Op(name="v9", op="linalg.trace", args=("x3",), params=(("offset", -1),)),
+                Leaf(name="i10", data=[1, 0], dtype="int64", watched=False),
+                Op(name="v11", op="take", args=("v8", "i10"), params=(("axis", -1),)),
+                Op(name="v12", op="reciprocal", args=("v7",), params=()),
+                Op(name="v13", op="relu", args=("v12",), params=()),
+                Op(name="v14", op="remainder", args=("v11", "x4"), params=()),
+                Op(name="v15", op="repeat", args=("v14",), params=(("axis", None), ("repeats", 2))),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v15"),
+                    inputs=("x4",),
+                    seeds=(
+                        Seed(
+                            data=[0.69, 1.11, 1.24, -1.15, 0.83, 0.92, 0.7, -0.82], dtype="float64"
+                        ),
+                        Seed(
+                            data=[0.61, 1.28, -1.09, -0.63, -0.78, 1.47, 0.31, -0.77],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="x17", data=[[-1.04], [1.16]], dtype="float64", watched=True),
+                Op(name="v18", op="squeeze", args=("x17",), params=(("axis", 1),)),
+                Grad(
+                    name="g19",
+                    outputs=("v15", "v13"),
+                    inputs=("x4",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v8",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v20", op="logaddexp", args=("g16[0]", "v9"), params=()),
+                Grad(
+                    name="g21",
+                    outputs=("v20",),
+                    inputs=("x2", "x3"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 6/14 (consumption): a retain_graph=False pass with no_grad_vars does not consume "
+        "what reaches the input only through ceil (paddle raised later; differential seed 2026, "
+        "program 40132)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-0.64, 1.29], [0.74, 0.34]], dtype="float64", watched=True),
+                Op(name="v2", op="mean", args=("x1",), params=(("axis", -2), ("keepdims", False))),
+                Op(name="v3", op="sort", args=("v2",), params=(("axis", 0), ("descending", True))),
+                Op(name="v4", op="acosh", args=("v3",), params=()),
+                Op(name="v5", op="sqrt", args=("v4",), params=()),
+                Op(name="v6", op="ceil", args=("v3",), params=()),
+                Op(name="v7", op="logaddexp", args=("v6", "v5"), params=()),
+                Op(name="v8", op="logical_and", args=("v4", "v7"), params=()),
+                Op(name="v9", op="logical_not", args=("v5", "v8"), params=()),
+                Op(name="v10", op="logical_or", args=("v8", "v7"), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10", "v8"),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v4",),
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g12",
+                    outputs=("v10", "v10"),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(data=[0.6, -0.91], dtype="float64"),
+                        Seed(data=[-1.3, 0.62], dtype="float64"),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 15 (consumption, KNOWN until now): a list op over leaves consumed by a "
+        "create_graph=True, retain_graph=False call raises in a later plain pass (paddle "
+        "answered; differential seed 2026, program 19494)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.24, 0.42], [-0.51, -0.21], [0.56, 1.13]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="fft.fftn", args=("x1",), params=()),
+                Op(name="v3", op="permute_dims", args=("v2",), params=(("axes", (1, 0)),)),
+                Op(
+                    name="v4", op="max", args=("x1",), params=(("axis", (0, 1)), ("keepdims", True))
+                ),
+                Leaf(name="i5", data=[[0]], dtype="int64", watched=False),
+                Op(name="v6", op="take_along_axis", args=("v4", "i5"), params=(("axis", 0),)),
+                Op(name="v7", op="index_slice", args=("v6",), params=(("index", ("slice", 0, 1)),)),
+                Op(name="v8", op="sqrt", args=("v6",), params=()),
+                Op(name="v9", op="xp_square", args=("v8",), params=()),
+                Op(name="v10", op="squeeze", args=("v6",), params=(("axis", 0),)),
+                Leaf(name="x11", data=[1.09], dtype="float64", watched=True),
+                Op(name="v12", op="stack", args=("v10", "x11"), params=(("axis", -1),)),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x11", "x11"),
+                    seeds=(Seed(data=[[0.61, -0.72]], dtype="float64"),),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g14",
+                    outputs=("v12",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v12",),
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 6/14 (consumption): backward into every leaf does not consume a node that "
+        "reaches the loss only through floor (torch and paddle raised later; differential "
+        "seed 2026, program 12191, reduced)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.53, dtype="float64", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Op(name="v3", op="floor", args=("v2",), params=()),
+                Op(name="v4", op="mul", args=("v3", "x1"), params=()),
+                Op(name="v5", op="sum", args=("v4",), params=(("axis", None), ("keepdims", False))),
+                Backward(outputs=("v5",)),
+                Grad(name="g6", outputs=("v2",), inputs=("x1",)),
+            )
+        ),
+    ),
     (
         "paddle: a pass stopping at svdvals(x) (svd's second result) crashed with a raw "
-        "SystemError: Invalid slot_id for GradTensorHolder::add() (differential seed 2026, "
-        "program 4588)",
+        "SystemError: Invalid slot_id for GradTensorHolder::add() (differential seed "
+        "2026, program 4588)",
         Program(
             steps=(
                 Leaf(name="x6", data=[[0.54, 1.16], [0.63, 0.77]], dtype="float64", watched=True),
@@ -2331,7 +2822,6 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): raw NotFound D_X can not be nullptr
     (
         "paddle: a pass through the second derivative of x ** 2.0 that does not reach x "
         "raised a raw RuntimeError from PowTripleGradNode (DenseTensor D_X can not be "
@@ -2390,7 +2880,6 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
     (
         "paddle: a complex output in the same create_graph call made maximum's constant "
         "gradient require grad (every piecewise-linear node read as unknown in a complex "
@@ -2438,11 +2927,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): structure (None vs a number for an input)
     (
-        "paddle: broadcast_arrays of 0-d tensors returned the operand itself (paddle's expand"
-        " to the shape ()), so the result as an input got the gradient of every use of the "
-        "operand (differential seed 2026, program 21340)",
+        "paddle: broadcast_arrays of 0-d tensors returned the operand itself (paddle's "
+        "expand to the shape ()), so the result as an input got the gradient of every use"
+        " of the operand (differential seed 2026, program 21340)",
         Program(
             steps=(
                 Leaf(name="x2", data=0.99, dtype="float64", watched=True),
@@ -2468,11 +2956,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
     (
-        "paddle: cumulative_prod over a length-1 axis (the namespace unbinds the axis) made a"
-        " constant create_graph gradient require grad: UnbindGradNode was an unknown node "
-        "(differential seed 2026, program 28970)",
+        "paddle: cumulative_prod over a length-1 axis (the namespace unbinds the axis) "
+        "made a constant create_graph gradient require grad: UnbindGradNode was an "
+        "unknown node (differential seed 2026, program 28970)",
         Program(
             steps=(
                 Leaf(name="x5", data=[[1.23, -0.71], [-1.24, 1.2]], dtype="float64", watched=False),
@@ -2508,11 +2995,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): refusal others need (UnusedInputError) missing
     (
-        "paddle: two results of one create_graph call share a double-grad node; a later pass "
-        "through one reached the other as an input, which got zeros where it is unused "
-        "(UnusedInputError expected; differential seed 2026, program 16226)",
+        "paddle: two results of one create_graph call share a double-grad node; a later "
+        "pass through one reached the other as an input, which got zeros where it is "
+        "unused (UnusedInputError expected; differential seed 2026, program 16226)",
         Program(
             steps=(
                 Leaf(name="x2", data=[[-0.23, -1.05], [1.38, 0.26]], dtype="float64", watched=True),
@@ -2553,11 +3039,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): refusal others do not need (UnsupportedFeatureError)
     (
-        "paddle: a complex create_graph result (wrapped in a PyLayer, on whose output paddle "
-        "runs no hook) as a no_grad_vars cut was refused (UnsupportedFeatureError) where the "
-        "other backends answer (differential seed 2026, programs 16329, 23434)",
+        "paddle: a complex create_graph result (wrapped in a PyLayer, on whose output "
+        "paddle runs no hook) as a no_grad_vars cut was refused (UnsupportedFeatureError)"
+        " where the other backends answer (differential seed 2026, programs 16329, 23434)",
         Program(
             steps=(
                 Leaf(
@@ -2632,12 +3117,11 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): consumption of a cut pass (GraphFreedError where others answer)
     (
-        "paddle: once any graph had been consumed, a cut pass that reaches no input ran its "
-        "cut branches and marked them consumed (through ceil, rule 14): a later pass raised "
-        "GraphFreedError where the other backends answer (differential seed 2026, program "
-        "40132)",
+        "paddle: once any graph had been consumed, a cut pass that reaches no input ran "
+        "its cut branches and marked them consumed (through ceil, rule 14): a later pass "
+        "raised GraphFreedError where the other backends answer (differential seed 2026, "
+        "program 40132)",
         Program(
             steps=(
                 Leaf(name="x1", data=[0.5, 1.5], dtype="float64", watched=True),
