@@ -15,6 +15,7 @@ from .backends._base import Backend, Capabilities  # isort: skip
 from . import functional
 from ._api import detach, lift, namespace, to_numpy, watch
 from ._compile import jit
+from .contract import checks
 from ._dispatch import backend_of, backends, get_backend, register_backend
 from ._errors import (
     BackendError,
@@ -61,6 +62,7 @@ __all__ = [
     "backend_of",
     "backends",
     "backward",
+    "checks",
     "detach",
     "functional",
     "get_backend",

@@ -135,12 +135,19 @@ class PaddleBackend(Backend):
         node = _grad_fn(x)
         return node is None or _reaches_leaf(node, False)
 
+    def marked(self, x: Any) -> bool:
+        return not x.stop_gradient
+
     def has_history(self, x: Any) -> bool:
         return not x.stop_gradient and not x.is_leaf
 
-    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
-        if _cuts_dependence(outputs, retain_graph):
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> bool:
+        # the one walk of the outputs' graph for rule 14 (`_cuts_dependence`); its
+        # answer comes back as the request's ``dependence``
+        cut = _cuts_dependence(outputs, retain_graph)
+        if cut:
             _refuse_constant_outputs(outputs, retain_graph)
+        return cut
 
     def cast(self, x: Any, like: Any) -> Any:
         return x.astype(like.dtype)
@@ -290,7 +297,16 @@ class PaddleBackend(Backend):
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:
                             grads[i] = _NoHigherOrder.apply(g)
-            nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
+            if request.fast:
+                # fast mode: no structure pass (a result keeps paddle's graph, which
+                # may reach more than its formulas read: a later pass may answer zeros
+                # where strict mode finds an input unused); the record stays (16g)
+                nodes = [_grad_fn(x) for x in inputs]
+                outs = [n for n in map(_grad_fn, request.outputs) if n is not None]
+            else:
+                nodes, outs = structure(
+                    request.outputs, inputs, live, cuts, grads, _grad_fn, stop
+                )
             seed_copies(own, grads)
             _record_call(request, grads, nodes, outs)
         return grads
@@ -303,17 +319,24 @@ class PaddleBackend(Backend):
         if request.no_grad_vars:
             _refuse_pylayer_cuts(request.outputs, request.no_grad_vars)
         _refuse_unrecorded(request.outputs, request.inputs, request.no_grad_vars or ())
-        _check_carried(request.outputs, request.inputs)
-        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
-        cuts_dependence = _cuts_dependence(request.outputs, request.retain_graph)
+        fast = request.fast
+        if not fast:  # (fast mode: no consumed-graph bookkeeping, docs/semantics.md)
+            _check_carried(request.outputs, request.inputs)
+        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs,
+        # whose walk answered `_cuts_dependence` as the request's ``dependence``)
+        cuts_dependence = (
+            _cuts_dependence(request.outputs, request.retain_graph)
+            if request.dependence is None
+            else request.dependence
+        )
         if request.no_grad_vars or recorded() or cuts_dependence:
             # a create_graph result's spurious edges, or an edge through a node whose
             # derivative is zero (rule 14), may reach an input: leave it out
             return self._grad_cut(request)
-        consume_only = request.create_graph and not request.retain_graph
+        consume_only = request.create_graph and not request.retain_graph and not fast
         old = _graph_ptrs(request.outputs) if consume_only else set()
         grads: list[Any | None] = self._grads(request, request.inputs)
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             self._consume(request.outputs, request.inputs, list_ops=not consume_only)
             if consume_only:  # its results stay differentiable (the contract)
                 _mark_grad_graph(grads, old)
@@ -346,7 +369,7 @@ class PaddleBackend(Backend):
             if not _is_leaf_node(n)
         ]
         cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
-        consume_only = request.create_graph and not request.retain_graph
+        consume_only = request.create_graph and not request.retain_graph and not request.fast
         old = _graph_ptrs(request.outputs) if consume_only else set()
         try:
             computed = self._grads(request, used)
@@ -356,7 +379,7 @@ class PaddleBackend(Backend):
         for i, g in zip(run, computed, strict=True):
             if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
                 grads[i] = g
-        if not request.retain_graph:
+        if not request.retain_graph and not request.fast:
             self._consume(request.outputs, used, cut_ptrs, list_ops=not consume_only)
             if consume_only:
                 _mark_grad_graph(grads, old)

@@ -94,12 +94,19 @@ class TorchBackend(Backend):
         fn = x.grad_fn
         return fn is None or _depends(fn)
 
+    def marked(self, x: Any) -> bool:
+        return bool(x.requires_grad)
+
     def has_history(self, x: Any) -> bool:
         return x.grad_fn is not None
 
-    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
-        if _has_cuts(outputs):
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> bool:
+        # the one walk of the outputs' graph for rule 14 (`_has_cuts`); its answer comes
+        # back as the request's ``dependence``
+        has_cuts = _has_cuts(outputs)
+        if has_cuts:
             _refuse_constant_outputs(outputs)
+        return has_cuts
 
     def cast(self, x: Any, like: Any) -> Any:
         return x.to(like.dtype)
@@ -140,9 +147,12 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars = request
-        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
-        has_cuts = _has_cuts(outputs)
+        outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars, fast, dep = (
+            request
+        )
+        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs,
+        # whose walk answered `_has_cuts` as ``dep``; fast mode asks here)
+        has_cuts = _has_cuts(outputs) if dep is None else bool(dep)
         # (full-range slices and ambiguous intermediates were refused by the front:
         # `unigrad.contract.refuse_structural` through `_TorchGraph`)
         cuts = _NO_CUTS
@@ -153,12 +163,15 @@ class TorchBackend(Backend):
             )
             cut_ids = {id(v) for v in no_grad_vars}
             kept = tuple(x for x in inputs if id(x) not in cut_ids)
-            if _LIVE:
+            if _LIVE and not fast:
                 # no_grad_vars never excuse a consumed graph (rule 15): torch's engine
                 # runs a cut's node (its gradients dropped), so the uncut pass's check
                 _plan(outputs, kept, edge_cuts=has_cuts)
-            runs = _plan(outputs, kept, cuts, has_cuts)
-        elif retain_graph and not _LIVE:
+            runs = None if fast and len(outputs) == 1 else _plan(outputs, kept, cuts, has_cuts)
+        elif (fast and len(outputs) == 1) or (retain_graph and not _LIVE):
+            # Fast mode keeps no consumed-graph bookkeeping (torch frees what it ran);
+            # several outputs are still walked, to leave out those that reach no input
+            # (`_useful`: torch would run them). In strict mode:
             # No flagged node is alive (nothing to find), the pass consumes nothing
             # (nothing to flag) and cuts nothing: the walk cannot matter. torch's engine
             # runs only the nodes that lead to the inputs (an output that leads to none
@@ -184,7 +197,7 @@ class TorchBackend(Backend):
         # torch frees what it ran; the contract consumes only what the pass needed:
         # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
         retain = retain_graph or create_graph or bool(no_grad_vars)
-        old = _forward_nodes(outputs) if consume_only else None
+        old = _forward_nodes(outputs) if consume_only and not fast else None
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
         if no_grad_vars or has_cuts:
             edges, leaves = _reachable(outputs, cuts)
@@ -199,7 +212,7 @@ class TorchBackend(Backend):
             # torch would still run toward them (their gradients are then dropped, or
             # zeros), through nodes an earlier pass may have consumed: leave them out
             if len(unreached) == len(inputs):
-                if not retain_graph:
+                if not retain_graph and not fast:
                     _consume(runs)
                 return [None] * len(inputs)
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
@@ -233,13 +246,13 @@ class TorchBackend(Backend):
         finally:
             for h in handles:
                 h.remove()
-        if not retain_graph:
+        if not retain_graph and not fast:
             _consume(runs)
         if old is not None:  # (consume_only)
             _mark_grad_graph(result, old)
         out = list(result)
-        if create_graph:  # a result that depends on nothing is a constant (rule 14)
-            out = [_constant_detached(g) for g in out]
+        if create_graph and not fast:  # a result that depends on nothing is a constant
+            out = [_constant_detached(g) for g in out]  # (rule 14; fast mode skips it)
         if unreached:
             got = iter(out)
             out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
@@ -349,7 +362,7 @@ class TorchBackend(Backend):
             inputs = live
         rec = _new_record(request, inputs) if request.create_graph else None
         consume_only = request.create_graph and not request.retain_graph
-        old = _forward_nodes(outputs) if consume_only else None
+        old = _forward_nodes(outputs) if consume_only and not fast else None
         # (torch frees what it ran, a non-leaf input's node included: retained, and the
         # contract's consumption marked below)
         retain = request.retain_graph or request.create_graph or bool(intermediate)
