@@ -100,6 +100,14 @@ def _parser() -> argparse.ArgumentParser:
         help="with --differential: a backend that compiles steps (jax) also runs each "
         "program as one unigrad.jit step",
     )
+    p.add_argument(
+        "--checks",
+        choices=("strict", "both"),
+        default="strict",
+        help="with --differential: 'both' also runs each program in fast mode "
+        "(unigrad.checks) and fails where it breaks fast mode's guarantee against the "
+        "same backend's strict run (a value, dtype or shape that differs)",
+    )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     p.add_argument("--version", action="version", version=_version())

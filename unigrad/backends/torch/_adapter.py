@@ -264,8 +264,11 @@ class TorchBackend(Backend):
         if request.inputs is not None:
             self._backward_into(request, request.inputs)
             return
-        runs = _plan(request.outputs, None)
-        outputs, seeds = request.outputs, request.seeds
+        outputs, seeds, fast = request.outputs, request.seeds, request.fast
+        dep = request.dependence
+        has_cuts = _has_cuts(outputs) if dep is None else bool(dep)
+        # the pass's nodes: its leaves, and what it consumes (not in fast mode)
+        runs = _plan(outputs, None) if not fast or has_cuts or request.create_graph else None
         for s in seeds:
             if s is not None:
                 self._check_devices(outputs, seeds)
@@ -273,7 +276,7 @@ class TorchBackend(Backend):
         seeds = self._seeds(outputs, seeds)
         leaves, rec = [], None
         only = None
-        if _has_cuts(outputs):
+        if has_cuts and runs is not None:
             # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
             # tapes' backward leaves it: the pass accumulates into the others only
             _, live = _reachable(outputs, _NO_CUTS)
@@ -282,10 +285,11 @@ class TorchBackend(Backend):
             if len(only) == len(every):
                 only = None
             elif not only:
-                if not request.retain_graph:
+                if not request.retain_graph and not fast:
                     _consume(runs)
                 return
-        if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
+        if request.create_graph and runs is not None:  # the leaves' .grad, as
+            # grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
             rec = _new_record(request, leaves)
         try:
@@ -298,13 +302,14 @@ class TorchBackend(Backend):
             )
         except RuntimeError as err:
             raise _translate(err) from err
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             _consume(runs)
         if rec is not None:
-            for x in leaves:  # a .grad that depends on nothing is a constant (rule 14)
-                g = _constant_detached(x.grad)
-                if g is not x.grad:
-                    x.grad = g
+            if not fast:  # a .grad that depends on nothing is a constant (rule 14)
+                for x in leaves:
+                    g = _constant_detached(x.grad)
+                    if g is not x.grad:
+                        x.grad = g
             _attach(rec, [x.grad for x in leaves])
 
     def _backward_into(self, request: BackwardRequest, inputs: tuple[Any, ...]) -> None:
@@ -328,6 +333,7 @@ class TorchBackend(Backend):
                     request.create_graph,
                     False,
                     (),
+                    request.fast,
                 )
             )
             for x, g in zip(inputs, grads, strict=True):
@@ -341,13 +347,14 @@ class TorchBackend(Backend):
                     prev = x.grad
                 x.grad = g.clone() if prev is None else prev + g
             return
-        outputs, seeds = request.outputs, request.seeds
-        runs = _plan(outputs, inputs)
+        outputs, seeds, fast = request.outputs, request.seeds, request.fast
+        runs = None if fast else _plan(outputs, inputs)  # (fast: no consumption bookkeeping)
         for s in seeds:
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
-        if _has_cuts(outputs):
+        dep = request.dependence
+        if _has_cuts(outputs) if dep is None else dep:
             # an input reached only through cut edges (rule 14) keeps its .grad
             edges, leaves = _reachable(outputs, _NO_CUTS)
             live = tuple(
@@ -356,7 +363,7 @@ class TorchBackend(Backend):
                 if (id(x) in leaves if x.grad_fn is None else (x.grad_fn, x.output_nr) in edges)
             )
             if not live:
-                if not request.retain_graph:
+                if not request.retain_graph and not fast:
                     _consume(runs)
                 return
             inputs = live
@@ -376,15 +383,16 @@ class TorchBackend(Backend):
             )
         except RuntimeError as err:
             raise _translate(err) from err
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             _consume(runs)
         if old is not None:
             _mark_grad_graph([x.grad for x in inputs], old)
-        if rec is not None:
+        if rec is not None and not fast:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)
                 if g is not x.grad:
                     x.grad = g
+        if rec is not None:
             _attach(rec, [x.grad for x in inputs])
 
     def watch(self, x: Any) -> Any:
