@@ -142,7 +142,9 @@ def _torch_cases(points: int = PINN_POINTS) -> Cases:
         dy_x, dy_t = dy[:, 0:1], dy[:, 1:2]
         (dyy,) = grad(dy_x, big_x, torch.ones_like(dy_x), create_graph=True)
         xx, tt = big_x[:, 0:1], big_x[:, 1:2]
-        source = torch.exp(-tt) * (torch.sin(torch.pi * xx) - torch.pi**2 * torch.sin(torch.pi * xx))
+        source = torch.exp(-tt) * (
+            torch.sin(torch.pi * xx) - torch.pi**2 * torch.sin(torch.pi * xx)
+        )
         loss = ((dy_t - dyy[:, 0:1] + source) ** 2).mean()
         grads = grad(loss, pinn_params, allow_unused=True)
         return (loss.detach(), *grads)

@@ -74,7 +74,7 @@ def test_a_block_restores_the_level_after_an_error() -> None:
 
 
 def test_an_unknown_level_is_refused() -> None:
-    with pytest.raises(GradArgumentError, match="strict.*fast"):
+    with pytest.raises(GradArgumentError, match=r"strict.*fast"):
         unigrad.checks("quick")  # type: ignore[arg-type]
 
 
@@ -129,7 +129,8 @@ def test_fast_mode_gives_the_values_of_strict_mode(backend) -> None:
     # runs are (XLA may round the last bit otherwise): 8 units in the last place
     ulps = 8 if backend.name == "jax" else 0
     for s, f in zip(strict, fast, strict=True):
-        assert s.dtype == f.dtype and s.shape == f.shape
+        assert s.dtype == f.dtype
+        assert s.shape == f.shape
         if ulps:
             np.testing.assert_array_max_ulp(f, s, maxulp=ulps)
         else:

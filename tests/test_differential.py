@@ -488,9 +488,7 @@ def test_a_value_that_differs_in_fast_mode_is_a_divergence() -> None:
         dataclasses.replace(
             o,
             entries=tuple(
-                e
-                if e.value is None
-                else dataclasses.replace(e, value=np.asarray(e.value) + 1)
+                e if e.value is None else dataclasses.replace(e, value=np.asarray(e.value) + 1)
                 for e in o.entries
             ),
         )

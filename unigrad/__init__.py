@@ -15,7 +15,6 @@ from .backends._base import Backend, Capabilities  # isort: skip
 from . import functional
 from ._api import detach, lift, namespace, to_numpy, watch
 from ._compile import jit
-from .contract import checks
 from ._dispatch import backend_of, backends, get_backend, register_backend
 from ._errors import (
     BackendError,
@@ -37,6 +36,7 @@ from ._errors import (
 from ._grad import backward, grad
 from ._jacobian import hessian, jacobian
 from ._penalty import gradient_penalty
+from .contract import checks
 
 __version__ = "0.1.0"
 

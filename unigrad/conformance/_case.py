@@ -50,6 +50,9 @@ class Case:
         atol: Absolute tolerance for numbers.
         needs: A `unigrad.Capabilities` flag; the case is skipped where it is off.
         note: Why the case is written the way it is, when that is not obvious.
+        strict_only: The case checks a misuse refusal that fast mode
+            (`unigrad.checks`) does not make (docs/semantics.md, "Fast mode"): a run in
+            fast mode skips it.
 
     Examples:
         >>> def square(k):
@@ -71,6 +74,7 @@ class Case:
     atol: float = 1e-6
     needs: str | None = None
     note: str = ""
+    strict_only: bool = False
 
     def __post_init__(self) -> None:
         if (self.expected is UNSET) == (self.raises is None):

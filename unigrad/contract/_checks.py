@@ -30,9 +30,7 @@ _LEVELS = ("strict", "fast")
 _DEFAULT = [False]
 _DEFAULT_LOCK = threading.Lock()
 #: The per-context override (None: the default).
-_LOCAL: contextvars.ContextVar[bool | None] = contextvars.ContextVar(
-    "unigrad_checks", default=None
-)
+_LOCAL: contextvars.ContextVar[bool | None] = contextvars.ContextVar("unigrad_checks", default=None)
 _get = _LOCAL.get
 
 
@@ -47,7 +45,7 @@ def level() -> Level:
     return "fast" if fast() else "strict"
 
 
-class checks:  # noqa: N801 (a function to its users, as torch's set_grad_enabled)
+class checks:
     """Set how much unigrad checks: ``"strict"`` (the default: the whole contract of
     docs/semantics.md) or ``"fast"`` (the rules that decide a value, not the bookkeeping
     that only detects misuse; docs/semantics.md, "Fast mode").

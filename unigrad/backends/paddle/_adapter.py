@@ -304,9 +304,7 @@ class PaddleBackend(Backend):
                 nodes = [_grad_fn(x) for x in inputs]
                 outs = [n for n in map(_grad_fn, request.outputs) if n is not None]
             else:
-                nodes, outs = structure(
-                    request.outputs, inputs, live, cuts, grads, _grad_fn, stop
-                )
+                nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
             _record_call(request, grads, nodes, outs)
         return grads
@@ -481,9 +479,11 @@ class PaddleBackend(Backend):
                 "differentiable gradients on every backend.",
             )
             raise UnsupportedFeatureError(msg)
+        fast = request.fast  # (fast mode: no consumed-graph bookkeeping)
         if request.inputs is not None:
             _refuse_unrecorded(request.outputs, request.inputs)
-            _check_carried(request.outputs, request.inputs)
+            if not fast:
+                _check_carried(request.outputs, request.inputs)
             inputs = request.inputs
             if recorded() or _cuts_dependence(request.outputs, request.retain_graph):
                 # a create_graph result's spurious edges, or a node whose derivative is
@@ -518,14 +518,15 @@ class PaddleBackend(Backend):
             # (its leaves are unknown before the pass: a complex output decides here; a
             # real one over a complex create_graph result meets `_NoHigherOrder`)
             self._refuse_wrong_kernels(request.outputs, ())
-            _check_carried(request.outputs, None)
+            if not fast:
+                _check_carried(request.outputs, None)
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
             _PASS.plain = _plain(request.outputs)
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
             try:
-                if _CONSUMED_AT and not request.retain_graph:
+                if _CONSUMED_AT and not request.retain_graph and not fast:
                     _refuse_consumed_before_backward(request.outputs)
                 with _quiet_glog():
                     paddle.autograd.backward(
@@ -541,7 +542,7 @@ class PaddleBackend(Backend):
                 _PASS.plain = None
                 if _PASS.returned:
                     _give_back(_PASS.returned)
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             self._consume(request.outputs, request.inputs)
 
     def watch(self, x: Any) -> Any:

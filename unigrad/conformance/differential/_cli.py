@@ -78,7 +78,7 @@ def main(args: argparse.Namespace) -> int:
             progress=None if args.quiet else progress,
             started=None if args.quiet else started,
             compiled=args.jit,
-            both_modes=getattr(args, "checks", "strict") == "both",
+            both_modes=getattr(args, "checks", "strict") != "strict",
         )
     report = summary.report
     if report is None:  # certify always sets it
@@ -135,7 +135,7 @@ def _header(args: argparse.Namespace, names: list[str]) -> str:
     if args.jit:
         compiling = [n for n in names if _compiles_steps(n)]
         lines += textwrap.wrap(_jit_text(compiling, future=True), WIDTH)
-    if getattr(args, "checks", "strict") == "both":
+    if getattr(args, "checks", "strict") != "strict":
         lines += textwrap.wrap(_CHECKS_TEXT, WIDTH)
     return "\n".join(lines)
 

@@ -400,7 +400,9 @@ def compare_modes(
         if f.error is not None:
             return f"`{line}`: strict mode returned, fast mode raised {f.error}"
         if len(f.entries) != len(s.entries):
-            return f"`{line}`: strict mode gave {len(s.entries)} entries, fast mode {len(f.entries)}"
+            return (
+                f"`{line}`: strict mode gave {len(s.entries)} entries, fast mode {len(f.entries)}"
+            )
         for j, (fe, se) in enumerate(zip(f.entries, s.entries, strict=True)):
             if se.value is None:
                 if fe.value is None or not np.any(np.asarray(fe.value)):
@@ -411,7 +413,9 @@ def compare_modes(
             if (fe.dtype, fe.shape) != (se.dtype, se.shape) or not _same(
                 np.asarray(fe.value), np.asarray(se.value), ulps
             ):
-                return f"`{line}`: entry {j}: strict mode {se.describe()}, fast mode {fe.describe()}"
+                return (
+                    f"`{line}`: entry {j}: strict mode {se.describe()}, fast mode {fe.describe()}"
+                )
     return None
 
 
