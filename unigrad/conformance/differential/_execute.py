@@ -385,8 +385,8 @@ def compare_modes(
     the rest of the program is not compared (fast mode may answer a misuse). The
     requires-grad flags are not compared (fast mode does not detach a create_graph
     result that depends on nothing). ``ulps``: how many units in the last place a value
-    may move (0: bitwise; jax compiles a graph's pass from its second run on, and XLA's
-    fused kernels may round the last bit otherwise than the first, uncompiled run).
+    may move (0: bitwise; the tapes cache a graph's replayed function after its first
+    run, jax compiles it, and a later run may round the last bits otherwise).
     """
     for s in strict:
         line = program.steps[s.step].line()
