@@ -147,3 +147,20 @@ def test_fast_mode_keeps_the_ambiguous_intermediate_refusal(backend) -> None:
         (g,) = unigrad.grad(xp.sum(xp.sin(h)), x, create_graph=True)
         with pytest.raises(UnsupportedFeatureError):
             unigrad.grad(xp.sum(g), h)
+
+
+def test_an_input_reached_only_through_a_cut_may_get_zeros_in_fast_mode(backend) -> None:
+    # rule 14: sign's derivative is zero, so x is unused (None) in strict mode; fast mode
+    # skips that walk and may answer the framework's zeros. w's gradient is the same.
+    xp = backend.xp
+    results = {}
+    for level in ("strict", "fast"):
+        with unigrad.checks(level):
+            x = backend.leaf([0.5, -2.0], "float64")
+            w = backend.leaf([3.0, 4.0], "float64")
+            results[level] = unigrad.grad(xp.sum(xp.sign(x) * w), [x, w], allow_unused=True)
+    assert results["strict"][0] is None
+    gx = results["fast"][0]
+    assert gx is None or not np.any(backend.np(gx))
+    np.testing.assert_array_equal(backend.np(results["fast"][1]), backend.np(results["strict"][1]))
+    np.testing.assert_array_equal(backend.np(results["strict"][1]), [1.0, -1.0])

@@ -185,9 +185,9 @@ class GradRequest(NamedTuple):
     create_graph: bool
     batched: bool
     no_grad_vars: tuple[Any, ...]
-    #: fast mode (`unigrad.checks`): skip the bookkeeping that only detects misuse
-    #: (consumed graphs, the structure of create_graph results); never a rule that
-    #: decides a value
+    #: fast mode (`unigrad.checks`): skip the bookkeeping that only detects misuse or
+    #: decides structure (consumed graphs, rule 14's walks); never a rule that decides
+    #: a number
     fast: bool = False
     #: what `Backend.refuse_constant_outputs` returned for these outputs (its walk's
     #: answer, handed back so that the backend does not walk again); None if not asked

@@ -56,8 +56,9 @@ class checks:
 
     In fast mode, values, result types, shapes and dtypes are identical to strict mode
     whenever strict mode returns them; where strict mode raises for a misuse (a consumed
-    graph, an output that depends on nothing) or returns None for a structurally unused
-    higher-order input, fast mode may answer instead.
+    graph, an output that depends on nothing) or returns None for an input only rule
+    14's structure leaves unused (reached through ops whose derivative is zero), fast
+    mode may answer instead (the framework's zeros).
 
     Args:
         level: ``"strict"`` or ``"fast"``.

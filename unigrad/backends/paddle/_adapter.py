@@ -322,8 +322,12 @@ class PaddleBackend(Backend):
             _check_carried(request.outputs, request.inputs)
         # (rule 14's constant outputs were refused by the front: refuse_constant_outputs,
         # whose walk answered `_cuts_dependence` as the request's ``dependence``)
+        # fast mode does not walk: an input reached only through a zero-derivative node
+        # gets paddle's zeros, not None
         cuts_dependence = (
-            _cuts_dependence(request.outputs, request.retain_graph)
+            False
+            if fast
+            else _cuts_dependence(request.outputs, request.retain_graph)
             if request.dependence is None
             else request.dependence
         )

@@ -151,8 +151,9 @@ class TorchBackend(Backend):
             request
         )
         # (rule 14's constant outputs were refused by the front: refuse_constant_outputs,
-        # whose walk answered `_has_cuts` as ``dep``; fast mode asks here)
-        has_cuts = _has_cuts(outputs) if dep is None else bool(dep)
+        # whose walk answered `_has_cuts` as ``dep``). Fast mode does not walk: an input
+        # reached only through a zero-derivative edge gets torch's zeros, not None.
+        has_cuts = False if fast else _has_cuts(outputs) if dep is None else bool(dep)
         # (full-range slices and ambiguous intermediates were refused by the front:
         # `unigrad.contract.refuse_structural` through `_TorchGraph`)
         cuts = _NO_CUTS
@@ -167,7 +168,9 @@ class TorchBackend(Backend):
                 # no_grad_vars never excuse a consumed graph (rule 15): torch's engine
                 # runs a cut's node (its gradients dropped), so the uncut pass's check
                 _plan(outputs, kept, edge_cuts=has_cuts)
-            runs = None if fast and len(outputs) == 1 else _plan(outputs, kept, cuts, has_cuts)
+            runs = (
+                None if fast and len(outputs) == 1 else _plan(outputs, kept, cuts, has_cuts or fast)
+            )
         elif (fast and len(outputs) == 1) or (retain_graph and not _LIVE):
             # Fast mode keeps no consumed-graph bookkeeping (torch frees what it ran);
             # several outputs are still walked, to leave out those that reach no input
@@ -177,8 +180,8 @@ class TorchBackend(Backend):
             # runs only the nodes that lead to the inputs (an output that leads to none
             # is not run, and retained buffers are not freed), the contract's pass.
             runs = None
-        else:
-            runs = _plan(outputs, inputs, edge_cuts=has_cuts)
+        else:  # (fast mode, several outputs: every edge read as a cut might be)
+            runs = _plan(outputs, inputs, edge_cuts=has_cuts or fast)
         if runs is not None and (len(outputs) > 1 or not runs):
             # one output whose node runs is useful
             outputs, seeds = _useful(outputs, seeds, inputs, runs)
@@ -265,8 +268,8 @@ class TorchBackend(Backend):
             self._backward_into(request, request.inputs)
             return
         outputs, seeds, fast = request.outputs, request.seeds, request.fast
-        dep = request.dependence
-        has_cuts = _has_cuts(outputs) if dep is None else bool(dep)
+        dep = request.dependence  # (fast mode: no rule-14 walk, as in `grad`)
+        has_cuts = False if fast else _has_cuts(outputs) if dep is None else bool(dep)
         # the pass's nodes: its leaves, and what it consumes (not in fast mode)
         runs = _plan(outputs, None) if not fast or has_cuts or request.create_graph else None
         for s in seeds:
@@ -353,8 +356,8 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
-        dep = request.dependence
-        if _has_cuts(outputs) if dep is None else dep:
+        dep = request.dependence  # (fast mode: no rule-14 walk, as in `grad`)
+        if not fast and (_has_cuts(outputs) if dep is None else dep):
             # an input reached only through cut edges (rule 14) keeps its .grad
             edges, leaves = _reachable(outputs, _NO_CUTS)
             live = tuple(
