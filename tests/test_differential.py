@@ -31,7 +31,7 @@ from unigrad.conformance.differential import (
     programs,
 )
 from unigrad.conformance.differential import _reference as R
-from unigrad.conformance.differential._execute import expected_on
+from unigrad.conformance.differential._execute import compare_modes, expected_on
 from unigrad.conformance.differential.corpus import CORPUS
 
 #: The CI run (``--long``): this many programs, this seed (``UNIGRAD_DIFFERENTIAL=N`` runs
@@ -429,6 +429,74 @@ def test_random_programs_agree_as_one_compiled_step(long_run: bool) -> None:
     real = summary.divergences
     msg = "\n\n".join(d.repro() for d in real[:3])
     assert not real, f"{len(real)} divergences in {n} programs; the first:\n{msg}"
+
+
+_CERTIFY_MODES = """
+import sys
+from unigrad.conformance.differential._certify import certify
+n, seed, name = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+s = certify(n, seed, [name], both_modes=True)
+fast = [d for d in s.divergences if d.difference.startswith("in fast mode")]
+for d in fast[:3]:
+    print(d.repro(), file=sys.stderr)
+print(f"{s.programs} programs, {s.degenerate} degenerate, {len(fast)} fast-mode divergences")
+"""
+
+
+@pytest.mark.parametrize("name", ["torch", "paddle", "jax", "numpy"])
+def test_random_programs_give_the_same_values_in_fast_mode(name: str, long_run: bool) -> None:
+    """Issue 28: fast mode's guarantee (docs/semantics.md, "Fast mode"), certified: each
+    program runs in strict and in fast mode on the same backend, and fast mode must give
+    the same values, dtypes and shapes wherever strict mode returns (100 programs on
+    torch and paddle, 40 on each tape: 280 in all; with --long CI's count, a third of it
+    on the tapes)."""
+    import re
+
+    if name not in unigrad.backends():
+        pytest.skip(f"{name} is not installed")
+    # (the tapes run strict mode's code in both modes and take longest: fewer programs)
+    tape = name in ("jax", "numpy")
+    n = (_programs(long_run) // (3 if tape else 1)) if long_run else (40 if tape else 100)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(unigrad.__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run(
+        [sys.executable, "-c", _CERTIFY_MODES, str(n), str(CI_SEED + 2), name],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=3600,
+        check=False,
+    )
+    summary = re.search(r"(\d+) programs, (\d+) degenerate, (\d+) fast-mode", proc.stdout)
+    assert summary is not None, (
+        f"{name} did not finish (exit {proc.returncode}):\n{proc.stderr[-3000:]}"
+    )
+    assert int(summary[1]) == n
+    assert int(summary[3]) == 0, f"{name}: {summary[0]}; the first:\n{proc.stderr[-4000:]}"
+
+
+def test_a_value_that_differs_in_fast_mode_is_a_divergence() -> None:
+    kit = _kit(_an_installed_backend())
+    p = next(p for _, p in CORPUS if not any(isinstance(s, Backward) for s in p.steps))
+    strict = on_backend(p, kit)
+    with unigrad.checks("fast"):
+        fast = on_backend(p, kit)
+    assert compare_modes(fast, strict, p) is None
+    returned = [o for o in fast if o.error is None and any(e.value is not None for e in o.entries)]
+    assert returned, "the program must return a value to alter"
+    bad = [
+        dataclasses.replace(
+            o,
+            entries=tuple(
+                e if e.value is None else dataclasses.replace(e, value=np.asarray(e.value) + 1)
+                for e in o.entries
+            ),
+        )
+        for o in fast
+    ]
+    assert "fast mode" in (compare_modes(bad, strict, p) or "")
+    cut = [o for o in fast if o.step < returned[0].step]
+    assert "stopped before" in (compare_modes(cut, strict, p) or "")
 
 
 def test_a_wrong_number_under_unigrad_jit_is_a_divergence() -> None:

@@ -36,6 +36,7 @@ from ._errors import (
 from ._grad import backward, grad
 from ._jacobian import hessian, jacobian
 from ._penalty import gradient_penalty
+from .contract import checks
 
 __version__ = "0.1.0"
 
@@ -61,6 +62,7 @@ __all__ = [
     "backend_of",
     "backends",
     "backward",
+    "checks",
     "detach",
     "functional",
     "get_backend",

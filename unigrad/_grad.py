@@ -23,6 +23,7 @@ from ._errors import (
 )
 from .backends._base import BackwardRequest, GradRequest
 from .contract import refuse_structural
+from .contract._checks import fast as _fast
 
 if TYPE_CHECKING:
     from .backends._base import Backend
@@ -134,12 +135,17 @@ def _seeds(grad_outputs: Any, n_outputs: int) -> tuple[Any, ...]:
     return seeds
 
 
-def _check_outputs(be: Backend, outs: tuple[Any, ...], retain: bool) -> bool:
-    """Raise unless every output is differentiable; whether one of them is complex.
+def _check_outputs(
+    be: Backend, outs: tuple[Any, ...], retain: bool, fast: bool
+) -> tuple[bool, Any]:
+    """Raise unless every output is differentiable: whether one of them is complex, and
+    what the backend's dependence walk answered (the request's ``dependence``).
 
-    An output that requires grad but depends on nothing (rule 14) is refused here too,
-    before the seeds are checked and whatever the inputs are, as one that does not
-    require grad (``retain``: whether the call keeps the graph, for the backend's walk).
+    An output that requires grad but depends on nothing (rule 14) is refused here too in
+    strict mode, before the seeds are checked and whatever the inputs are
+    (``retain``: whether the call keeps the graph, for the backend's walk); fast mode
+    leaves it to the framework (a misuse strict mode refuses: docs/semantics.md, "Fast
+    mode").
     """
     complex_ = False
     for i, y in enumerate(outs):
@@ -152,7 +158,7 @@ def _check_outputs(be: Backend, outs: tuple[Any, ...], retain: bool) -> bool:
                 fix="Compute the output in a floating-point dtype.",
             )
             raise NotDifferentiableError(msg)
-        if not be.requires_grad(y):
+        if not be.marked(y):
             msg = message(
                 f"outputs[{i}] does not require grad",
                 expected="an output computed from tensors that require grad",
@@ -166,8 +172,9 @@ def _check_outputs(be: Backend, outs: tuple[Any, ...], retain: bool) -> bool:
             raise NotDifferentiableError(msg)
         if kind == "c":
             complex_ = True
-    be.refuse_constant_outputs(outs, retain)
-    return complex_
+    if fast:
+        return complex_, None
+    return complex_, be.refuse_constant_outputs(outs, retain)
 
 
 def _all_none(values: tuple[Any, ...]) -> bool:
@@ -497,7 +504,8 @@ def grad(
     create, retain, unused_ok, materialize, batched = _flags(
         create_graph, retain_graph, only_inputs, allow_unused, materialize_grads, is_grads_batched
     )
-    complex_out = _check_outputs(be, outs, bool(retain))
+    fast = _fast()
+    complex_out, dependence = _check_outputs(be, outs, bool(retain), fast)
     if grad_outputs is not None or batched or complex_out:  # (None seeds for real
         seeds = _check_seeds(be, outs, seeds, batched)  # outputs: nothing to check)
     if len(outs) > 1:
@@ -511,7 +519,9 @@ def grad(
     elif used:
         if be.graph is not None:
             refuse_structural(be.graph, outs, used, ngv)
-        request = GradRequest(outs, used, seeds, bool(retain), bool(create), batched, ngv)
+        request = GradRequest(
+            outs, used, seeds, bool(retain), bool(create), batched, ngv, fast, dependence
+        )
         results = be.grad(request)
 
     if -1 not in where and _all_given(results):
@@ -580,7 +590,8 @@ def backward(
     be = backend_for((("tensors", outs), ("grad_tensors", seeds), ("inputs", leaves or ())))
     create = _flag(create_graph, "create_graph")
     retain = create if retain_graph is None else _flag(retain_graph, "retain_graph")
-    _check_outputs(be, outs, bool(retain))
+    fast = _fast()
+    _, dependence = _check_outputs(be, outs, bool(retain), fast)
     seeds = _check_seeds(be, outs, seeds, batched=False)
     outs, seeds = _merge_outputs(be, outs, seeds)
     if leaves is not None:
@@ -597,4 +608,4 @@ def backward(
             raise UnusedInputError(msg)
         if be.graph is not None:
             refuse_structural(be.graph, outs, leaves)
-    be.backward(BackwardRequest(outs, seeds, bool(retain), bool(create), leaves))
+    be.backward(BackwardRequest(outs, seeds, bool(retain), bool(create), leaves, fast, dependence))

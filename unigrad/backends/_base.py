@@ -185,6 +185,13 @@ class GradRequest(NamedTuple):
     create_graph: bool
     batched: bool
     no_grad_vars: tuple[Any, ...]
+    #: fast mode (`unigrad.checks`): skip the bookkeeping that only detects misuse or
+    #: decides structure (consumed graphs, rule 14's walks); never a rule that decides
+    #: a number
+    fast: bool = False
+    #: what `Backend.refuse_constant_outputs` returned for these outputs (its walk's
+    #: answer, handed back so that the backend does not walk again); None if not asked
+    dependence: Any = None
 
 
 class BackwardRequest(NamedTuple):
@@ -195,6 +202,10 @@ class BackwardRequest(NamedTuple):
     retain_graph: bool
     create_graph: bool
     inputs: tuple[Any, ...] | None
+    #: as `GradRequest.fast`
+    fast: bool = False
+    #: as `GradRequest.dependence`
+    dependence: Any = None
 
 
 class Backend(abc.ABC):
@@ -248,6 +259,12 @@ class Backend(abc.ABC):
     def requires_grad(self, x: Any) -> bool:
         """Whether gradients can flow to ``x`` (torch ``requires_grad``, paddle
         ``not stop_gradient``, a tape tensor with a history)."""
+
+    def marked(self, x: Any) -> bool:
+        """The framework's own requires-grad flag of ``x``, without `requires_grad`'s
+        dependence walk (rule 14): the front checks outputs with it and leaves their
+        dependence to `refuse_constant_outputs`, one walk. The default: `requires_grad`."""
+        return self.requires_grad(x)
 
     @abc.abstractmethod
     def cast(self, x: Any, like: Any) -> Any:
@@ -321,13 +338,15 @@ class Backend(abc.ABC):
         )
         raise UnsupportedFeatureError(msg)
 
-    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> Any:
         """Raise `NotDifferentiableError` for an output that requires grad in its
         framework but depends on nothing (rule 14). `grad` and `backward` call it on
-        every call, after the outputs' own checks and before the seeds' (``retain_graph``:
-        whether the call keeps the graph). The default does nothing: a backend whose
-        outputs require grad exactly when they depend on something has nothing to find."""
-        return
+        every strict-mode call, after the outputs' own checks and before the seeds'
+        (``retain_graph``: whether the call keeps the graph). What it returns comes back
+        unread as the request's ``dependence`` (a walk's answer the backend would
+        otherwise compute again). The default does nothing: a backend whose outputs
+        require grad exactly when they depend on something has nothing to find."""
+        return None
 
     def has_history(self, x: Any) -> bool:
         """Whether ``x`` was computed by recorded operations (requires grad and is not

@@ -6,6 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .._errors import GraphFreedError
+
 if TYPE_CHECKING:
     from ._kit import Kit
 
@@ -50,6 +52,10 @@ class Case:
         atol: Absolute tolerance for numbers.
         needs: A `unigrad.Capabilities` flag; the case is skipped where it is off.
         note: Why the case is written the way it is, when that is not obvious.
+        strict_only: The case checks a misuse refusal that fast mode
+            (`unigrad.checks`) does not make (docs/semantics.md, "Fast mode"): a run in
+            fast mode skips it. Default: whether it expects `GraphFreedError` (fast mode
+            keeps no consumed-graph bookkeeping).
 
     Examples:
         >>> def square(k):
@@ -71,8 +77,11 @@ class Case:
     atol: float = 1e-6
     needs: str | None = None
     note: str = ""
+    strict_only: bool | None = None
 
     def __post_init__(self) -> None:
+        if self.strict_only is None:
+            object.__setattr__(self, "strict_only", self.raises is GraphFreedError)
         if (self.expected is UNSET) == (self.raises is None):
             msg = (
                 f"case {self.id!r}: expected exactly one of `expected` and `raises`, got "

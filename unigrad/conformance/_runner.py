@@ -18,6 +18,7 @@ from typing import Any
 
 from .._dispatch import backends as installed_backends
 from .._dispatch import get_backend
+from ..contract import checks
 from ._case import UNSET, Case
 from ._kit import Kit
 
@@ -201,15 +202,21 @@ def load_backend(name: str) -> tuple[Any, BackendInfo]:
     return backend, BackendInfo(name, versions)
 
 
-def run_case(case: Case, kit: Kit) -> Result:
-    """Run ``case`` with ``kit`` and compare with its expectation."""
+def run_case(case: Case, kit: Kit, *, fast: bool = False) -> Result:
+    """Run ``case`` with ``kit`` and compare with its expectation (``fast``: in fast mode,
+    `unigrad.checks`, where a strict-only case is skipped)."""
     name = kit.name
     if case.needs is not None and not getattr(kit.caps, case.needs, False):
         return Result(case.id, name, Status.SKIP, f"{name} lacks capability {case.needs}")
+    if fast and case.strict_only:
+        return Result(case.id, name, Status.SKIP, "strict-only: fast mode does not check it")
     start = time.perf_counter()
     caught: list[warnings.WarningMessage] = []
     try:
-        with warnings.catch_warnings(record=True) as caught:
+        with (
+            warnings.catch_warnings(record=True) as caught,
+            checks("fast" if fast else "strict"),
+        ):
             warnings.simplefilter("always")
             value = case.compute(kit)
     except Exception as err:
@@ -355,8 +362,10 @@ def run(
     all_cases: Sequence[Case] | None = None,
     progress: Progress | None = None,
     started: Started | None = None,
+    fast: bool = False,
 ) -> Report:
-    """Run ``cases`` on ``backends`` (default: every installed one) into a `Report`.
+    """Run ``cases`` on ``backends`` (default: every installed one) into a `Report`
+    (``fast``: in fast mode, `unigrad.checks`, the strict-only cases skipped).
 
     ``xfails`` turn the failures they match into XFAIL (and passes into XPASS); an entry
     that matches no case of ``all_cases`` (default ``cases``) for its backend is
@@ -383,7 +392,7 @@ def run(
             if kit is None:
                 result = Result(case.id, name, Status.ERROR, info.error)
             else:
-                result = _apply_xfails(run_case(case, kit), xfails)
+                result = _apply_xfails(run_case(case, kit, fast=fast), xfails)
             report.results[(case.id, name)] = result
             done += 1
             if progress is not None:

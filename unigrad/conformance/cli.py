@@ -100,6 +100,15 @@ def _parser() -> argparse.ArgumentParser:
         help="with --differential: a backend that compiles steps (jax) also runs each "
         "program as one unigrad.jit step",
     )
+    p.add_argument(
+        "--checks",
+        choices=("strict", "fast", "both"),
+        default="strict",
+        help="the cases: 'fast' runs them in fast mode (unigrad.checks), the strict-only "
+        "ones skipped; with --differential: 'fast' or 'both' also runs each program in "
+        "fast mode and fails where it breaks fast mode's guarantee against the same "
+        "backend's strict run (a value, dtype or shape that differs)",
+    )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
     p.add_argument("--version", action="version", version=_version())
@@ -193,6 +202,7 @@ def _main(args: argparse.Namespace) -> int:
             all_cases=CASES,
             progress=progress,
             started=None if progress is None else progress.started,
+            fast=args.checks != "strict",
         )
     colour = wants_colour(sys.stdout)
     table = render(report, "table", colour=colour, failures_only=args.failures_only)

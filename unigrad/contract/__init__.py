@@ -17,11 +17,13 @@ framework, a backend or the tape.
 * `_graph`: which nodes a backward pass runs, on any graph (the consumed-graph
   bookkeeping of rule 6 reads it).
 * `_view`: `GraphView`, the questions the rules ask of a graph.
+* `_checks`: `checks`, strict or fast mode (which of the rules a call runs).
 """
 
 from __future__ import annotations
 
 from ._ambiguous import Record, attach, record_of
+from ._checks import checks
 from ._refusals import refuse_structural
 from ._slices import full_range
 from ._view import GraphView
@@ -30,6 +32,7 @@ __all__ = [
     "GraphView",
     "Record",
     "attach",
+    "checks",
     "full_range",
     "record_of",
     "refuse_structural",

@@ -156,12 +156,19 @@ class PaddleBackend(Backend):
         node = _grad_fn(x)
         return node is None or _reaches_leaf(node, False)
 
+    def marked(self, x: Any) -> bool:
+        return not x.stop_gradient
+
     def has_history(self, x: Any) -> bool:
         return not x.stop_gradient and not x.is_leaf
 
-    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
-        if _cuts_dependence(outputs, retain_graph):
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> bool:
+        # the one walk of the outputs' graph for rule 14 (`_cuts_dependence`); its
+        # answer comes back as the request's ``dependence``
+        cut = _cuts_dependence(outputs, retain_graph)
+        if cut:
             _refuse_constant_outputs(outputs, retain_graph)
+        return cut
 
     def cast(self, x: Any, like: Any) -> Any:
         return x.astype(like.dtype)
@@ -317,7 +324,14 @@ class PaddleBackend(Backend):
                         if g is not None and not g.stop_gradient:
                             grads[i] = _NoHigherOrder.apply(g).clone()
             own_shared_nodes(grads)
-            nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
+            if request.fast:
+                # fast mode: no structure pass (a result keeps paddle's graph, which
+                # may reach more than its formulas read: a later pass may answer zeros
+                # where strict mode finds an input unused); the record stays (16g)
+                nodes = [_grad_fn(x) for x in inputs]
+                outs = [n for n in map(_grad_fn, request.outputs) if n is not None]
+            else:
+                nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
             _record_call(request, grads, nodes, outs)
         return grads
@@ -330,15 +344,23 @@ class PaddleBackend(Backend):
         if request.no_grad_vars:
             _refuse_pylayer_cuts(request.outputs, request.no_grad_vars)
         _refuse_unrecorded(request.outputs, request.inputs, request.no_grad_vars or ())
-        _check_carried(request.outputs, request.inputs)
-        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
-        cuts_dependence = _cuts_dependence(request.outputs, request.retain_graph)
+        fast = request.fast
+        if not fast:  # (fast mode: no consumed-graph bookkeeping, docs/semantics.md)
+            _check_carried(request.outputs, request.inputs)
+        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs,
+        # whose walk answered `_cuts_dependence` as the request's ``dependence``; in both
+        # modes, as an input reached only through a zero-derivative node is None in both)
+        cuts_dependence = (
+            _cuts_dependence(request.outputs, request.retain_graph)
+            if request.dependence is None
+            else request.dependence
+        )
         if request.no_grad_vars or recorded() or cuts_dependence:
             # a create_graph result's spurious edges, or an edge through a node whose
             # derivative is zero (rule 14), may reach an input: leave it out
             return self._grad_cut(request)
         grads: list[Any | None] = self._grads(request, request.inputs)
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             # (create_graph: its results stay differentiable, rule 15)
             self._consume(
                 request.outputs,
@@ -386,7 +408,7 @@ class PaddleBackend(Backend):
         for i, g in zip(run, computed, strict=True):
             if _grad_fn(inputs[i]) in reached:  # else a cut branch's zeros: unused
                 grads[i] = g
-        if not request.retain_graph:
+        if not request.retain_graph and not request.fast:
             self._consume(
                 request.outputs,
                 used,
@@ -514,9 +536,11 @@ class PaddleBackend(Backend):
                 "differentiable gradients on every backend.",
             )
             raise UnsupportedFeatureError(msg)
+        fast = request.fast  # (fast mode: no consumed-graph bookkeeping)
         if request.inputs is not None:
             _refuse_unrecorded(request.outputs, request.inputs)
-            _check_carried(request.outputs, request.inputs)
+            if not fast:
+                _check_carried(request.outputs, request.inputs)
             inputs = request.inputs
             if recorded() or _cuts_dependence(request.outputs, request.retain_graph):
                 # a create_graph result's spurious edges, or a node whose derivative is
@@ -551,7 +575,8 @@ class PaddleBackend(Backend):
             # (its leaves are unknown before the pass: a complex output decides here; a
             # real one over a complex create_graph result meets `_NoHigherOrder`)
             self._refuse_wrong_kernels(request.outputs, ())
-            _check_carried(request.outputs, None)
+            if not fast:
+                _check_carried(request.outputs, None)
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
             _PASS.plain = _checked(request.outputs)
@@ -563,7 +588,7 @@ class PaddleBackend(Backend):
             # and consumed by unigrad's marks (`_consume`) as everywhere
             cut = not request.retain_graph and _cuts_dependence(request.outputs, False)
             try:
-                if _CONSUMED_AT and not request.retain_graph:
+                if _CONSUMED_AT and not request.retain_graph and not fast:
                     _refuse_consumed_before_backward(request.outputs)
                 with _quiet_glog():
                     paddle.autograd.backward(
@@ -579,7 +604,7 @@ class PaddleBackend(Backend):
                 _PASS.plain = None
                 if _PASS.returned:
                     _give_back(_PASS.returned)
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             # (rule 14: what only a node of `CUT_NODES` reaches is not the pass's)
             dependence = _cuts_dependence(request.outputs, False)
             self._consume(request.outputs, request.inputs, dependence=dependence)

@@ -200,6 +200,8 @@ def _refuse_other_frameworks() -> None:
     cls = paddle.Tensor
     if getattr(cls.__add__, _REFUSES, False):
         return
+    # the common operands, by exact type: paddle's operator at once, no call per operator
+    native = frozenset({cls, int, float, bool, complex})
 
     def wrap(dunder: str, symbol: str, reflected: bool) -> None:
         original = getattr(cls, dunder, None)
@@ -208,6 +210,8 @@ def _refuse_other_frameworks() -> None:
 
         @functools.wraps(original)
         def method(self: Any, other: Any) -> Any:
+            if other.__class__ in native:
+                return original(self, other)
             theirs = _other_framework(other)
             if theirs is not None:
                 pair = (f"a {theirs}", "a paddle")

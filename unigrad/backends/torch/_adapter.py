@@ -93,12 +93,19 @@ class TorchBackend(Backend):
         fn = x.grad_fn
         return fn is None or _depends(fn)
 
+    def marked(self, x: Any) -> bool:
+        return bool(x.requires_grad)
+
     def has_history(self, x: Any) -> bool:
         return x.grad_fn is not None
 
-    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> None:
-        if _has_cuts(outputs):
+    def refuse_constant_outputs(self, outputs: tuple[Any, ...], retain_graph: bool) -> bool:
+        # the one walk of the outputs' graph for rule 14 (`_has_cuts`); its answer comes
+        # back as the request's ``dependence``
+        has_cuts = _has_cuts(outputs)
+        if has_cuts:
             _refuse_constant_outputs(outputs)
+        return has_cuts
 
     def cast(self, x: Any, like: Any) -> Any:
         return x.to(like.dtype)
@@ -139,9 +146,13 @@ class TorchBackend(Backend):
         )
 
     def grad(self, request: GradRequest) -> list[Any | None]:
-        outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars = request
-        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs)
-        has_cuts = _has_cuts(outputs)
+        outputs, inputs, seeds, retain_graph, create_graph, batched, no_grad_vars, fast, dep = (
+            request
+        )
+        # (rule 14's constant outputs were refused by the front: refuse_constant_outputs,
+        # whose walk answered `_has_cuts` as ``dep``; in both modes, as an input reached
+        # only through a zero-derivative edge is None in both)
+        has_cuts = _has_cuts(outputs) if dep is None else bool(dep)
         # (full-range slices and ambiguous intermediates were refused by the front:
         # `unigrad.contract.refuse_structural` through `_TorchGraph`)
         cuts = _NO_CUTS
@@ -152,19 +163,24 @@ class TorchBackend(Backend):
             )
             cut_ids = {id(v) for v in no_grad_vars}
             kept = tuple(x for x in inputs if id(x) not in cut_ids)
-            if _LIVE:
+            if _LIVE and not fast:
                 # no_grad_vars never excuse a consumed graph (rule 15): torch's engine
                 # runs a cut's node (its gradients dropped), so the uncut pass's check
                 _plan(outputs, kept, edge_cuts=has_cuts)
-            runs = _plan(outputs, kept, cuts, has_cuts)
-        elif retain_graph and not _LIVE:
+            runs = (
+                None if fast and len(outputs) == 1 else _plan(outputs, kept, cuts, has_cuts or fast)
+            )
+        elif (fast and len(outputs) == 1) or (retain_graph and not _LIVE):
+            # Fast mode keeps no consumed-graph bookkeeping (torch frees what it ran);
+            # several outputs are still walked, to leave out those that reach no input
+            # (`_useful`: torch would run them). In strict mode:
             # No flagged node is alive (nothing to find), the pass consumes nothing
             # (nothing to flag) and cuts nothing: the walk cannot matter. torch's engine
             # runs only the nodes that lead to the inputs (an output that leads to none
             # is not run, and retained buffers are not freed), the contract's pass.
             runs = None
-        else:
-            runs = _plan(outputs, inputs, edge_cuts=has_cuts)
+        else:  # (fast mode, several outputs: every edge read as a cut might be)
+            runs = _plan(outputs, inputs, edge_cuts=has_cuts or fast)
         if runs is not None and (len(outputs) > 1 or not runs):
             # one output whose node runs is useful
             outputs, seeds = _useful(outputs, seeds, inputs, runs)
@@ -196,7 +212,7 @@ class TorchBackend(Backend):
             # torch would still run toward them (their gradients are then dropped, or
             # zeros), through nodes an earlier pass may have consumed: leave them out
             if len(unreached) == len(inputs):
-                if not retain_graph:
+                if not retain_graph and not fast:
                     _consume(runs, inputs)
                 return [None] * len(inputs)
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
@@ -230,11 +246,11 @@ class TorchBackend(Backend):
         finally:
             for h in handles:
                 h.remove()
-        if not retain_graph:
+        if not retain_graph and not fast:
             _consume(runs, inputs)
         out = list(result)
-        if create_graph:  # a result that depends on nothing is a constant (rule 14)
-            out = [_constant_detached(g) for g in out]
+        if create_graph and not fast:  # a result that depends on nothing is a constant
+            out = [_constant_detached(g) for g in out]  # (rule 14; fast mode skips it)
         if unreached:
             got = iter(out)
             out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
@@ -246,9 +262,14 @@ class TorchBackend(Backend):
         if request.inputs is not None:
             self._backward_into(request, request.inputs)
             return
-        # (rule 14: a node reached only through a cut edge is not the pass's: not consumed)
-        runs = _plan(request.outputs, None, edge_cuts=_has_cuts(request.outputs))
-        outputs, seeds = request.outputs, request.seeds
+        outputs, seeds, fast = request.outputs, request.seeds, request.fast
+        dep = request.dependence  # (the front's rule-14 walk, when it ran)
+        has_cuts = _has_cuts(outputs) if dep is None else bool(dep)
+        # the pass's nodes: its leaves, and what it consumes (fast mode: no consumption
+        # bookkeeping, so no walk unless rule 14 or create_graph needs the leaves); a node
+        # reached only through a cut edge is not the pass's (rule 14): not consumed
+        need = not fast or has_cuts or request.create_graph
+        runs = _plan(outputs, None, edge_cuts=has_cuts) if need else None
         for s in seeds:
             if s is not None:
                 self._check_devices(outputs, seeds)
@@ -256,7 +277,7 @@ class TorchBackend(Backend):
         seeds = self._seeds(outputs, seeds)
         leaves, rec = [], None
         only = None
-        if _has_cuts(outputs):
+        if has_cuts and runs is not None:
             # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
             # tapes' backward leaves it: the pass accumulates into the others only
             _, live = _reachable(outputs, _NO_CUTS)
@@ -265,10 +286,11 @@ class TorchBackend(Backend):
             if len(only) == len(every):
                 only = None
             elif not only:
-                if not request.retain_graph:
+                if not request.retain_graph and not fast:
                     _consume(runs, None)
                 return
-        if request.create_graph:  # the leaves' .grad, as grad(create_graph=True)'s results
+        if request.create_graph and runs is not None:  # the leaves' .grad, as
+            # grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
             rec = _new_record(request, leaves)
         try:
@@ -281,13 +303,14 @@ class TorchBackend(Backend):
             )
         except RuntimeError as err:
             raise _translate(err) from err
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             _consume(runs, None)
         if rec is not None:
-            for x in leaves:  # a .grad that depends on nothing is a constant (rule 14)
-                g = _constant_detached(x.grad)
-                if g is not x.grad:
-                    x.grad = g
+            if not fast:  # a .grad that depends on nothing is a constant (rule 14)
+                for x in leaves:
+                    g = _constant_detached(x.grad)
+                    if g is not x.grad:
+                        x.grad = g
             _attach(rec, [x.grad for x in leaves])
 
     def _backward_into(self, request: BackwardRequest, inputs: tuple[Any, ...]) -> None:
@@ -311,6 +334,7 @@ class TorchBackend(Backend):
                     request.create_graph,
                     False,
                     (),
+                    request.fast,
                 )
             )
             for x, g in zip(inputs, grads, strict=True):
@@ -324,13 +348,16 @@ class TorchBackend(Backend):
                     prev = x.grad
                 x.grad = g.clone() if prev is None else prev + g
             return
-        outputs, seeds = request.outputs, request.seeds
-        runs = _plan(outputs, inputs, edge_cuts=_has_cuts(outputs))
+        outputs, seeds, fast = request.outputs, request.seeds, request.fast
+        dep = request.dependence  # (the front's rule-14 walk, when it ran)
+        has_cuts = _has_cuts(outputs) if dep is None else bool(dep)
+        # (fast mode: no consumption bookkeeping, so no walk)
+        runs = None if fast else _plan(outputs, inputs, edge_cuts=has_cuts)
         for s in seeds:
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
-        if _has_cuts(outputs):
+        if has_cuts:
             # an input reached only through cut edges (rule 14) keeps its .grad
             edges, leaves = _reachable(outputs, _NO_CUTS)
             live = tuple(
@@ -339,7 +366,7 @@ class TorchBackend(Backend):
                 if (id(x) in leaves if x.grad_fn is None else (x.grad_fn, x.output_nr) in edges)
             )
             if not live:
-                if not request.retain_graph:
+                if not request.retain_graph and not fast:
                     _consume(runs, inputs)
                 return
             inputs = live
@@ -357,13 +384,14 @@ class TorchBackend(Backend):
             )
         except RuntimeError as err:
             raise _translate(err) from err
-        if not request.retain_graph:
+        if not request.retain_graph and not fast:
             _consume(runs, inputs)
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)
                 if g is not x.grad:
                     x.grad = g
+        if rec is not None:
             _attach(rec, [x.grad for x in inputs])
 
     def watch(self, x: Any) -> Any:

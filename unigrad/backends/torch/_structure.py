@@ -99,27 +99,50 @@ def _live_edges(node: Any) -> list[tuple[Any, int]]:
     return [e for i, e in enumerate(node.next_functions) if e[0] is not None and i not in cut]
 
 
+#: The key of `_has_cuts`'s answer in a node's ``metadata``: whether the graph below the
+#: node holds a node with a cut edge. A node's graph never changes, so the answer holds
+#: for the node's life; a later walk stops there (a PINN's nested grads walk each node
+#: once, not once per call).
+_CUT_BELOW = "unigrad.cut_below"
+
+
 def _has_cuts(outputs: tuple[Any, ...]) -> bool:
     """Whether the outputs' graph holds a node with a cut edge (`_CUT_EDGES`): a walk
     over nodes, cheaper than `_reachable`'s over edges, which then runs only where it
-    can find an input unused (about 1 us a node)."""
-    stack = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
+    can find an input unused (about 1 us a node). Each answer is kept on the nodes
+    (`_CUT_BELOW`): a node met again in a later call is not walked past."""
+    roots = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
+    stack = list(roots)
     seen = set(stack)
     known = _CUT_BY_TYPE
     push, add = stack.append, seen.add
+    walked: list[Any] = []
     while stack:
         node = stack.pop()
         t = type(node)
         if t is _ACCUMULATE:
             continue
+        md = node.metadata
+        below = md.get(_CUT_BELOW)
+        if below is not None:
+            if below:
+                break
+            continue
         cut = known.get(t, 1)
         if cut != () and (cut != 1 or _cut_of(node) != ()):
-            return True
+            break
+        walked.append(md)
         for c, _ in node.next_functions:
             if c is not None and c not in seen:
                 add(c)
                 push(c)
-    return False
+    else:
+        for md in walked:  # nothing below any of them
+            md[_CUT_BELOW] = False
+        return False
+    if len(roots) == 1:  # (with several, the cut may lie below one of them only)
+        roots[0].metadata[_CUT_BELOW] = True
+    return True
 
 
 def _refuse_constant_outputs(outputs: tuple[Any, ...]) -> None:

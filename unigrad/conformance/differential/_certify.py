@@ -7,6 +7,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import unigrad
+
 from .._case import Case
 from .._kit import Kit
 from .._runner import BackendInfo, Report, Result, Status, load_backend
@@ -14,6 +16,7 @@ from . import _reference
 from ._execute import (
     CallOutcome,
     compare,
+    compare_modes,
     expected_on,
     on_backend,
     on_backend_compiled,
@@ -60,6 +63,8 @@ class Summary:
     #: The backends that also ran each program as one `unigrad.jit` step (``compiled``,
     #: and the backend compiles steps).
     jitted: list[str] = field(default_factory=list)
+    #: Whether each program also ran in fast mode (``--checks both``).
+    both_modes: bool = False
     #: Which namespace functions the programs drew, by mode (`_ops.Coverage`).
     coverage: Coverage | None = None
 
@@ -102,12 +107,14 @@ def _not_degenerate(program: Program) -> bool:
 
 
 def check_program(
-    program: Program, kits: Sequence[Kit], *, compiled: bool = False
+    program: Program, kits: Sequence[Kit], *, compiled: bool = False, both_modes: bool = False
 ) -> list[tuple[str, str]] | None:
     """``[(backend, difference), ...]`` for ``program``; None if it is degenerate.
 
     With ``compiled``, a backend that compiles steps (``compiles_steps``) also runs the
     program as one `unigrad.jit` step; its differences read "under unigrad.jit: ...".
+    With ``both_modes``, each backend also runs it in fast mode (`unigrad.checks`),
+    judged against its own strict run (`compare_modes`): "in fast mode: ...".
     """
     try:
         want = on_reference(program)
@@ -115,23 +122,44 @@ def check_program(
         return None
     except Exception as err:  # a bug of the tester itself: loud, never skipped
         return [("reference", f"the reference failed: {type(err).__name__}: {err}")]
-    return [(kit.name, diff) for kit in kits for diff in _differences(program, want, kit, compiled)]
+    return [
+        (kit.name, diff)
+        for kit in kits
+        for diff in _differences(program, want, kit, compiled, both_modes)
+    ]
 
 
-def _differences(program: Program, want: list[CallOutcome], kit: Kit, compiled: bool) -> list[str]:
+def _differences(
+    program: Program, want: list[CallOutcome], kit: Kit, compiled: bool, both_modes: bool = False
+) -> list[str]:
     """How ``program`` on ``kit`` differs from the reference's outcome ``want`` (eager,
-    and with ``compiled`` as one `unigrad.jit` step where the backend compiles steps)."""
+    and with ``compiled`` as one `unigrad.jit` step where the backend compiles steps;
+    with ``both_modes``, its fast-mode run from its strict one)."""
     out = []
     expected = expected_on(want, program, kit)
-    diff = compare(on_backend(program, kit), expected, program)
+    strict = on_backend(program, kit)
+    diff = compare(strict, expected, program)
     if diff is not None:
         out.append(diff)
+    if both_modes:
+        with unigrad.checks("fast"):
+            fast = on_backend(program, kit)
+        diff = compare_modes(fast, strict, program, MODE_ULPS)
+        if diff is not None:
+            out.append(f"in fast mode: {diff}")
     if compiled and kit.caps.compiles_steps:
         got = on_backend_compiled(program, kit)
         diff = None if got is None else compare(got, expected, program)
         if diff is not None:
             out.append(f"under unigrad.jit: {diff}")
     return out
+
+
+#: How far a fast-mode value may move from strict mode's, in units in the last place:
+#: a graph's replayed function on the tapes is cached (on jax, compiled) after its first
+#: run, and a later run may round the last bits otherwise (a program run twice in one
+#: mode differs as much); torch and paddle give bitwise-equal values in practice.
+MODE_ULPS = 8
 
 
 #: A progress callback of `certify`: a `Result` per program and backend, how many of
@@ -155,10 +183,12 @@ def certify(
     progress: Progress | None = None,
     started: Callable[[str, int], None] | None = None,
     compiled: bool = False,
+    both_modes: bool = False,
 ) -> Summary:
     """Run ``n`` random programs (Hypothesis seed ``seed``) on ``backends`` and the
     float64 reference; the `Summary` holds a suite `Report` with one row
-    per diverging program plus one summary row. ``compiled``: see `check_program`.
+    per diverging program plus one summary row. ``compiled``, ``both_modes``: see
+    `check_program`.
 
     The reference runs every program first, then each backend runs the programs the
     reference computed, one backend after the other (as the case suite runs), so that
@@ -179,7 +209,7 @@ def certify(
         infos.append(info)
         if be is not None:
             kits.append(Kit(be))
-    summary = Summary(seed, compiled=compiled)
+    summary = Summary(seed, compiled=compiled, both_modes=both_modes)
     summary.jitted = [k.name for k in kits if compiled and k.caps.compiles_steps]
     if started is not None:
         started("reference", n)
@@ -207,7 +237,10 @@ def certify(
         if started is not None:
             started(kit.name, len(wants))
         for done, (i, p, want) in enumerate(wants, 1):
-            found = [Divergence(i, kit.name, p, d) for d in _differences(p, want, kit, compiled)]
+            found = [
+                Divergence(i, kit.name, p, d)
+                for d in _differences(p, want, kit, compiled, both_modes)
+            ]
             summary.divergences.extend(found)
             if progress is not None:
                 status = Status.FAIL if found else Status.PASS

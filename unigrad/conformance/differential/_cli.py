@@ -1,4 +1,5 @@
-"""``python -m unigrad.conformance --differential N [--seed S] [--jit]``: certify backends.
+"""``python -m unigrad.conformance --differential N [--seed S] [--jit] [--checks both]``:
+certify backends.
 
 What it prints, as the case suite does: the progress on stderr (the reference, then one
 line per backend: redrawn in place on a terminal, printed once when the backend finishes
@@ -77,6 +78,7 @@ def main(args: argparse.Namespace) -> int:
             progress=None if args.quiet else progress,
             started=None if args.quiet else started,
             compiled=args.jit,
+            both_modes=getattr(args, "checks", "strict") != "strict",
         )
     report = summary.report
     if report is None:  # certify always sets it
@@ -133,7 +135,15 @@ def _header(args: argparse.Namespace, names: list[str]) -> str:
     if args.jit:
         compiling = [n for n in names if _compiles_steps(n)]
         lines += textwrap.wrap(_jit_text(compiling, future=True), WIDTH)
+    if getattr(args, "checks", "strict") != "strict":
+        lines += textwrap.wrap(_CHECKS_TEXT, WIDTH)
     return "\n".join(lines)
+
+
+_CHECKS_TEXT = (
+    "--checks both: each backend also runs each program in fast mode, judged against "
+    "its own strict run"
+)
 
 
 def _compiles_steps(name: str) -> bool:
@@ -173,6 +183,8 @@ def summary_text(summary: Summary, report: Report) -> str:
     if broken:
         head += f", {broken} where the reference failed (a bug of the tester)"
     jit = textwrap.wrap(_jit_text(summary.jitted), WIDTH) if summary.compiled else []
+    if summary.both_modes:
+        jit += textwrap.wrap(_CHECKS_TEXT.replace("runs", "ran"), WIDTH)
     if summary.coverage is not None:
         jit += textwrap.wrap(summary.coverage.line(), WIDTH)
     parts = []

@@ -19,6 +19,7 @@ __all__ = [
     "CallOutcome",
     "Entry",
     "compare",
+    "compare_modes",
     "on_backend",
     "on_backend_compiled",
     "on_reference",
@@ -370,3 +371,61 @@ def compare(got: list[CallOutcome], want: list[CallOutcome], program: Program) -
     if len(got) != len(want):
         return f"expected {len(want)} call outcomes, got {len(got)}"
     return None
+
+
+def compare_modes(
+    fast: list[CallOutcome], strict: list[CallOutcome], program: Program, ulps: int = 0
+) -> str | None:
+    """The first way a run in fast mode (`unigrad.checks`) breaks fast mode's guarantee
+    against the same backend's run in strict mode, described, or None.
+
+    The guarantee (docs/semantics.md, "Fast mode"): wherever strict mode returns, fast
+    mode returns the same values (bitwise), dtypes and shapes; where strict mode returns
+    None (an unused input), fast mode may return None or zeros; where strict mode raises,
+    the rest of the program is not compared (fast mode may answer a misuse). The
+    requires-grad flags are not compared (fast mode does not detach a create_graph
+    result that depends on nothing). ``ulps``: how many units in the last place a value
+    may move (0: bitwise; the tapes cache a graph's replayed function after its first
+    run, jax compiles it, and a later run may round the last bits otherwise).
+    """
+    for s in strict:
+        line = program.steps[s.step].line()
+        if s.error is not None:
+            return None  # a misuse strict mode refuses: fast mode may answer
+        f = next((o for o in fast if o.step == s.step), None)
+        if f is None:
+            last = fast[-1] if fast else None
+            raised = f" ({last.error} at `{program.steps[last.step].line()}`)" if last else ""
+            return f"`{line}`: strict mode returned, fast mode stopped before{raised}"
+        if f.error is not None:
+            return f"`{line}`: strict mode returned, fast mode raised {f.error}"
+        if len(f.entries) != len(s.entries):
+            return (
+                f"`{line}`: strict mode gave {len(s.entries)} entries, fast mode {len(f.entries)}"
+            )
+        for j, (fe, se) in enumerate(zip(f.entries, s.entries, strict=True)):
+            if se.value is None:
+                if fe.value is None or not np.any(np.asarray(fe.value)):
+                    continue  # an unused input: None or zeros
+                return f"`{line}`: entry {j}: strict mode None, fast mode {fe.describe()}"
+            if fe.value is None:
+                return f"`{line}`: entry {j}: strict mode {se.describe()}, fast mode None"
+            if (fe.dtype, fe.shape) != (se.dtype, se.shape) or not _same(
+                np.asarray(fe.value), np.asarray(se.value), ulps
+            ):
+                return (
+                    f"`{line}`: entry {j}: strict mode {se.describe()}, fast mode {fe.describe()}"
+                )
+    return None
+
+
+def _same(a: np.ndarray, b: np.ndarray, ulps: int) -> bool:
+    """Whether ``a`` equals ``b`` (NaNs alike), to ``ulps`` units in the last place of
+    the larger magnitude."""
+    if np.array_equal(a, b, equal_nan=True):
+        return True
+    if not ulps or a.dtype.kind not in "fc":
+        return False
+    eps = np.finfo(a.dtype).eps
+    scale = np.maximum(np.abs(a), np.abs(b))
+    return bool(np.all((np.abs(a - b) <= ulps * eps * scale) | (np.isnan(a) & np.isnan(b))))
