@@ -504,7 +504,7 @@ def grad(
     create, retain, unused_ok, materialize, batched = _flags(
         create_graph, retain_graph, only_inputs, allow_unused, materialize_grads, is_grads_batched
     )
-    fast = _fast()
+    fast = be.fast_checks and _fast()
     complex_out, dependence = _check_outputs(be, outs, bool(retain), fast)
     if grad_outputs is not None or batched or complex_out:  # (None seeds for real
         seeds = _check_seeds(be, outs, seeds, batched)  # outputs: nothing to check)
@@ -590,7 +590,7 @@ def backward(
     be = backend_for((("tensors", outs), ("grad_tensors", seeds), ("inputs", leaves or ())))
     create = _flag(create_graph, "create_graph")
     retain = create if retain_graph is None else _flag(retain_graph, "retain_graph")
-    fast = _fast()
+    fast = be.fast_checks and _fast()
     _, dependence = _check_outputs(be, outs, bool(retain), fast)
     seeds = _check_seeds(be, outs, seeds, batched=False)
     outs, seeds = _merge_outputs(be, outs, seeds)

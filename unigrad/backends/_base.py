@@ -229,6 +229,10 @@ class Backend(abc.ABC):
     #: (`unigrad.contract.GraphView`); None: no structural refusals (the framework's
     #: own behaviour stands), the default for third-party backends.
     graph: GraphView | None = None
+    #: Whether ``unigrad.checks("fast")`` changes what this backend's calls check (torch,
+    #: paddle); False: its calls run strict mode's checks in both modes (the tapes, whose
+    #: consumption also frees their recorded values, and third-party backends).
+    fast_checks: ClassVar[bool] = False
 
     # ---- recognising and describing tensors -------------------------------------
     @abc.abstractmethod

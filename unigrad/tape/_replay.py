@@ -115,6 +115,9 @@ def grad(
     else:
         with SharingSnapshots(a.order):  # checked above: no array copied twice
             result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
+        # (rule 6) a later pass may consume the forward nodes these results carry: their
+        # values are computed now, while the nodes they read are intact
+        _lazy.materialize(cls, [g for g in result if isinstance(g, Tensor) and g._v is None])
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs, kept_inputs)
         carry(a, result)

@@ -109,6 +109,7 @@ class PaddleBackend(Backend):
 
     name = "paddle"
     framework = "paddle"
+    fast_checks = True
     graph = _GRAPH
     watch_in_place = True  # stop_gradient = False
     capabilities = Capabilities(

@@ -50,6 +50,7 @@ class TorchBackend(Backend):
 
     name = "torch"
     framework = "torch"
+    fast_checks = True
     watch_in_place = True  # requires_grad_()
     graph = _GRAPH
     capabilities = Capabilities(
