@@ -2689,4 +2689,39 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd (issue 23, paddle): backward gives zeros through a cut
+    (
+        "paddle: backward() without inputs accumulated zeros into a watched leaf reached only"
+        " through trunc (rule 14) where the other backends leave its .grad None (differential"
+        " seed 2026, programs 30664, 36031, 12191)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[[-1.02, -0.96, -1.0], [-0.7, 0.31, -1.1]],
+                    dtype="float64",
+                    watched=False,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[[0.31, 0.24], [-0.52, -0.96], [-0.97, -0.36]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v6", op="reciprocal", args=("x3",), params=()),
+                Op(name="v7", op="trunc", args=("v6",), params=()),
+                Leaf(name="x8", data=[-1.01, 0.5], dtype="float64", watched=True),
+                Op(name="v9", op="matmul", args=("v7", "x8"), params=()),
+                Op(name="v13", op="logical_xor", args=("v9", "x2"), params=()),
+                Op(name="v15", op="matmul", args=("v13", "v9"), params=()),
+                Backward(
+                    outputs=("v15", "v15"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=False,
+                    inputs=None,
+                ),
+            )
+        ),
+    ),
 ]
