@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -84,6 +85,25 @@ from ._structure import (
     seed_copies,
     structure,
 )
+
+#: The leaves `PaddleBackend.watch` made, by ``id`` (paddle's ``==`` is elementwise: no
+#: set of tensors), as long as they live: the leaves ``backward()`` without ``inputs``
+#: can leave alone (`_left_alone`).
+_WATCHED: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
+
+
+def _left_alone(outputs: tuple[Any, ...]) -> list[Any]:
+    """The watched leaves without a ``.grad`` that ``backward()`` from ``outputs`` reaches
+    only through a node of `CUT_NODES` (rule 14), or along a recorded create_graph
+    result's spurious edges, to keep theirs None: paddle 3.3.1's
+    engine accumulates zeros there, and a post-hook cannot stop it (it fills an empty
+    gradient with zeros: measured), nor does a node expose its leaf tensor (differential
+    seed 2026, programs 12191, 30664, 36031). Walks only while such a leaf exists."""
+    fresh = [x for x in list(_WATCHED.values()) if x.grad is None and not x.stop_gradient]
+    if not fresh or not (recorded() or _cuts_dependence(outputs, True)):
+        return []  # (a create_graph result's record may leave a leaf out too)
+    reached = _reachable(outputs, set())
+    return [x for x in fresh if _grad_fn(x) not in reached]
 
 
 def _leaf_nodes(roots: list[Any]) -> set[Any]:
@@ -591,10 +611,13 @@ class PaddleBackend(Backend):
             try:
                 if _CONSUMED_AT and not request.retain_graph and not fast:
                     _refuse_consumed_before_backward(request.outputs)
+                alone = _left_alone(request.outputs) if _WATCHED else []
                 with _quiet_glog():
                     paddle.autograd.backward(
                         list(outputs), seeds, retain_graph=request.retain_graph or cut
                     )
+                for x in alone:  # (paddle's zeros: rule 14's leaf keeps no .grad)
+                    x.grad = None
             except Exception as err:
                 _set_has_grad(grad_mode)
                 new = _translate(err)
@@ -636,6 +659,7 @@ class PaddleBackend(Backend):
             )
             raise UnsupportedDtypeError(msg)
         x.stop_gradient = False
+        _WATCHED[id(x)] = x
         return x
 
     def detach(self, x: Any) -> Any:

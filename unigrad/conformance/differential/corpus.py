@@ -2303,11 +2303,432 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # ---- rules 6 and 15, consumption (helper cons, issue 23) ----
+    # pd (issue 23, paddle): raw SystemError: Invalid slot_id
     (
-        "rule 6 (consumption): a pass through a create_graph result runs the forward nodes it "
-        "carries, so a retain_graph=False pass through it consumes them; a later plain pass "
-        "through them raises (the tapes answered; differential seed 2026, program 16938)",
+        "paddle: a pass stopping at svdvals(x) (svd's second result) crashed with a raw "
+        "SystemError: Invalid slot_id for GradTensorHolder::add() (differential seed 2026, "
+        "program 4588)",
+        Program(
+            steps=(
+                Leaf(name="x6", data=[[0.54, 1.16], [0.63, 0.77]], dtype="float64", watched=True),
+                Leaf(name="x7", data=[[0.35], [-1.09]], dtype="float64", watched=True),
+                Op(name="v10", op="linalg.svdvals", args=("x6",), params=()),
+                Leaf(name="x11", data=[[0.71, 1.14]], dtype="float64", watched=True),
+                Op(name="v12", op="linalg.tensordot", args=("x7", "x11"), params=(("axes", 1),)),
+                Grad(
+                    name="g14",
+                    outputs=("v12", "v10"),
+                    inputs=("x7", "v10"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): raw NotFound D_X can not be nullptr
+    (
+        "paddle: a pass through the second derivative of x ** 2.0 that does not reach x "
+        "raised a raw RuntimeError from PowTripleGradNode (DenseTensor D_X can not be "
+        "nullptr; differential seed 2026, program 23898)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=[[-1.23, 1.48], [0.67, -0.94]], dtype="float64", watched=True),
+                Op(name="v4", op="xp_square", args=("x2",), params=()),
+                Leaf(name="x5", data=[[-0.97, 1.41], [0.69, 1.19]], dtype="float64", watched=True),
+                Op(name="v6", op="logical_or", args=("v4", "x5"), params=()),
+                Op(name="v8", op="pow_scalar", args=("x5",), params=(("c", 2.0),)),
+                Op(name="v9", op="reciprocal", args=("v8",), params=()),
+                Op(name="v10", op="relu", args=("v8",), params=()),
+                Leaf(name="x11", data=[[-0.4, -0.31], [1.01, 0.59]], dtype="float64", watched=True),
+                Grad(
+                    name="g14",
+                    outputs=("v10",),
+                    inputs=("x5",),
+                    seeds=(Seed(data=[[0.39, 0.69], [-0.34, -1.3]], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v15", op="div", args=("g14[0]", "v6"), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15",),
+                    inputs=("x5", "x5"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v4",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v17", op="xp_add", args=("g16[0]", "v15"), params=()),
+                Grad(
+                    name="g18",
+                    outputs=("v17", "v17"),
+                    inputs=("x11", "x11", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v9",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
+    (
+        "paddle: a complex output in the same create_graph call made maximum's constant "
+        "gradient require grad (every piecewise-linear node read as unknown in a complex "
+        "call; differential seed 2026, program 9546)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.85, 0.85], [0.89, 0.63]], dtype="float64", watched=True),
+                Leaf(name="x3", data=-0.52, dtype="float64", watched=True),
+                Op(name="v4", op="log_softmax", args=("x1",), params=()),
+                Op(name="v5", op="fft.fftn", args=("v4",), params=()),
+                Op(name="v6", op="maximum", args=("x3", "v4"), params=()),
+                Op(name="v7", op="signbit", args=("v6",), params=(("dtype", "float64"),)),
+                Leaf(
+                    name="x8",
+                    data=[[(-0.84 + 1.09j), (-0.86 - 0.29j)], [(0.54 + 0.42j), (-0.39 + 0.67j)]],
+                    dtype="complex128",
+                    watched=False,
+                ),
+                Leaf(name="m9", data=[[True, True], [True, True]], dtype="bool", watched=False),
+                Op(name="v10", op="where", args=("v5", "x8", "m9"), params=()),
+                Op(name="v13", op="fft.hfft", args=("v10",), params=(("axis", -2),)),
+                Op(name="v14", op="fft.ifft", args=("v13",), params=(("axis", 1),)),
+                Grad(
+                    name="g17",
+                    outputs=("v7", "v14"),
+                    inputs=("x3",),
+                    seeds=(
+                        Seed(data=[[0.55, -1.49], [0.84, 0.43]], dtype="float64"),
+                        Seed(
+                            data=[
+                                [(-0.6 + 1.31j), (-1.01 + 1.31j)],
+                                [(-1 - 0.32j), (0.63 - 0.74j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): structure (None vs a number for an input)
+    (
+        "paddle: broadcast_arrays of 0-d tensors returned the operand itself (paddle's expand"
+        " to the shape ()), so the result as an input got the gradient of every use of the "
+        "operand (differential seed 2026, program 21340)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=0.99, dtype="float64", watched=True),
+                Op(name="v3", op="neg", args=("x2",), params=()),
+                Op(name="v4", op="neg", args=("v3",), params=()),
+                Op(name="v7", op="neg", args=("v4",), params=()),
+                Op(name="v8", op="atanh", args=("v4",), params=()),
+                Op(name="v9", op="broadcast_arrays", args=("v7", "v4"), params=(("i", 0),)),
+                Op(name="v10", op="broadcast_to", args=("v7",), params=(("shape", (2,)),)),
+                Grad(
+                    name="g12",
+                    outputs=("v10",),
+                    inputs=("v9", "x2", "x2"),
+                    seeds=(Seed(data=[0.59, -1.36], dtype="float64"),),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v8",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
+    (
+        "paddle: cumulative_prod over a length-1 axis (the namespace unbinds the axis) made a"
+        " constant create_graph gradient require grad: UnbindGradNode was an unknown node "
+        "(differential seed 2026, program 28970)",
+        Program(
+            steps=(
+                Leaf(name="x5", data=[[1.23, -0.71], [-1.24, 1.2]], dtype="float64", watched=False),
+                Leaf(
+                    name="x8", data=[[-1.42, -1.01], [1.29, -0.81]], dtype="float64", watched=True
+                ),
+                Op(name="v9", op="vecdot", args=("x5", "x8"), params=()),
+                Op(name="v14", op="sum", args=("v9",), params=(("axis", None), ("keepdims", True))),
+                Leaf(name="i15", data=[0, 0, 0], dtype="int64", watched=False),
+                Op(name="v16", op="take", args=("x5", "i15"), params=(("axis", -1),)),
+                Op(
+                    name="v19",
+                    op="cumulative_prod",
+                    args=("v14",),
+                    params=(("axis", -1), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g20",
+                    outputs=("v19", "v19"),
+                    inputs=("x8", "x8", "v16"),
+                    seeds=(
+                        Seed(data=[[-1.24, -0.98], [0.68, 1.22]], dtype="float64"),
+                        Seed(data=[[1.03, -0.6], [-1.37, 0.76]], dtype="float64"),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): refusal others need (UnusedInputError) missing
+    (
+        "paddle: two results of one create_graph call share a double-grad node; a later pass "
+        "through one reached the other as an input, which got zeros where it is unused "
+        "(UnusedInputError expected; differential seed 2026, program 16226)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=[[-0.23, -1.05], [1.38, 0.26]], dtype="float64", watched=True),
+                Leaf(name="x3", data=[-1.03, 1.23], dtype="float64", watched=True),
+                Op(name="v4", op="xp_matmul", args=("x2", "x3"), params=()),
+                Op(name="v6", op="softmax", args=("x3",), params=()),
+                Op(name="v7", op="softplus", args=("v4",), params=()),
+                Op(name="v8", op="sort", args=("v6",), params=(("axis", 0), ("descending", False))),
+                Grad(
+                    name="g9",
+                    outputs=("v8", "v7"),
+                    inputs=("x3", "x3", "x2"),
+                    seeds=(Seed(data=[1.08, 0.99], dtype="float64"), None),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v10", op="where_equal", args=("g9[0]", "v4"), params=()),
+                Leaf(name="x11", data=[-1.06, 1.15], dtype="float64", watched=False),
+                Op(name="v12", op="where_equal", args=("g9[0]", "x11"), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v10"),
+                    inputs=("v12", "g9[2]", "x3"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): refusal others do not need (UnsupportedFeatureError)
+    (
+        "paddle: a complex create_graph result (wrapped in a PyLayer, on whose output paddle "
+        "runs no hook) as a no_grad_vars cut was refused (UnsupportedFeatureError) where the "
+        "other backends answer (differential seed 2026, programs 16329, 23434)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-0.32 + 1.45j), (-0.51 + 0.73j), (0.64 - 1.08j)],
+                        [(1.05 + 1.35j), (1.07 - 0.6j), (0.94 + 1.25j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x4",
+                    data=[
+                        [(1.05 + 0.35j), (-1.31 - 0.24j), (-0.41 + 1.12j)],
+                        [(-0.25 - 0.67j), (-1.28 + 0.35j), (0.97 - 1.48j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v5", op="div", args=("x2", "x4"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v5",),
+                    inputs=("x4", "x4"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.4 + 0.62j), (0.61 + 0.97j), (0.71 + 1.31j)],
+                                [(0.96 + 1.2j), (0.59 - 0.95j), (1.02 - 0.99j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="fft.ifft", args=("g8[1]",), params=(("axis", -2),)),
+                Op(name="v10", op="sqrt", args=("g8[0]",), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x4", "x4", "v9"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(-0.85 - 1.16j), (1.47 + 1.36j), (0.72 + 0.85j)],
+                                    [(0.3 - 0.83j), (-0.69 + 1.47j), (0.71 - 0.72j)],
+                                ],
+                                [
+                                    [(-0.87 + 0.98j), (-0.82 - 0.71j), (-0.3 + 0.86j)],
+                                    [(-1.19 - 1.42j), (1.43 + 0.3j), (-0.87 - 0.62j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("g8[1]",),
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): consumption of a cut pass (GraphFreedError where others answer)
+    (
+        "paddle: once any graph had been consumed, a cut pass that reaches no input ran its "
+        "cut branches and marked them consumed (through ceil, rule 14): a later pass raised "
+        "GraphFreedError where the other backends answer (differential seed 2026, program "
+        "40132)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, 1.5], dtype="float64", watched=True),
+                Op(name="v2", op="sin", args=("x1",), params=()),
+                Grad(
+                    name="g3",
+                    outputs=("v2",),
+                    inputs=("x1",),
+                    seeds=(Seed(data=[1.0, -0.5], dtype="float64"),),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="x4", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v5", op="exp", args=("x4",), params=()),
+                Op(name="v6", op="sin", args=("v5",), params=()),
+                Op(name="v7", op="ceil", args=("x4",), params=()),
+                Op(name="v8", op="xp_add", args=("v6", "v7"), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8",),
+                    inputs=("x4",),
+                    seeds=(Seed(data=[0.6, -0.91], dtype="float64"),),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v5",),
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g10",
+                    outputs=("v8",),
+                    inputs=("x4",),
+                    seeds=(Seed(data=[-1.3, 0.62], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd (issue 23, paddle): backward gives zeros through a cut
+    (
+        "paddle: backward() without inputs accumulated zeros into a watched leaf reached only"
+        " through trunc (rule 14) where the other backends leave its .grad None (differential"
+        " seed 2026, programs 30664, 36031, 12191)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[[-1.02, -0.96, -1.0], [-0.7, 0.31, -1.1]],
+                    dtype="float64",
+                    watched=False,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[[0.31, 0.24], [-0.52, -0.96], [-0.97, -0.36]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v6", op="reciprocal", args=("x3",), params=()),
+                Op(name="v7", op="trunc", args=("v6",), params=()),
+                Leaf(name="x8", data=[-1.01, 0.5], dtype="float64", watched=True),
+                Op(name="v9", op="matmul", args=("v7", "x8"), params=()),
+                Op(name="v13", op="logical_xor", args=("v9", "x2"), params=()),
+                Op(name="v15", op="matmul", args=("v13", "v9"), params=()),
+                Backward(
+                    outputs=("v15", "v15"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=False,
+                    inputs=None,
+                ),
+            )
+        ),
+    ),
+    (
+        "rule 6 (consumption): a pass through a create_graph result runs the forward "
+        "nodes it carries, so a retain_graph=False pass through it consumes them; a later"
+        " plain pass through them raises (the tapes answered; differential seed 2026, "
+        "program 16938)",
         Program(
             steps=(
                 Leaf(name="x1", data=0.47, dtype="float32", watched=True),
@@ -2374,9 +2795,9 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "rule 6 (consumption): a create_graph=True, retain_graph=False call through an earlier "
-        "result carries its nodes afresh: its results stay differentiable (torch and paddle "
-        "raised; differential seed 2026, program 37042)",
+        "rule 6 (consumption): a create_graph=True, retain_graph=False call through an "
+        "earlier result carries its nodes afresh: its results stay differentiable (torch "
+        "and paddle raised; differential seed 2026, program 37042)",
         Program(
             steps=(
                 Leaf(name="x1", data=-0.98, dtype="float64", watched=True),
@@ -2449,8 +2870,8 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "rule 6 (consumption): the same, the earlier result itself made by a consuming call "
-        "(torch and paddle raised; differential seed 2026, program 26602)",
+        "rule 6 (consumption): the same, the earlier result itself made by a consuming "
+        "call (torch and paddle raised; differential seed 2026, program 26602)",
         Program(
             steps=(
                 Leaf(name="x1", data=1.31, dtype="float64", watched=True),
@@ -2519,8 +2940,9 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "rule 6 (consumption): a gradient graph consumed by a later pass raises from a tensor "
-        "computed on the result (torch answered; differential seed 2026, program 20266)",
+        "rule 6 (consumption): a gradient graph consumed by a later pass raises from a "
+        "tensor computed on the result (torch answered; differential seed 2026, program "
+        "20266)",
         Program(
             steps=(
                 Leaf(
@@ -2595,9 +3017,9 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "rule 6/14 (consumption): remainder's gradient reaches the dividend only through a floor "
-        "division: a later pass does not run it (torch raised GraphFreedError for "
-        "UnusedInputError; differential seed 2026, program 11762)",
+        "rule 6/14 (consumption): remainder's gradient reaches the dividend only through "
+        "a floor division: a later pass does not run it (torch raised GraphFreedError for"
+        " UnusedInputError; differential seed 2026, program 11762)",
         Program(
             steps=(
                 Leaf(
@@ -2678,9 +3100,9 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "rule 6/14 (consumption): a retain_graph=False pass with no_grad_vars does not consume "
-        "what reaches the input only through ceil (paddle raised later; differential seed 2026, "
-        "program 40132)",
+        "rule 6/14 (consumption): a retain_graph=False pass with no_grad_vars does not "
+        "consume what reaches the input only through ceil (paddle raised later; "
+        "differential seed 2026, program 40132)",
         Program(
             steps=(
                 Leaf(name="x1", data=[[-0.64, 1.29], [0.74, 0.34]], dtype="float64", watched=True),
@@ -2781,8 +3203,8 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     (
         "rule 6/14 (consumption): backward into every leaf does not consume a node that "
-        "reaches the loss only through floor (torch and paddle raised later; differential "
-        "seed 2026, program 12191, reduced)",
+        "reaches the loss only through floor (torch and paddle raised later; differential"
+        " seed 2026, program 12191, reduced)",
         Program(
             steps=(
                 Leaf(name="x1", data=0.53, dtype="float64", watched=True),
@@ -2790,378 +3212,14 @@ CORPUS: list[tuple[str, Program]] = [
                 Op(name="v3", op="floor", args=("v2",), params=()),
                 Op(name="v4", op="mul", args=("v3", "x1"), params=()),
                 Op(name="v5", op="sum", args=("v4",), params=(("axis", None), ("keepdims", False))),
-                Backward(outputs=("v5",)),
-                Grad(name="g6", outputs=("v2",), inputs=("x1",)),
-            )
-        ),
-    ),
-    (
-        "paddle: a pass stopping at svdvals(x) (svd's second result) crashed with a raw "
-        "SystemError: Invalid slot_id for GradTensorHolder::add() (differential seed "
-        "2026, program 4588)",
-        Program(
-            steps=(
-                Leaf(name="x6", data=[[0.54, 1.16], [0.63, 0.77]], dtype="float64", watched=True),
-                Leaf(name="x7", data=[[0.35], [-1.09]], dtype="float64", watched=True),
-                Op(name="v10", op="linalg.svdvals", args=("x6",), params=()),
-                Leaf(name="x11", data=[[0.71, 1.14]], dtype="float64", watched=True),
-                Op(name="v12", op="linalg.tensordot", args=("x7", "x11"), params=(("axes", 1),)),
-                Grad(
-                    name="g14",
-                    outputs=("v12", "v10"),
-                    inputs=("x7", "v10"),
-                    seeds=None,
-                    retain_graph=False,
-                    create_graph=False,
-                    allow_unused=False,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "paddle: a pass through the second derivative of x ** 2.0 that does not reach x "
-        "raised a raw RuntimeError from PowTripleGradNode (DenseTensor D_X can not be "
-        "nullptr; differential seed 2026, program 23898)",
-        Program(
-            steps=(
-                Leaf(name="x2", data=[[-1.23, 1.48], [0.67, -0.94]], dtype="float64", watched=True),
-                Op(name="v4", op="xp_square", args=("x2",), params=()),
-                Leaf(name="x5", data=[[-0.97, 1.41], [0.69, 1.19]], dtype="float64", watched=True),
-                Op(name="v6", op="logical_or", args=("v4", "x5"), params=()),
-                Op(name="v8", op="pow_scalar", args=("x5",), params=(("c", 2.0),)),
-                Op(name="v9", op="reciprocal", args=("v8",), params=()),
-                Op(name="v10", op="relu", args=("v8",), params=()),
-                Leaf(name="x11", data=[[-0.4, -0.31], [1.01, 0.59]], dtype="float64", watched=True),
-                Grad(
-                    name="g14",
-                    outputs=("v10",),
-                    inputs=("x5",),
-                    seeds=(Seed(data=[[0.39, 0.69], [-0.34, -1.3]], dtype="float64"),),
-                    retain_graph=None,
-                    create_graph=True,
-                    allow_unused=True,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-                Op(name="v15", op="div", args=("g14[0]", "v6"), params=()),
-                Grad(
-                    name="g16",
-                    outputs=("v15",),
-                    inputs=("x5", "x5"),
-                    seeds=None,
-                    retain_graph=True,
-                    create_graph=True,
-                    allow_unused=False,
-                    materialize_grads=False,
-                    no_grad_vars=("v4",),
-                    batched=False,
-                    single=False,
-                ),
-                Op(name="v17", op="xp_add", args=("g16[0]", "v15"), params=()),
-                Grad(
-                    name="g18",
-                    outputs=("v17", "v17"),
-                    inputs=("x11", "x11", "x2"),
-                    seeds=None,
-                    retain_graph=None,
-                    create_graph=True,
-                    allow_unused=True,
-                    materialize_grads=False,
-                    no_grad_vars=("v9",),
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "paddle: a complex output in the same create_graph call made maximum's constant "
-        "gradient require grad (every piecewise-linear node read as unknown in a complex "
-        "call; differential seed 2026, program 9546)",
-        Program(
-            steps=(
-                Leaf(name="x1", data=[[0.85, 0.85], [0.89, 0.63]], dtype="float64", watched=True),
-                Leaf(name="x3", data=-0.52, dtype="float64", watched=True),
-                Op(name="v4", op="log_softmax", args=("x1",), params=()),
-                Op(name="v5", op="fft.fftn", args=("v4",), params=()),
-                Op(name="v6", op="maximum", args=("x3", "v4"), params=()),
-                Op(name="v7", op="signbit", args=("v6",), params=(("dtype", "float64"),)),
-                Leaf(
-                    name="x8",
-                    data=[[(-0.84 + 1.09j), (-0.86 - 0.29j)], [(0.54 + 0.42j), (-0.39 + 0.67j)]],
-                    dtype="complex128",
-                    watched=False,
-                ),
-                Leaf(name="m9", data=[[True, True], [True, True]], dtype="bool", watched=False),
-                Op(name="v10", op="where", args=("v5", "x8", "m9"), params=()),
-                Op(name="v13", op="fft.hfft", args=("v10",), params=(("axis", -2),)),
-                Op(name="v14", op="fft.ifft", args=("v13",), params=(("axis", 1),)),
-                Grad(
-                    name="g17",
-                    outputs=("v7", "v14"),
-                    inputs=("x3",),
-                    seeds=(
-                        Seed(data=[[0.55, -1.49], [0.84, 0.43]], dtype="float64"),
-                        Seed(
-                            data=[
-                                [(-0.6 + 1.31j), (-1.01 + 1.31j)],
-                                [(-1 - 0.32j), (0.63 - 0.74j)],
-                            ],
-                            dtype="complex128",
-                        ),
-                    ),
-                    retain_graph=True,
-                    create_graph=True,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "paddle: broadcast_arrays of 0-d tensors returned the operand itself (paddle's "
-        "expand to the shape ()), so the result as an input got the gradient of every use"
-        " of the operand (differential seed 2026, program 21340)",
-        Program(
-            steps=(
-                Leaf(name="x2", data=0.99, dtype="float64", watched=True),
-                Op(name="v3", op="neg", args=("x2",), params=()),
-                Op(name="v4", op="neg", args=("v3",), params=()),
-                Op(name="v7", op="neg", args=("v4",), params=()),
-                Op(name="v8", op="atanh", args=("v4",), params=()),
-                Op(name="v9", op="broadcast_arrays", args=("v7", "v4"), params=(("i", 0),)),
-                Op(name="v10", op="broadcast_to", args=("v7",), params=(("shape", (2,)),)),
-                Grad(
-                    name="g12",
-                    outputs=("v10",),
-                    inputs=("v9", "x2", "x2"),
-                    seeds=(Seed(data=[0.59, -1.36], dtype="float64"),),
-                    retain_graph=True,
-                    create_graph=True,
-                    allow_unused=True,
-                    materialize_grads=False,
-                    no_grad_vars=("v8",),
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "paddle: cumulative_prod over a length-1 axis (the namespace unbinds the axis) "
-        "made a constant create_graph gradient require grad: UnbindGradNode was an "
-        "unknown node (differential seed 2026, program 28970)",
-        Program(
-            steps=(
-                Leaf(name="x5", data=[[1.23, -0.71], [-1.24, 1.2]], dtype="float64", watched=False),
-                Leaf(
-                    name="x8", data=[[-1.42, -1.01], [1.29, -0.81]], dtype="float64", watched=True
-                ),
-                Op(name="v9", op="vecdot", args=("x5", "x8"), params=()),
-                Op(name="v14", op="sum", args=("v9",), params=(("axis", None), ("keepdims", True))),
-                Leaf(name="i15", data=[0, 0, 0], dtype="int64", watched=False),
-                Op(name="v16", op="take", args=("x5", "i15"), params=(("axis", -1),)),
-                Op(
-                    name="v19",
-                    op="cumulative_prod",
-                    args=("v14",),
-                    params=(("axis", -1), ("include_initial", True)),
+                Backward(
+                    outputs=("v5",), seeds=None, retain_graph=None, create_graph=False, inputs=None
                 ),
                 Grad(
-                    name="g20",
-                    outputs=("v19", "v19"),
-                    inputs=("x8", "x8", "v16"),
-                    seeds=(
-                        Seed(data=[[-1.24, -0.98], [0.68, 1.22]], dtype="float64"),
-                        Seed(data=[[1.03, -0.6], [-1.37, 0.76]], dtype="float64"),
-                    ),
-                    retain_graph=True,
-                    create_graph=True,
-                    allow_unused=None,
-                    materialize_grads=True,
-                    no_grad_vars=None,
-                    batched=True,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "paddle: two results of one create_graph call share a double-grad node; a later "
-        "pass through one reached the other as an input, which got zeros where it is "
-        "unused (UnusedInputError expected; differential seed 2026, program 16226)",
-        Program(
-            steps=(
-                Leaf(name="x2", data=[[-0.23, -1.05], [1.38, 0.26]], dtype="float64", watched=True),
-                Leaf(name="x3", data=[-1.03, 1.23], dtype="float64", watched=True),
-                Op(name="v4", op="xp_matmul", args=("x2", "x3"), params=()),
-                Op(name="v6", op="softmax", args=("x3",), params=()),
-                Op(name="v7", op="softplus", args=("v4",), params=()),
-                Op(name="v8", op="sort", args=("v6",), params=(("axis", 0), ("descending", False))),
-                Grad(
-                    name="g9",
-                    outputs=("v8", "v7"),
-                    inputs=("x3", "x3", "x2"),
-                    seeds=(Seed(data=[1.08, 0.99], dtype="float64"), None),
-                    retain_graph=True,
-                    create_graph=True,
-                    allow_unused=True,
-                    materialize_grads=True,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-                Op(name="v10", op="where_equal", args=("g9[0]", "v4"), params=()),
-                Leaf(name="x11", data=[-1.06, 1.15], dtype="float64", watched=False),
-                Op(name="v12", op="where_equal", args=("g9[0]", "x11"), params=()),
-                Grad(
-                    name="g13",
-                    outputs=("v12", "v10"),
-                    inputs=("v12", "g9[2]", "x3"),
-                    seeds=None,
-                    retain_graph=False,
-                    create_graph=True,
-                    allow_unused=False,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "paddle: a complex create_graph result (wrapped in a PyLayer, on whose output "
-        "paddle runs no hook) as a no_grad_vars cut was refused (UnsupportedFeatureError)"
-        " where the other backends answer (differential seed 2026, programs 16329, 23434)",
-        Program(
-            steps=(
-                Leaf(
-                    name="x2",
-                    data=[
-                        [(-0.32 + 1.45j), (-0.51 + 0.73j), (0.64 - 1.08j)],
-                        [(1.05 + 1.35j), (1.07 - 0.6j), (0.94 + 1.25j)],
-                    ],
-                    dtype="complex64",
-                    watched=True,
-                ),
-                Leaf(
-                    name="x4",
-                    data=[
-                        [(1.05 + 0.35j), (-1.31 - 0.24j), (-0.41 + 1.12j)],
-                        [(-0.25 - 0.67j), (-1.28 + 0.35j), (0.97 - 1.48j)],
-                    ],
-                    dtype="complex64",
-                    watched=True,
-                ),
-                Op(name="v5", op="div", args=("x2", "x4"), params=()),
-                Grad(
-                    name="g8",
-                    outputs=("v5",),
-                    inputs=("x4", "x4"),
-                    seeds=(
-                        Seed(
-                            data=[
-                                [(0.4 + 0.62j), (0.61 + 0.97j), (0.71 + 1.31j)],
-                                [(0.96 + 1.2j), (0.59 - 0.95j), (1.02 - 0.99j)],
-                            ],
-                            dtype="complex64",
-                        ),
-                    ),
-                    retain_graph=True,
-                    create_graph=True,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-                Op(name="v9", op="fft.ifft", args=("g8[1]",), params=(("axis", -2),)),
-                Op(name="v10", op="sqrt", args=("g8[0]",), params=()),
-                Grad(
-                    name="g11",
-                    outputs=("v10",),
-                    inputs=("x4", "x4", "v9"),
-                    seeds=(
-                        Seed(
-                            data=[
-                                [
-                                    [(-0.85 - 1.16j), (1.47 + 1.36j), (0.72 + 0.85j)],
-                                    [(0.3 - 0.83j), (-0.69 + 1.47j), (0.71 - 0.72j)],
-                                ],
-                                [
-                                    [(-0.87 + 0.98j), (-0.82 - 0.71j), (-0.3 + 0.86j)],
-                                    [(-1.19 - 1.42j), (1.43 + 0.3j), (-0.87 - 0.62j)],
-                                ],
-                            ],
-                            dtype="complex64",
-                        ),
-                    ),
-                    retain_graph=None,
-                    create_graph=False,
-                    allow_unused=True,
-                    materialize_grads=False,
-                    no_grad_vars=("g8[1]",),
-                    batched=True,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "paddle: once any graph had been consumed, a cut pass that reaches no input ran "
-        "its cut branches and marked them consumed (through ceil, rule 14): a later pass "
-        "raised GraphFreedError where the other backends answer (differential seed 2026, "
-        "program 40132)",
-        Program(
-            steps=(
-                Leaf(name="x1", data=[0.5, 1.5], dtype="float64", watched=True),
-                Op(name="v2", op="sin", args=("x1",), params=()),
-                Grad(
-                    name="g3",
+                    name="g6",
                     outputs=("v2",),
                     inputs=("x1",),
-                    seeds=(Seed(data=[1.0, -0.5], dtype="float64"),),
-                    retain_graph=False,
-                    create_graph=False,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-                Leaf(name="x4", data=[0.3, -0.7], dtype="float64", watched=True),
-                Op(name="v5", op="exp", args=("x4",), params=()),
-                Op(name="v6", op="sin", args=("v5",), params=()),
-                Op(name="v7", op="ceil", args=("x4",), params=()),
-                Op(name="v8", op="xp_add", args=("v6", "v7"), params=()),
-                Grad(
-                    name="g9",
-                    outputs=("v8",),
-                    inputs=("x4",),
-                    seeds=(Seed(data=[0.6, -0.91], dtype="float64"),),
-                    retain_graph=False,
-                    create_graph=False,
-                    allow_unused=True,
-                    materialize_grads=False,
-                    no_grad_vars=("v5",),
-                    batched=False,
-                    single=False,
-                ),
-                Grad(
-                    name="g10",
-                    outputs=("v8",),
-                    inputs=("x4",),
-                    seeds=(Seed(data=[-1.3, 0.62], dtype="float64"),),
+                    seeds=None,
                     retain_graph=None,
                     create_graph=False,
                     allow_unused=None,
