@@ -2555,4 +2555,30 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt, seed 2026: torch prod of one factor
+    (
+        "torch: the create_graph gradient of prod over an axis of length 1 (prod / x, the constant 1) required grad (differential seed 2026, program 25664)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=1.12, dtype="float64", watched=True),
+                Op(name="v3", op="expand_dims", args=("x2",), params=(("axis", 0),)),
+                Op(
+                    name="v8", op="prod", args=("v3",), params=(("axis", (0,)), ("keepdims", False))
+                ),
+                Grad(
+                    name="g12",
+                    outputs=("v8",),
+                    inputs=("x2",),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
