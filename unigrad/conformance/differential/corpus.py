@@ -2557,7 +2557,8 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tt, seed 2026: torch prod of one factor
     (
-        "torch: the create_graph gradient of prod over an axis of length 1 (prod / x, the constant 1) required grad (differential seed 2026, program 25664)",
+        "torch: the create_graph gradient of prod over an axis of length 1 (prod / x, the"
+        " constant 1) required grad (differential seed 2026, program 25664)",
         Program(
             steps=(
                 Leaf(name="x2", data=1.12, dtype="float64", watched=True),
