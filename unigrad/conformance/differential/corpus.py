@@ -2582,4 +2582,49 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tt: numpy tape pow(x, 0) in x ** 2's second derivative
+    (
+        "numpy: x ** 2's second derivative (2, through autograd's x ** 0) required grad "
+        "where the structure rule says constant (fails on paddle too until its pow is "
+        "cut)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.5, -2.0], dtype="float64", watched=True),
+                Op(name="v2", op="pow_scalar", args=("x1",), params=(("c", 2),)),
+                Op(name="v3", op="sum", args=("v2",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(
+                    name="v5",
+                    op="sum",
+                    args=("g4[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
