@@ -169,3 +169,35 @@ def test_matmul_operator_promotes_mixed_float_dtypes(backend: B) -> None:
     assert backend.dtype(gv) == "float32"
     backend.close(ga, np.broadcast_to(vn, (2, 2)), rtol=1e-6, atol=0)
     backend.close(gv, an.sum(axis=0), rtol=1e-6, atol=0)
+
+
+def test_product_of_one_factor_has_a_constant_derivative(backend: B) -> None:
+    """torch 2.13's gradient of a product is ``prod / x``, so over an axis of length 1
+    the create_graph gradient (the constant 1) kept ``x`` and required grad. Program 25664
+    of seed 2026. Exact values."""
+    xp = backend.xp
+    x = backend.leaf([[2.0], [-3.0]], "float64")
+    y = xp.prod(x, axis=1)
+    backend.close(y, [2.0, -3.0], rtol=0, atol=0)
+    (g,) = unigrad.grad(xp.sum(y), x, create_graph=True)
+    backend.close(g, [[1.0], [1.0]], rtol=0, atol=0)
+    assert not backend.requires_grad(g)
+    backend.close(xp.prod(x, axis=0, keepdims=True), [[-6.0]], rtol=0, atol=0)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle keeps x in pow(x, 0) of x ** 2's second derivative (left to the paddle helper)",
+)
+def test_square_second_derivative_is_a_constant(backend: B) -> None:
+    """``x ** 2``'s second derivative ``2`` runs through ``pow(x, 0)`` (torch's
+    ``PowBackward0`` with exponent 0, autograd's ``x ** where(y, y - 1, 1)``): a constant
+    under the structure rule, which torch and the numpy tape kept requiring grad. Exact."""
+    xp = backend.xp
+    x = backend.leaf([1.5, -2.0], "float64")
+    (g,) = unigrad.grad(xp.sum(x**2), x, create_graph=True)
+    (h,) = unigrad.grad(xp.sum(g), x, create_graph=True)
+    backend.close(h, [2.0, 2.0], rtol=0, atol=0)
+    assert not backend.requires_grad(h)
+    with pytest.raises(unigrad.NotDifferentiableError):
+        unigrad.grad(xp.sum(h), x)

@@ -201,18 +201,7 @@ def test_abs_gradient_is_a_constant_of_x(backend):
     assert not _requires_grad(backend, g)
 
 
-@pytest.mark.parametrize(
-    "case",
-    [
-        pytest.param(
-            "rows",
-            marks=pytest.mark.xfail_backend(
-                "torch", reason="torch's prod backward divides the product by the factor"
-            ),
-        ),
-        "scalar",
-    ],
-)
+@pytest.mark.parametrize("case", ["rows", "scalar"])
 def test_a_product_of_one_factor_is_that_factor(backend, case):
     # d prod(x)/dx is 1 where the product has one factor: a constant of x
     xp = backend.xp

@@ -12,6 +12,9 @@ The corrections make results obey the contract where torch's own function does n
 * ``floor_divide`` is piecewise constant: its derivative is zero wherever it exists, and
   its result carries no history (rule 14); torch 2.x records a node whose backward raises
   "derivative for aten::floor_divide is not implemented" (pytorch/pytorch#43327).
+* ``prod`` over axes of length 1 (a product of one factor) is that factor: torch 2.13's
+  gradient of it is ``prod / x``, whose own derivative is zero but which keeps ``x`` in
+  a ``create_graph`` gradient that is the constant 1.
 * ``copysign(x1, x2)`` reads only ``x2``'s sign, so ``x2`` is no dependence (rule 14): it
   enters detached (torch records a zero derivative for it, which makes it "used"), and
   the derivative in ``x1`` (+1 or -1) is a constant.
@@ -74,6 +77,17 @@ def build() -> Portable:
             return value
         flip = torch.signbit(value) != torch.signbit(x1.detach())
         return torch.where(flip, -x1, x1).to(value.dtype)
+
+    def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        """The product; over axes of length 1 alone, the factor itself (a copy)."""
+        dims = tuple(d % max(x.ndim, 1) for d in _dims(x, axis))
+        if (
+            x.requires_grad
+            and (dtype is None or dtype == x.dtype)
+            and all(x.shape[d] == 1 for d in dims)
+        ):
+            return torch.clone(x if keepdims or not dims else torch.squeeze(x, dims))
+        return xp.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def einsum(subscripts: str, /, *operands: Any) -> Any:
         return torch.einsum(subscripts, *operands)
@@ -155,6 +169,7 @@ def build() -> Portable:
                 real,
                 floor_divide,
                 copysign,
+                prod,
                 einsum,
                 logsumexp,
                 sigmoid,

@@ -143,6 +143,7 @@ def _reach(node: Any, position: dict[int, int]) -> set[int]:
     """
     from autograd.builtins import container_take, container_untake, make_sequence
     from autograd.core import sparse_add
+    from autograd.numpy import power
 
     found: set[int] = set()
     seen: set[tuple[int, tuple[int, ...]]] = set()
@@ -173,9 +174,23 @@ def _reach(node: Any, position: dict[int, int]) -> set[int]:
         elif path and fun is container_untake:
             if n.args[1] == path[0]:
                 stack.append((parent(n, 0), path[1:]))
+        elif fun is power and _all_zero(n.args[1]):
+            # x ** 0: no dependence on x (derivative 0 x^-1 = 0); autograd's VJP of
+            # x ** 2 is g * 2 * x ** 1, whose own VJP records x ** 0
+            stack.extend((p, path) for a, p in zip(n.argnums, n.parents, strict=True) if a != 0)
         else:
             stack.extend((p, ()) for p in n.parents)
     return found
+
+
+def _all_zero(v: Any) -> bool:
+    """Whether ``v`` (a traced argument's plain value) is 0 everywhere."""
+    import numpy as np
+
+    try:
+        return bool(np.all(np.asarray(v) == 0))
+    except (TypeError, ValueError):
+        return False
 
 
 def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any, ...], Deps]:

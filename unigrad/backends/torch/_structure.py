@@ -39,8 +39,6 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
     "RoundBackward0": None,
     "RoundBackward1": None,
     "TruncBackward0": None,
-    # x ** c with a number c: cut where c == 0 only (`_POW_SCALAR`, read per node)
-    "PowBackward0": None,
     # div(a, b, rounding_mode=...): cut where rounding (floor, trunc) only (`_DIV_ROUNDING`,
     # read per node); remainder(a, b)'s gradient in b is -grad * div(a, b, "floor")
     "DivBackward2": None,
@@ -57,11 +55,6 @@ _CUT_EDGES: dict[str, tuple[int, ...] | None] = {
 
 #: complex ``sgn`` is ``z / |z|``, differentiable: its node cuts for real tensors only
 _SGN = type(torch.sgn(torch.ones(1, requires_grad=True)).grad_fn)
-
-#: ``x ** c`` with a number ``c``: its derivative ``c x^(c-1)`` is identically zero where
-#: ``c == 0``, and torch 2.13 records ``pow(x, 0)`` in the second derivative of ``x ** 2``
-#: (the gradient of ``2 * x ** 1``), so ``x ** 2``'s second derivative required grad
-_POW_SCALAR = type((torch.ones(1, requires_grad=True) ** 2).grad_fn)
 
 #: ``div(a, b, rounding_mode=...)``: piecewise constant where it rounds
 _DIV_ROUNDING = type(
@@ -82,8 +75,6 @@ def _cut_of(node: Any) -> tuple[int, ...] | None:
         cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, ())
     if t is _SGN and node._saved_result.is_complex():
         return ()  # complex sgn(z) = z/|z| has a derivative
-    if t is _POW_SCALAR and node._saved_exponent != 0:
-        return ()  # x ** c, c != 0: a derivative
     if t is _DIV_ROUNDING and node._saved_rounding_mode is None:
         return ()  # true division: a derivative
     return cut
@@ -154,9 +145,16 @@ def _refuse_constant_outputs(outputs: tuple[Any, ...]) -> None:
             raise NotDifferentiableError(constant_output_message(i))
 
 
-def _depends(node: Any) -> bool:
+#: ``x ** c`` with a number ``c``; torch 2.13 records ``pow(x, 0)`` in the second
+#: derivative of ``x ** 2`` (the gradient of ``2 * x ** 1``)
+_POW_SCALAR = type((torch.ones(1, requires_grad=True) ** 2).grad_fn)
+
+
+def _depends(node: Any, *, pow_zero_cuts: bool = False) -> bool:
     """Whether ``node`` reaches a tensor that requires grad without crossing a cut
-    edge (stops at the first it finds)."""
+    edge (stops at the first it finds). With ``pow_zero_cuts``, ``pow(x, 0)`` cuts too:
+    as the tapes' dependence of a ``create_graph`` result (``x ** 2``'s second derivative
+    is the constant 2), while a user's own ``pow(x, 0.0)`` stays differentiable (zeros)."""
     seen: set[Any] = set()
     stack = [node]
     while stack:
@@ -166,6 +164,8 @@ def _depends(node: Any) -> bool:
         seen.add(n)
         if type(n) is _ACCUMULATE:
             return True
+        if pow_zero_cuts and type(n) is _POW_SCALAR and n._saved_exponent == 0:
+            continue
         stack.extend(c for c, _ in _live_edges(n))
     return False
 
@@ -173,7 +173,7 @@ def _depends(node: Any) -> bool:
 def _constant_detached(g: Any) -> Any:
     """``g`` detached where it depends on nothing (rule 14: a constant carries no
     history), else ``g`` itself (``None`` included)."""
-    if g is not None and g.grad_fn is not None and not _depends(g.grad_fn):
+    if g is not None and g.grad_fn is not None and not _depends(g.grad_fn, pow_zero_cuts=True):
         return g.detach()
     return g
 

@@ -2303,11 +2303,334 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): raw SystemError: Invalid slot_id
+    # tt, seed 2026: numpy tape det derivative at a singular matrix
+    (
+        "numpy: det's create_graph gradient at a singular matrix raised numpy's raw "
+        "LinAlgError (autograd's det(A) inv(A)^T rule; differential seed 2026, program "
+        "1596)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-1.4, 0.67], [1.11, 0.92]], dtype="float64", watched=True),
+                Op(name="v2", op="signbit", args=("x1",), params=(("dtype", "float64"),)),
+                Leaf(
+                    name="x6",
+                    data=[[-0.28, 1.43, 1.34], [1.25, -0.22, 1.19]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x7",
+                    data=[[1.22, 1.33, -0.52], [-1.32, 0.55, -0.24]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="linalg.cross", args=("x6", "x7"), params=()),
+                Op(name="v9", op="linalg.det", args=("v2",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v9", "v9"),
+                    inputs=("x1", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v8",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: numpy tape gradient through an empty boolean mask
+    (
+        "numpy: a gradient through where() of an empty mask and a 0-d operand raised "
+        "NumPy's raw 'cannot reshape array of size 0' (autograd's broadcast_to VJP; "
+        "differential seed 2026, program 28320)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=(0.74 - 0.26j), dtype="complex64", watched=True),
+                Leaf(name="m2", data=False, dtype="bool", watched=False),
+                Op(name="v3", op="nonzero_take", args=("x1", "m2"), params=()),
+                Op(name="v4", op="where_not_equal", args=("v3", "x1"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v4",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(Seed(data=[], dtype="complex64"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: numpy tape complex tan derivative far from the real axis
+    (
+        "numpy: complex64 tan's derivative was NaN where cos overflows (autograd's g / "
+        "cos(x)**2; differential seed 2026, program 24777)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(0.89 - 0.45j), (1 + 0.67j)], [(0.65 + 1.47j), (-1.19 + 0.36j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x4",
+                    data=[
+                        [(-0.33 + 1.42j), (0.87 - 0.63j), (0.8 - 0.44j)],
+                        [(0.69 - 0.9j), (0.24 + 0.73j), (0.62 + 0.4j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v5", op="matmul", args=("x1", "x4"), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Op(name="v7", op="scale", args=("v5",), params=(("c", -1.5),)),
+                Op(name="v8", op="positive", args=("v7",), params=()),
+                Op(name="v9", op="pow", args=("v8", "v6"), params=()),
+                Op(name="v13", op="tan", args=("v9",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v6", "v13"),
+                    inputs=("x4", "x4"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(0.88 + 1.23j), (1.4 - 0.54j), (-1.23 - 1.19j)],
+                                    [(0.73 + 1.18j), (0.81 - 1.26j), (0.85 + 0.76j)],
+                                ],
+                                [
+                                    [(0.57 - 0.56j), (-0.21 + 1.2j), (-0.85 + 0.93j)],
+                                    [(0.53 - 0.99j), (1.13 + 0.77j), (-0.97 - 0.86j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [
+                                    [(0.43 + 0.55j), (0.65 + 0.67j), (1.19 + 1.36j)],
+                                    [(1.41 - 0.56j), (1.07 - 0.48j), (-1.21 + 0.68j)],
+                                ],
+                                [
+                                    [(0.83 + 0.73j), (0.89 + 1.34j), (0.23 + 0.76j)],
+                                    [(0.82 - 0.67j), (-1.48 + 1.38j), (-1.18 + 1.13j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: torch remainder's gradient in its divisor required grad
+    (
+        "torch: remainder(a, b)'s create_graph gradient in b (-floor(a / b) through "
+        "div(rounding_mode='floor')) required grad where the structure rule says constant"
+        " (differential seed 2026, program 3770)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-0.98 - 0.57j), (1.4 - 0.37j), (-1.24 + 1.21j)],
+                        [(-1.4 + 0.74j), (-1.25 - 1.24j), (-1.44 - 0.93j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v4", op="real", args=("x2",), params=()),
+                Op(name="v5", op="reciprocal", args=("v4",), params=()),
+                Op(name="v6", op="relu", args=("v5",), params=()),
+                Leaf(
+                    name="x7",
+                    data=[[0.52, -1.29, -1.18], [-0.75, 0.33, 1.02]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="remainder", args=("v6", "x7"), params=()),
+                Op(name="v9", op="repeat", args=("x7",), params=(("axis", None), ("repeats", 1))),
+                Grad(
+                    name="g10",
+                    outputs=("v8", "v9"),
+                    inputs=("x7",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="fft.rfft", args=("g10[0]",), params=(("axis", -1),)),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x7",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.94 + 0.45j), (0.28 + 0.33j)],
+                                [(1.12 + 0.2j), (-0.9 - 1.03j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: torch @ between float64 and float32
+    (
+        "torch: a float64 matrix @ a float32 vector raised torch's raw RuntimeError "
+        "(addmv input tensors must have the same dtype; differential seed 2026, program "
+        "2251)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[[-0.83, 1.04, -1.32], [0.74, 0.49, -0.96]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x4", data=[0.41, 0.57, -0.91], dtype="float32", watched=True),
+                Op(name="v6", op="neg", args=("x2",), params=()),
+                Op(name="v7", op="xp_pow_scalar", args=("v6",), params=(("c", 3.0),)),
+                Op(name="v8", op="ones_like", args=("v6",), params=()),
+                Op(name="v9", op="logical_xor", args=("x4", "v7"), params=()),
+                Op(name="v11", op="matmul", args=("v8", "x4"), params=()),
+                Op(name="v12", op="matrix_transpose", args=("v9",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("x4",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[-0.55, 0.92], [-0.99, -1.42], [1.14, 0.95]],
+                                [[-1.24, 0.64], [-0.62, -0.79], [-1.21, 1.14]],
+                            ],
+                            dtype="float64",
+                        ),
+                        Seed(
+                            data=[
+                                [[0.23, -0.59], [-1.0, 1.26], [-0.79, 0.75]],
+                                [[-0.35, 0.62], [1.44, 1.22], [-1.17, -1.4]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt, seed 2026: torch prod of one factor
+    (
+        "torch: the create_graph gradient of prod over an axis of length 1 (prod / x, the"
+        " constant 1) required grad (differential seed 2026, program 25664)",
+        Program(
+            steps=(
+                Leaf(name="x2", data=1.12, dtype="float64", watched=True),
+                Op(name="v3", op="expand_dims", args=("x2",), params=(("axis", 0),)),
+                Op(
+                    name="v8", op="prod", args=("v3",), params=(("axis", (0,)), ("keepdims", False))
+                ),
+                Grad(
+                    name="g12",
+                    outputs=("v8",),
+                    inputs=("x2",),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tt: numpy tape pow(x, 0) in x ** 2's second derivative
+    (
+        "numpy: x ** 2's second derivative (2, through autograd's x ** 0) required grad "
+        "where the structure rule says constant (fails on paddle too until its pow is "
+        "cut)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.5, -2.0], dtype="float64", watched=True),
+                Op(name="v2", op="pow_scalar", args=("x1",), params=(("c", 2),)),
+                Op(name="v3", op="sum", args=("v2",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(
+                    name="v5",
+                    op="sum",
+                    args=("g4[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "paddle: a pass stopping at svdvals(x) (svd's second result) crashed with a raw "
-        "SystemError: Invalid slot_id for GradTensorHolder::add() (differential seed 2026, "
-        "program 4588)",
+        "SystemError: Invalid slot_id for GradTensorHolder::add() (differential seed "
+        "2026, program 4588)",
         Program(
             steps=(
                 Leaf(name="x6", data=[[0.54, 1.16], [0.63, 0.77]], dtype="float64", watched=True),
@@ -2331,7 +2654,6 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): raw NotFound D_X can not be nullptr
     (
         "paddle: a pass through the second derivative of x ** 2.0 that does not reach x "
         "raised a raw RuntimeError from PowTripleGradNode (DenseTensor D_X can not be "
@@ -2390,7 +2712,6 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
     (
         "paddle: a complex output in the same create_graph call made maximum's constant "
         "gradient require grad (every piecewise-linear node read as unknown in a complex "
@@ -2438,11 +2759,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): structure (None vs a number for an input)
     (
-        "paddle: broadcast_arrays of 0-d tensors returned the operand itself (paddle's expand"
-        " to the shape ()), so the result as an input got the gradient of every use of the "
-        "operand (differential seed 2026, program 21340)",
+        "paddle: broadcast_arrays of 0-d tensors returned the operand itself (paddle's "
+        "expand to the shape ()), so the result as an input got the gradient of every use"
+        " of the operand (differential seed 2026, program 21340)",
         Program(
             steps=(
                 Leaf(name="x2", data=0.99, dtype="float64", watched=True),
@@ -2468,11 +2788,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): structure (requires_grad of a create_graph result)
     (
-        "paddle: cumulative_prod over a length-1 axis (the namespace unbinds the axis) made a"
-        " constant create_graph gradient require grad: UnbindGradNode was an unknown node "
-        "(differential seed 2026, program 28970)",
+        "paddle: cumulative_prod over a length-1 axis (the namespace unbinds the axis) "
+        "made a constant create_graph gradient require grad: UnbindGradNode was an "
+        "unknown node (differential seed 2026, program 28970)",
         Program(
             steps=(
                 Leaf(name="x5", data=[[1.23, -0.71], [-1.24, 1.2]], dtype="float64", watched=False),
@@ -2508,11 +2827,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): refusal others need (UnusedInputError) missing
     (
-        "paddle: two results of one create_graph call share a double-grad node; a later pass "
-        "through one reached the other as an input, which got zeros where it is unused "
-        "(UnusedInputError expected; differential seed 2026, program 16226)",
+        "paddle: two results of one create_graph call share a double-grad node; a later "
+        "pass through one reached the other as an input, which got zeros where it is "
+        "unused (UnusedInputError expected; differential seed 2026, program 16226)",
         Program(
             steps=(
                 Leaf(name="x2", data=[[-0.23, -1.05], [1.38, 0.26]], dtype="float64", watched=True),
@@ -2553,11 +2871,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): refusal others do not need (UnsupportedFeatureError)
     (
-        "paddle: a complex create_graph result (wrapped in a PyLayer, on whose output paddle "
-        "runs no hook) as a no_grad_vars cut was refused (UnsupportedFeatureError) where the "
-        "other backends answer (differential seed 2026, programs 16329, 23434)",
+        "paddle: a complex create_graph result (wrapped in a PyLayer, on whose output "
+        "paddle runs no hook) as a no_grad_vars cut was refused (UnsupportedFeatureError)"
+        " where the other backends answer (differential seed 2026, programs 16329, 23434)",
         Program(
             steps=(
                 Leaf(
@@ -2632,12 +2949,11 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): consumption of a cut pass (GraphFreedError where others answer)
     (
-        "paddle: once any graph had been consumed, a cut pass that reaches no input ran its "
-        "cut branches and marked them consumed (through ceil, rule 14): a later pass raised "
-        "GraphFreedError where the other backends answer (differential seed 2026, program "
-        "40132)",
+        "paddle: once any graph had been consumed, a cut pass that reaches no input ran "
+        "its cut branches and marked them consumed (through ceil, rule 14): a later pass "
+        "raised GraphFreedError where the other backends answer (differential seed 2026, "
+        "program 40132)",
         Program(
             steps=(
                 Leaf(name="x1", data=[0.5, 1.5], dtype="float64", watched=True),
@@ -2689,11 +3005,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd (issue 23, paddle): backward gives zeros through a cut
     (
-        "paddle: backward() without inputs accumulated zeros into a watched leaf reached only"
-        " through trunc (rule 14) where the other backends leave its .grad None (differential"
-        " seed 2026, programs 30664, 36031, 12191)",
+        "paddle: backward() without inputs accumulated zeros into a watched leaf reached "
+        "only through trunc (rule 14) where the other backends leave its .grad None "
+        "(differential seed 2026, programs 30664, 36031, 12191)",
         Program(
             steps=(
                 Leaf(
@@ -3226,253 +3541,6 @@ CORPUS: list[tuple[str, Program]] = [
                     materialize_grads=False,
                     no_grad_vars=None,
                     batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "numpy: det's create_graph gradient at a singular matrix raised numpy's raw "
-        "LinAlgError (autograd's det(A) inv(A)^T rule; differential seed 2026, program "
-        "1596)",
-        Program(
-            steps=(
-                Leaf(name="x1", data=[[-1.4, 0.67], [1.11, 0.92]], dtype="float64", watched=True),
-                Op(name="v2", op="signbit", args=("x1",), params=(("dtype", "float64"),)),
-                Leaf(
-                    name="x6",
-                    data=[[-0.28, 1.43, 1.34], [1.25, -0.22, 1.19]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Leaf(
-                    name="x7",
-                    data=[[1.22, 1.33, -0.52], [-1.32, 0.55, -0.24]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Op(name="v8", op="linalg.cross", args=("x6", "x7"), params=()),
-                Op(name="v9", op="linalg.det", args=("v2",), params=()),
-                Grad(
-                    name="g10",
-                    outputs=("v9", "v9"),
-                    inputs=("x1", "x1"),
-                    seeds=None,
-                    retain_graph=None,
-                    create_graph=True,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=("v8",),
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "numpy: a gradient through where() of an empty mask and a 0-d operand raised "
-        "NumPy's raw 'cannot reshape array of size 0' (autograd's broadcast_to VJP; "
-        "differential seed 2026, program 28320)",
-        Program(
-            steps=(
-                Leaf(name="x1", data=(0.74 - 0.26j), dtype="complex64", watched=True),
-                Leaf(name="m2", data=False, dtype="bool", watched=False),
-                Op(name="v3", op="nonzero_take", args=("x1", "m2"), params=()),
-                Op(name="v4", op="where_not_equal", args=("v3", "x1"), params=()),
-                Grad(
-                    name="g8",
-                    outputs=("v4",),
-                    inputs=("x1", "x1", "x1"),
-                    seeds=(Seed(data=[], dtype="complex64"),),
-                    retain_graph=None,
-                    create_graph=False,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "numpy: complex64 tan's derivative was NaN where cos overflows (autograd's g / "
-        "cos(x)**2; differential seed 2026, program 24777)",
-        Program(
-            steps=(
-                Leaf(
-                    name="x1",
-                    data=[[(0.89 - 0.45j), (1 + 0.67j)], [(0.65 + 1.47j), (-1.19 + 0.36j)]],
-                    dtype="complex64",
-                    watched=True,
-                ),
-                Leaf(
-                    name="x4",
-                    data=[
-                        [(-0.33 + 1.42j), (0.87 - 0.63j), (0.8 - 0.44j)],
-                        [(0.69 - 0.9j), (0.24 + 0.73j), (0.62 + 0.4j)],
-                    ],
-                    dtype="complex64",
-                    watched=True,
-                ),
-                Op(name="v5", op="matmul", args=("x1", "x4"), params=()),
-                Op(name="v6", op="neg", args=("v5",), params=()),
-                Op(name="v7", op="scale", args=("v5",), params=(("c", -1.5),)),
-                Op(name="v8", op="positive", args=("v7",), params=()),
-                Op(name="v9", op="pow", args=("v8", "v6"), params=()),
-                Op(name="v13", op="tan", args=("v9",), params=()),
-                Grad(
-                    name="g14",
-                    outputs=("v6", "v13"),
-                    inputs=("x4", "x4"),
-                    seeds=(
-                        Seed(
-                            data=[
-                                [
-                                    [(0.88 + 1.23j), (1.4 - 0.54j), (-1.23 - 1.19j)],
-                                    [(0.73 + 1.18j), (0.81 - 1.26j), (0.85 + 0.76j)],
-                                ],
-                                [
-                                    [(0.57 - 0.56j), (-0.21 + 1.2j), (-0.85 + 0.93j)],
-                                    [(0.53 - 0.99j), (1.13 + 0.77j), (-0.97 - 0.86j)],
-                                ],
-                            ],
-                            dtype="complex64",
-                        ),
-                        Seed(
-                            data=[
-                                [
-                                    [(0.43 + 0.55j), (0.65 + 0.67j), (1.19 + 1.36j)],
-                                    [(1.41 - 0.56j), (1.07 - 0.48j), (-1.21 + 0.68j)],
-                                ],
-                                [
-                                    [(0.83 + 0.73j), (0.89 + 1.34j), (0.23 + 0.76j)],
-                                    [(0.82 - 0.67j), (-1.48 + 1.38j), (-1.18 + 1.13j)],
-                                ],
-                            ],
-                            dtype="complex64",
-                        ),
-                    ),
-                    retain_graph=None,
-                    create_graph=False,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=True,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "torch: remainder(a, b)'s create_graph gradient in b (-floor(a / b) through "
-        "div(rounding_mode='floor')) required grad where the structure rule says constant"
-        " (differential seed 2026, program 3770)",
-        Program(
-            steps=(
-                Leaf(
-                    name="x2",
-                    data=[
-                        [(-0.98 - 0.57j), (1.4 - 0.37j), (-1.24 + 1.21j)],
-                        [(-1.4 + 0.74j), (-1.25 - 1.24j), (-1.44 - 0.93j)],
-                    ],
-                    dtype="complex128",
-                    watched=True,
-                ),
-                Op(name="v4", op="real", args=("x2",), params=()),
-                Op(name="v5", op="reciprocal", args=("v4",), params=()),
-                Op(name="v6", op="relu", args=("v5",), params=()),
-                Leaf(
-                    name="x7",
-                    data=[[0.52, -1.29, -1.18], [-0.75, 0.33, 1.02]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Op(name="v8", op="remainder", args=("v6", "x7"), params=()),
-                Op(name="v9", op="repeat", args=("x7",), params=(("axis", None), ("repeats", 1))),
-                Grad(
-                    name="g10",
-                    outputs=("v8", "v9"),
-                    inputs=("x7",),
-                    seeds=None,
-                    retain_graph=None,
-                    create_graph=True,
-                    allow_unused=True,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-                Op(name="v12", op="fft.rfft", args=("g10[0]",), params=(("axis", -1),)),
-                Grad(
-                    name="g13",
-                    outputs=("v12",),
-                    inputs=("x7",),
-                    seeds=(
-                        Seed(
-                            data=[
-                                [(0.94 + 0.45j), (0.28 + 0.33j)],
-                                [(1.12 + 0.2j), (-0.9 - 1.03j)],
-                            ],
-                            dtype="complex128",
-                        ),
-                    ),
-                    retain_graph=True,
-                    create_graph=True,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "torch: a float64 matrix @ a float32 vector raised torch's raw RuntimeError "
-        "(addmv input tensors must have the same dtype; differential seed 2026, program "
-        "2251)",
-        Program(
-            steps=(
-                Leaf(
-                    name="x2",
-                    data=[[-0.83, 1.04, -1.32], [0.74, 0.49, -0.96]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Leaf(name="x4", data=[0.41, 0.57, -0.91], dtype="float32", watched=True),
-                Op(name="v6", op="neg", args=("x2",), params=()),
-                Op(name="v7", op="xp_pow_scalar", args=("v6",), params=(("c", 3.0),)),
-                Op(name="v8", op="ones_like", args=("v6",), params=()),
-                Op(name="v9", op="logical_xor", args=("x4", "v7"), params=()),
-                Op(name="v11", op="matmul", args=("v8", "x4"), params=()),
-                Op(name="v12", op="matrix_transpose", args=("v9",), params=()),
-                Grad(
-                    name="g13",
-                    outputs=("v12", "v12"),
-                    inputs=("x4",),
-                    seeds=(
-                        Seed(
-                            data=[
-                                [[-0.55, 0.92], [-0.99, -1.42], [1.14, 0.95]],
-                                [[-1.24, 0.64], [-0.62, -0.79], [-1.21, 1.14]],
-                            ],
-                            dtype="float64",
-                        ),
-                        Seed(
-                            data=[
-                                [[0.23, -0.59], [-1.0, 1.26], [-0.79, 0.75]],
-                                [[-0.35, 0.62], [1.44, 1.22], [-1.17, -1.4]],
-                            ],
-                            dtype="float64",
-                        ),
-                    ),
-                    retain_graph=True,
-                    create_graph=False,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=True,
                     single=False,
                 ),
             )
