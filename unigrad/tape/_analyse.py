@@ -131,6 +131,24 @@ def _consumed_at(node: Node) -> int:
     return node.consumed_at
 
 
+#: The live results of create_graph calls that carry nodes (rule 6), each while the
+#: tensor lives: a pass that consumes carried nodes first computes the pending values
+#: among them that read those nodes (`pending_carriers`).
+_CARRIERS: weakref.WeakSet[Tensor] = weakref.WeakSet()
+
+
+def pending_carriers(nodes: Sequence[Node]) -> list[Tensor]:
+    """The live create_graph results whose value is still pending and that carry one of
+    ``nodes``: computed before those nodes are consumed, or their value would be lost."""
+    wanted = set(nodes)
+    out = []
+    for t in list(_CARRIERS):
+        carried = t._node.carries if t._v is None and t._node is not None else None
+        if carried and not wanted.isdisjoint(carried):
+            out.append(t)
+    return out
+
+
 def carry(a: Analysis, result: Sequence[Any]) -> None:
     """Rule 6: the nodes a create_graph call's results carry, its live nodes and what
     the results of earlier calls among them carry, stamped after the call's own
@@ -146,6 +164,7 @@ def carry(a: Analysis, result: Sequence[Any]) -> None:
         if node is not None:
             node.carries = nodes
             node.carried_at = since
+            _CARRIERS.add(g)
 
 
 #: One step of a rebuilt function: (fn, sources of its arguments, first slot, outputs,

@@ -30,7 +30,7 @@ from typing import Any
 
 from .._errors import CompiledStepError, message
 from . import _deps, _lazy
-from ._analyse import Analysis, analyse, carried_by, carry, consume, leaves_of
+from ._analyse import Analysis, analyse, carried_by, carry, consume, leaves_of, pending_carriers
 from ._caches import CACHES
 from ._node import fresh_token, recorded_before_step
 from ._plan import Plan, build, compiled_run
@@ -115,9 +115,6 @@ def grad(
     else:
         with SharingSnapshots(a.order):  # checked above: no array copied twice
             result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
-        # (rule 6) a later pass may consume the forward nodes these results carry: their
-        # values are computed now, while the nodes they read are intact
-        _lazy.materialize(cls, [g for g in result if isinstance(g, Tensor) and g._v is None])
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs, kept_inputs)
         carry(a, result)
@@ -193,6 +190,8 @@ def _consume_keeping_values(
     for node in extra:
         if not node.consumed:
             rest += [t for t in (r() for r in node.outs) if t is not None and t._v is None]
+    if extra:  # and the pending results of earlier create_graph calls that read them
+        rest += pending_carriers(extra)
     _lazy.materialize(cls, rest)
     consume([*a.order, *extra])
 
