@@ -88,6 +88,32 @@ def test_a_sibling_gradient_survives_when_the_other_consumes_their_node(mk):
         np.testing.assert_allclose(arr(gx), [6.0, 16.0])
 
 
+def test_deferred_results_survive_a_pass_that_consumes_what_they_carry(mk):
+    # a PINN step (x and y watched separately) run twice: the second time the create_graph
+    # results are pending, and the last pass consumes the forward nodes they carry (rule
+    # 6b); the results the caller still holds are computed before that, not lost
+    w = np.array([[0.3, -1.2, 0.7], [1.1, 0.4, -0.6]])
+    got = []
+    for _ in range(2):
+        x = unigrad.watch(mk([0.1, 0.5, -0.3], "float64"))
+        y = unigrad.watch(mk([0.7, -0.2, 0.4], "float64"))
+        ww = unigrad.watch(mk(w, "float64"))
+        xp = unigrad.namespace(x)
+        u = xp.sum(xp.tanh(x * ww[0] + y * ww[1]))
+        (ux,) = unigrad.grad(u, x, create_graph=True)
+        (uy,) = unigrad.grad(u, y, create_graph=True)
+        (uxx,) = unigrad.grad(xp.sum(ux), x, create_graph=True)
+        (uyy,) = unigrad.grad(xp.sum(uy), y, create_graph=True)
+        (gw,) = unigrad.grad(xp.sum((uxx + uyy) ** 2), ww)
+        got.append([arr(t) for t in (ux, uxx, gw)])
+    # the closed form of the first derivative: ux = w0 * (1 - tanh(z)^2); rtol 1e-6:
+    # jax computes in float32 here (x64 off in this file)
+    z = np.array([0.1, 0.5, -0.3]) * w[0] + np.array([0.7, -0.2, 0.4]) * w[1]
+    np.testing.assert_allclose(got[0][0], w[0] * (1 - np.tanh(z) ** 2), rtol=1e-6)
+    for a, b in zip(got[0], got[1], strict=True):
+        np.testing.assert_allclose(b, a, rtol=1e-6)
+
+
 def test_create_graph_results_are_deferred_and_exact(mk):
     for k in range(2):
         x = unigrad.watch(mk([0.5, 1.5]))
