@@ -185,10 +185,6 @@ def test_product_of_one_factor_has_a_constant_derivative(backend: B) -> None:
     backend.close(xp.prod(x, axis=0, keepdims=True), [[-6.0]], rtol=0, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle keeps x in pow(x, 0) of x ** 2's second derivative (left to the paddle helper)",
-)
 def test_square_second_derivative_is_a_constant(backend: B) -> None:
     """``x ** 2``'s second derivative ``2`` runs through ``pow(x, 0)`` (torch's
     ``PowBackward0`` with exponent 0, autograd's ``x ** where(y, y - 1, 1)``): a constant

@@ -349,11 +349,6 @@ def test_visited_uniq_compare(backend) -> None:
 
 
 # ---- test_imperative_double_grad.py::TestDoubleGradBasics / Matmul --------------------------
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="unigrad bug: unigrad.backward(new_x_g) accumulates a zero x.grad on paddle "
-    "(new_x_g = grad_out @ y.T does not depend on x); torch, jax and numpy leave x.grad None",
-)
 def test_double_grad_basics_matmul(backend) -> None:
     """test_imperative_double_grad.py::TestDoubleGradBasics::test_matmul.
 
