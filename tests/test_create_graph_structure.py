@@ -115,8 +115,9 @@ def test_results_of_one_node_have_their_own_dependence(backend) -> None:
     backend.close(ha, [1.0, 1.0])
     with pytest.raises(unigrad.UnusedInputError):
         unigrad.grad(gx, x, backend.tensor([1.0, 1.0], "float64"))
-    # consuming gx's graph leaves ga's differentiable
-    (ha,) = unigrad.grad(gx, a, backend.tensor([1.0, 1.0], "float64"))
+    # (the graph kept: a pass through gx consumes the forward node x * a, which ga
+    # carries too: rule 6b)
+    (ha,) = unigrad.grad(gx, a, backend.tensor([1.0, 1.0], "float64"), retain_graph=True)
     backend.close(ha, [1.0, 1.0])
     hx, ha = _unused(backend, ga, [x, a])
     assert ha is None

@@ -14,6 +14,7 @@ weakly, `Ref`) and rule 6's record of what a ``create_graph`` result carries.
 
 from __future__ import annotations
 
+import threading
 import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -135,16 +136,24 @@ def _consumed_at(node: Node) -> int:
 #: tensor lives: a pass that consumes carried nodes first computes the pending values
 #: among them that read those nodes (`pending_carriers`).
 _CARRIERS: weakref.WeakSet[Tensor] = weakref.WeakSet()
+_CARRIERS_LOCK = threading.Lock()  # (threads record and consume graphs of their own)
 
 
 def pending_carriers(nodes: Sequence[Node]) -> list[Tensor]:
-    """The live create_graph results whose value is still pending and that carry one of
-    ``nodes``: computed before those nodes are consumed, or their value would be lost."""
+    """The live create_graph results whose value is still pending and whose node is one
+    of ``nodes`` or carries one: computed before those nodes are consumed, or their
+    value would be lost."""
+    if not _CARRIERS:
+        return []
     wanted = set(nodes)
     out = []
-    for t in list(_CARRIERS):
-        carried = t._node.carries if t._v is None and t._node is not None else None
-        if carried and not wanted.isdisjoint(carried):
+    with _CARRIERS_LOCK:
+        carriers = list(_CARRIERS)
+    for t in carriers:
+        node = t._node if t._v is None else None
+        if node is not None and (
+            node in wanted or (node.carries is not None and not wanted.isdisjoint(node.carries))
+        ):
             out.append(t)
     return out
 
@@ -164,7 +173,8 @@ def carry(a: Analysis, result: Sequence[Any]) -> None:
         if node is not None:
             node.carries = nodes
             node.carried_at = since
-            _CARRIERS.add(g)
+            with _CARRIERS_LOCK:
+                _CARRIERS.add(g)
 
 
 #: One step of a rebuilt function: (fn, sources of its arguments, first slot, outputs,

@@ -108,7 +108,12 @@ def grad(
         for i, g in enumerate(gs):
             if a.reached[i]:
                 result[i] = engine.canon(g)
-        if values and not retain_graph and not carried_by(a.order, kept_inputs):
+        if (
+            values
+            and not retain_graph
+            and not carried_by(a.order, kept_inputs)
+            and not pending_carriers(a.order)
+        ):
             consume(a.order)  # the pass above returned every value still held
         elif not retain_graph:
             _consume_keeping_values(cls, a, outputs, kept_inputs)
@@ -190,8 +195,8 @@ def _consume_keeping_values(
     for node in extra:
         if not node.consumed:
             rest += [t for t in (r() for r in node.outs) if t is not None and t._v is None]
-    if extra:  # and the pending results of earlier create_graph calls that read them
-        rest += pending_carriers(extra)
+    # and the pending results of earlier create_graph calls that read what is consumed
+    rest += pending_carriers([*a.order, *extra])
     _lazy.materialize(cls, rest)
     consume([*a.order, *extra])
 
