@@ -477,13 +477,21 @@ def test_random_programs_give_the_same_values_in_fast_mode(name: str, long_run: 
 
 def test_a_value_that_differs_in_fast_mode_is_a_divergence() -> None:
     kit = _kit(_an_installed_backend())
-    p = next(p for _, p in CORPUS if not any(isinstance(s, Backward) for s in p.steps))
-    strict = on_backend(p, kit)
-    with unigrad.checks("fast"):
-        fast = on_backend(p, kit)
-    assert compare_modes(fast, strict, p) is None
-    returned = [o for o in fast if o.error is None and any(e.value is not None for e in o.entries)]
-    assert returned, "the program must return a value to alter"
+    # the first corpus program without backward that returns a value on this backend
+    for _, p in CORPUS:
+        if any(isinstance(s, Backward) for s in p.steps):
+            continue
+        strict = on_backend(p, kit)
+        with unigrad.checks("fast"):
+            fast = on_backend(p, kit)
+        assert compare_modes(fast, strict, p) is None
+        returned = [
+            o for o in fast if o.error is None and any(e.value is not None for e in o.entries)
+        ]
+        if returned:
+            break
+    else:
+        pytest.fail(f"no corpus program returns a value on {kit.name} to alter")
     bad = [
         dataclasses.replace(
             o,
