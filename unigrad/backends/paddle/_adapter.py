@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -253,7 +254,7 @@ class PaddleBackend(Backend):
             raise err
         grad_mode = _has_grad()
         state["in_grad"] = True
-        _PASS.plain = _checked(outputs)
+        _PASS.plain = functools.partial(_checked, outputs)  # (when a consumed node runs)
         _PASS.call = (outputs, inputs)
         try:
             with _quiet_glog():

@@ -27,7 +27,7 @@ from ..._errors import (
 )
 from ...contract import _carried, _graph
 from ...contract._carried import FREED_MESSAGE
-from ._engine import _PASS, _SENTINEL
+from ._engine import _PASS, _SENTINEL, plain_set
 from ._nodes import next_functions, node_ptr, peek, reach
 from ._refcounts import _grad_fn, _handed
 from ._structure import CUT_NODES, edges, recorded
@@ -78,7 +78,7 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
     only below create_graph results that carry it (rule 6: `_PASS.plain`; the call
     that made them consumed it, and its results stay differentiable: rule 15), where
     the node's gradients pass unchanged."""
-    plain = _PASS.plain
+    plain = plain_set()
     if (plain is None or ptr in plain) and not _leads_nowhere(ptr):
         raise RuntimeError(_SENTINEL)
     return _pass_on(args[0])
@@ -242,7 +242,7 @@ def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
     it runs before a later node's freed hook raises, so a refused pass would damage
     nodes a create_graph result's graph still crosses (a list-op node, unmarked by a
     create_graph=True, retain_graph=False call, rule 15)."""
-    plain = _PASS.plain
+    plain = plain_set()
     for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr):
         ptr = node.node_ptr()
         if (plain is None or ptr in plain) and CONSUMED.at(ptr):

@@ -69,9 +69,11 @@ class _Pass(threading.local):
     unigrad raised inside the pass, which paddle wraps (`_translate` hands it on).
     """
 
-    #: What the running pass may go through: None (nothing consumed), or the pointers
-    #: of the nodes it reaches without entering a gradient graph (see ``_plain``).
-    plain: set[int] | None = None
+    #: What a consumed node the running pass meets raises on: None (every one), or the
+    #: pointers of the nodes the pass reaches other than only below a create_graph
+    #: result that carries them (`_records._checked`); or the function that computes
+    #: it, called when a consumed node first runs (`plain_set`): most passes meet none.
+    plain: set[int] | Callable[[], set[int] | None] | None = None
     #: What this thread's post-hooks returned while paddle keeps a reference to it
     #: (see `_handed`).
     returned: list[Any]
@@ -85,6 +87,14 @@ class _Pass(threading.local):
 
 
 _PASS = _Pass()
+
+
+def plain_set() -> set[int] | None:
+    """The running pass's `_Pass.plain`, computed now if it was left for later."""
+    plain = _PASS.plain
+    if callable(plain):
+        plain = _PASS.plain = plain()
+    return plain
 
 
 def _engine() -> Callable[..., list[Any]] | None:

@@ -190,14 +190,16 @@ def reach(
         Each node (or path state) once, in depth-first order.
     """
     seen: set[Any] = set(exclude)
-    stack = [r for r in roots if r is not None]
+    stack = list(roots)
     pop, push = stack.pop, stack.extend
     while stack:
         node = pop()
+        if node is None:
+            continue
         k = node if key is None else key(node)
         if k in seen:
             continue
         seen.add(k)
         yield node
         if through is None or through(node):
-            push(c for c in children(node) if c is not None)
+            push(children(node))
