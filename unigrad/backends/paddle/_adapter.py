@@ -97,7 +97,8 @@ def _left_alone(outputs: tuple[Any, ...]) -> list[Any]:
     result's spurious edges, to keep theirs None: paddle 3.3.1's
     engine accumulates zeros there, and a post-hook cannot stop it (it fills an empty
     gradient with zeros: measured), nor does a node expose its leaf tensor (differential
-    seed 2026, programs 12191, 30664, 36031). Walks only while such a leaf exists."""
+    test_backward_leaves_alone_a_leaf_reached_only_through_a_cut in test_dependence.py).
+    Walks only while such a leaf exists."""
     fresh = [x for x in list(_WATCHED.values()) if x.grad is None and not x.stop_gradient]
     if not fresh or not (recorded() or _cuts_dependence(outputs, True)):
         return []  # (a create_graph result's record may leave a leaf out too)
@@ -211,7 +212,8 @@ class PaddleBackend(Backend):
         else:
             return
         # (not past the running pass's no_grad_vars: the cut branch brings zeros, which
-        # `_NoHigherOrder` lets through: differential seed 2026, program 16329)
+        # `_NoHigherOrder` lets through: test_a_complex_create_graph_result_as_a_cut in
+        # test_any_program.py)
         for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr, exclude=_PASS.cuts):
             name = node.name()
             if name in _WRONG_COMPLEX_KERNELS:
@@ -318,7 +320,8 @@ class PaddleBackend(Backend):
                 # own, which live as long as the tensor returned)
                 # (then through a native identity op: paddle runs no tensor hook on a
                 # PyLayer's output, so a cut there was refused where the other backends
-                # answer: differential seed 2026, program 16329)
+                # answer: test_a_complex_create_graph_result_as_a_cut
+                # in test_any_program.py)
                 with paddle.set_grad_enabled(True):  # (as create_graph records, always)
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:

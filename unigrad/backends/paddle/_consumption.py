@@ -107,7 +107,9 @@ def _leads_nowhere(ptr: int) -> bool:
     )
     if found is None:
         # reached only through a cut (rule 14: sign(v) of a consumed v): the
-        # contract's pass does not run it (differential seed 11, program 4642)
+        # contract's pass does not run it
+        # (test_a_consumed_node_behind_a_cut_is_not_the_passs in
+        # test_differential_extensions.py)
         return True
     below = reach([found], next_functions, through=_not_cut, key=node_ptr)
     return not any(n.node_ptr() in wanted for n in below)
@@ -227,8 +229,9 @@ def _drop_engine_copies() -> None:
     partial graph, post-hooks included, and keeps them until the next ``paddle.grad``
     pass clears them. A copy of a consumed node holds the node's freed hook after the
     node itself died, so a new node that reuses the dead node's address looked
-    consumed (a false `GraphFreedError`: differential seed 20261123 with the extension
-    set drawn, a ``backward`` after a ``grad`` that met a consumed graph). A one-element
+    consumed (a false `GraphFreedError`, a ``backward`` after a ``grad`` that met a
+    consumed graph: test_a_new_graph_is_not_consumed_where_a_dead_consumed_node_lived in
+    test_differential_extensions.py). A one-element
     pass clears them; it runs only where a consumed node is found (the error path)."""
     with paddle.set_grad_enabled(True):
         a = paddle.ones([1], dtype="float32")

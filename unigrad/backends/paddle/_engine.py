@@ -250,8 +250,9 @@ def _translate(err: BaseException) -> BaseException:
 
 
 #: What paddle 3.3.1's ``PowDoubleGradNode`` (``DX``) and ``PowTripleGradNode`` (``D_X``,
-#: the second derivative of ``x ** p`` differentiated again: differential seed 2026,
-#: program 23898) raise when a pass through a gradient of ``x ** p`` (a Python scalar
+#: the second derivative of ``x ** p`` differentiated again:
+#: test_a_third_derivative_of_a_scalar_power_toward_another_input in test_backend_fixes.py)
+#: raise when a pass through a gradient of ``x ** p`` (a Python scalar
 #: ``p``) does not differentiate with respect to ``x``: their kernels require the ``x``
 #: gradient output (PaddlePaddle/Paddle#57371 made them skip a missing ``grad_out``
 #: gradient only).

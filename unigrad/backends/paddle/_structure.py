@@ -77,15 +77,17 @@ _LINEAR = frozenset(
         "FlipGradNode",
         "RollGradNode",
         # take_along_axis (the namespace's sort on paddle), tile and repeat: a scatter-add
-        # or sum of the incoming gradient (differential seed 11, programs 744, 1907,
-        # 1908, 4454: unknown nodes read everything, so constant gradients required grad)
+        # or sum of the incoming gradient
+        # (test_tile_repeat_and_take_along_axis_are_linear_in_the_gradient in
+        # test_differential_extensions.py: unknown nodes read everything, so constant
+        # gradients required grad)
         "TakeAlongAxisGradNode",
         "TileGradNode",
         "RepeatInterleaveGradNode",
         # unbind and split (the namespace's cumulative products of paddle: a stack or
         # concat of the incoming gradients; an unknown node made the constant gradient of
-        # cumulative_prod over a length-1 axis require grad: differential seed 2026,
-        # program 28970)
+        # cumulative_prod over a length-1 axis require grad:
+        # test_a_cumulative_product_over_one_element_is_linear in test_dependence.py)
         "UnbindGradNode",
         "SplitGradNode",
         "SplitWithNumGradNode",
@@ -129,7 +131,8 @@ CUT_NODES = frozenset(
 #: others have no complex kernel in paddle 3.3.1 (measured: ``maximum``, ``clip``,
 #: ``max``, ``relu``, ... of a complex tensor raise ``NotFound``), so they are linear in
 #: any call (a complex output beside them left ``maximum``'s constant gradient requiring
-#: grad: differential seed 2026, program 9546).
+#: grad: test_a_piecewise_linear_gradient_beside_a_complex_output_is_a_constant in
+#: test_dependence.py).
 _PIECEWISE_LINEAR = frozenset(
     {
         "AbsGradNode",
@@ -445,7 +448,8 @@ def own_shared_nodes(grads: list[Any]) -> None:
     node's inputs (``d(x @ w)/dx`` and ``d(x @ w)/dw``), and its walks and passes see
     nodes, not output slots: a later pass that reaches one result's graph through that
     node reached the others too, so one of them taken as an input got zeros where it is
-    unused (differential seed 2026, program 16226: ``UnusedInputError`` expected)."""
+    unused (test_one_result_of_a_call_is_unused_by_a_function_of_another in
+    test_dependence.py: ``UnusedInputError`` expected)."""
     idx = [i for i, g in enumerate(grads) if g is not None and not g.stop_gradient]
     if len(idx) < 2:
         return

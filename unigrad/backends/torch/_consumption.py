@@ -63,7 +63,8 @@ def _plan(
     collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
     a cut runs; with ``edge_cuts`` (the graph has `_CUT_EDGES`), neither are those
     (rule 14: a node reached only through ``sign`` is not the pass's, and a consumed one
-    there does not raise: differential seed 11, program 4642). The walk answers
+    there does not raise: test_a_consumed_node_behind_a_cut_is_not_the_passs in
+    test_differential_extensions.py). The walk answers
     ``_graph.executed``'s question for torch's node types.
     It runs on every consuming call (a training step's last), so it is written for
     speed: `_runs_recursive` reads each node's edges once and decides it on the way
