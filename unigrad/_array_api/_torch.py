@@ -126,10 +126,16 @@ def build() -> Portable:
         @staticmethod
         def forward(ctx: Any, a: Any) -> Any:
             ctx.save_for_backward(a)
+            # an undefined gradient stays undefined (torch's default fills zeros, and
+            # zeros times the cofactors keep ``a`` in a create_graph result that a
+            # no_grad_vars cut made constant: rule 14)
+            ctx.set_materialize_grads(False)
             return torch.linalg.det(a)
 
         @staticmethod
         def backward(ctx: Any, g: Any) -> Any:
+            if g is None:
+                return None
             (a,) = ctx.saved_tensors
             return g[..., None, None] * _cofactors(a).conj()
 
