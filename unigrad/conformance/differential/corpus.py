@@ -3592,4 +3592,118 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # div (session 26): torch's batched create_graph pass through a cut (issue 23, class 1)
+    (
+        "torch: a batched create_graph gradient through ceil is a constant (2026/9347)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-0.85, 0.67, -1.28], dtype="float64", watched=True),
+                Leaf(name="x2", data=[[-1.28, 0.27], [-1.07, -0.2]], dtype="float64", watched=True),
+                Op(name="v3", op="neg", args=("x2",), params=()),
+                Op(name="v4", op="sum", args=("x1",), params=(("axis", None), ("keepdims", False))),
+                Op(name="v5", op="logaddexp", args=("x2", "v3"), params=()),
+                Op(name="v6", op="ceil", args=("v5",), params=()),
+                Leaf(
+                    name="x7",
+                    data=[[-1.09, 0.41, -1.08], [-0.47, 0.33, 0.43]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="linalg.matmul", args=("v5", "x7"), params=()),
+                Leaf(
+                    name="x9",
+                    data=[[-1.13, -0.73, -0.22], [-1.35, 0.32, -0.82]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v10", op="logaddexp", args=("x7", "x9"), params=()),
+                Leaf(
+                    name="x11",
+                    data=[[-0.52, 1.31, -0.39], [-0.2, -1.32, 1.18]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v12", op="logical_and", args=("x7", "x11"), params=()),
+                Op(name="v13", op="logical_not", args=("x9", "x11"), params=()),
+                Op(name="v14", op="logical_or", args=("x2", "v6"), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x2",),
+                    seeds=(
+                        Seed(
+                            data=[[[0.39, 1.16], [-0.72, 0.85]], [[-1.44, -1.17], [-0.88, 0.58]]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "torch: no_grad_vars at det leaves a constant create_graph result (26/4149)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1.07 + 0.89j), (0.22 - 1.06j), (0.49 - 0.49j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[[(1.4 - 1.33j), (-1.32 - 0.32j)], [(0.27 + 0.87j), (0.43 + 0.89j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[[(-0.98 + 1.45j), (1.14 + 1.18j)], [(0.48 + 0.57j), (0.4 + 1.29j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v4", op="rsub", args=("x2",), params=(("c", -1.5),)),
+                Op(name="v5", op="linalg.det", args=("v4",), params=()),
+                Op(name="v6", op="neg", args=("x2",), params=()),
+                Op(name="v7", op="linalg.slogdet", args=("x2",), params=()),
+                Op(name="v8", op="tensordot", args=("v6", "x3"), params=(("axes", 1),)),
+                Op(name="v9", op="linalg.det", args=("v6",), params=()),
+                Op(name="v10", op="abs", args=("v4",), params=()),
+                Op(name="v11", op="acos", args=("v8",), params=()),
+                Op(name="v12", op="acosh", args=("v6",), params=()),
+                Op(name="v13", op="add", args=("v9", "v4"), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x2", "x2"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(1.33 - 0.89j), (0.9 - 0.84j)],
+                                    [(-0.86 - 0.49j), (-0.28 - 1.36j)],
+                                ],
+                                [[(0.36 + 1.21j), (-0.59 + 0.6j)], [(0.3 + 0.84j), (1.23 + 1.21j)]],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v9",),
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
