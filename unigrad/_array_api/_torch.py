@@ -22,6 +22,13 @@ The corrections make results obey the contract where torch's own function does n
   at every matrix: torch 2.13's first derivative (without ``create_graph``) is zero at a
   matrix whose determinant is exactly zero (pytorch/pytorch#104675), where the cofactor
   matrix is not (a rank n - 1 matrix).
+* ``pow`` of two tensors, one of which requires grad, differentiates as ``y x**(y - 1)``
+  (0 where ``x == 0`` and ``y == 0``) and ``x**y log(x)`` (0 where ``x == 0`` and
+  ``y >= 0``) with exponents and bases that keep every masked branch finite, so the
+  derivatives of those derivatives are finite too: torch 2.13's ``pow_backward`` masks
+  ``y x**(y - 1)`` with ``where(y == 0, 0, ...)``, whose masked branch's own derivative
+  is ``0 * inf = nan`` at ``x = 0, y = 0`` (the second derivative there is 0; pytorch/pytorch#95180, and
+  #89757 for the higher derivatives of a tensor-exponent pow at zero).
 """
 
 from __future__ import annotations
@@ -157,6 +164,65 @@ def build() -> Portable:
         sign = torch.tensor([[(-1.0) ** (i + j) for j in range(n)] for i in range(n)])
         return _Det.apply(minors) * sign.to(a.dtype)
 
+    def _reduced(g: Any, like: Any) -> Any:
+        """``g`` summed to ``like``'s shape (broadcasting), real where ``like`` is."""
+        if g.shape != like.shape:
+            g = g.sum_to_size(like.shape)
+        if g.is_complex() and not like.is_complex():
+            g = g.real
+        return g
+
+    class _Pow(torch.autograd.Function):  # type: ignore[misc]
+        """``torch.pow(x, y)`` of two tensors of one dtype, whose derivatives are built
+        of this same function with every masked branch finite, so it differentiates
+        again to any order (torch's convention for complex: conjugated derivatives)."""
+
+        @staticmethod
+        def forward(ctx: Any, x: Any, y: Any) -> Any:
+            ctx.save_for_backward(x, y)
+            ctx.set_materialize_grads(False)  # an undefined gradient stays undefined
+            return torch.pow(x, y)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            if g is None:
+                return None, None
+            x, y = ctx.saved_tensors
+            gx = gy = None
+            if ctx.needs_input_grad[0]:
+                # y x**(y - 1), 0 where x == 0 and y == 0 (torch's convention), where the
+                # power is taken with exponent 0 instead (0**-1 = inf), so the masked
+                # branch's own derivatives are finite
+                both = (y == 0) & (x == 0)
+                safe = torch.where(both, torch.ones_like(y), y)
+                d = torch.where(both, torch.zeros_like(g), y * _Pow.apply(x, safe - 1))
+                gx = _reduced(g * d.conj(), x)
+            if ctx.needs_input_grad[1]:
+                # x**y log(x), 0 where x == 0 and y >= 0 (torch's convention): the
+                # logarithm there is of 1, so the masked branch stays finite
+                real_y = torch.real(y) if y.is_complex() else y
+                nonneg = real_y >= 0
+                if y.is_complex():
+                    nonneg = nonneg & (torch.imag(y) == 0)
+                at_zero = (x == 0) & nonneg
+                safe = torch.where(at_zero, torch.ones_like(x), x)
+                d = torch.where(at_zero, torch.zeros_like(g), _Pow.apply(x, y) * torch.log(safe))
+                gy = _reduced(g * d.conj(), y)
+            return gx, gy
+
+    def pow(x1: Any, x2: Any, /) -> Any:
+        """``x1 ** x2``; of two float tensors one of which requires grad, with derivatives
+        that are finite to any order at a zero base (`_Pow`)."""
+        if (
+            isinstance(x1, torch.Tensor)
+            and isinstance(x2, torch.Tensor)
+            and (x1.requires_grad or x2.requires_grad)
+        ):
+            dtype = xp.result_type(x1, x2)
+            if dtype.is_floating_point or dtype.is_complex:
+                return _Pow.apply(x1.to(dtype), x2.to(dtype))
+        return xp.pow(x1, x2)
+
     def det(x: Any, /) -> Any:
         """The determinant; its derivative is the cofactor matrix at every matrix."""
         if isinstance(x, torch.Tensor) and x.requires_grad:
@@ -175,6 +241,7 @@ def build() -> Portable:
                 real,
                 floor_divide,
                 copysign,
+                pow,
                 prod,
                 einsum,
                 logsumexp,
