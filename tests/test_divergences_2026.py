@@ -252,3 +252,28 @@ def test_no_grad_vars_cut_at_det_leaves_a_constant(backend: B, batched: bool) ->
     )
     backend.close(g, -(sn if batched else sn[0]), rtol=0, atol=0)
     assert not backend.requires_grad(g)
+
+
+@pytest.mark.parametrize(
+    "name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn"]
+)
+def test_fft_of_an_array_with_an_empty_axis(backend: B, name: str) -> None:
+    """A transform along a non-empty axis of an array whose other axis is empty (a batch
+    of no transforms): NumPy's shape and dtype, and an empty gradient. torch 2.13 raised
+    its raw ``MKL FFT error: ... Inconsistent configuration parameters``; the reference
+    failed to reshape the empty array. Program 85 of seed 77 (``ihfft`` of an empty
+    ``diff``). Exact (empty or zero)."""
+    xp = backend.xp
+    real_in = name in ("rfft", "ihfft", "rfftn")
+    dtype = "float64" if real_in else "complex128"
+    xn = np.zeros((2, 0, 3), dtype=dtype)
+    x = backend.leaf(xn, dtype)
+    f = getattr(xp.fft, name)
+    if name.endswith("n"):
+        y, want = f(x, axes=(0, 2)), getattr(np.fft, name)(xn, axes=(0, 2))
+    else:
+        y, want = f(x, axis=0), getattr(np.fft, name)(xn, axis=0)
+    assert backend.shape(y) == want.shape
+    assert backend.dtype(y) == str(want.dtype)
+    (g,) = unigrad.grad(xp.sum(xp.real(y)), x)
+    assert backend.shape(g) == (2, 0, 3)

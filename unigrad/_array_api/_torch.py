@@ -29,6 +29,12 @@ The corrections make results obey the contract where torch's own function does n
   ``y x**(y - 1)`` with ``where(y == 0, 0, ...)``, whose masked branch's own derivative
   is ``0 * inf = nan`` at ``x = 0, y = 0`` (the second derivative there is 0; pytorch/pytorch#95180, and
   #89757 for the higher derivatives of a tensor-exponent pow at zero).
+* the ``fft`` transforms of an empty array (a batch of no transforms, or a padded
+  empty transform) give the empty (or zero) result of the right shape and dtype, as
+  NumPy does: torch 2.13's MKL backend raises ``RuntimeError: MKL FFT error: Intel
+  oneMKL DFTI ERROR: Inconsistent configuration parameters`` for a transform along a
+  non-empty axis of an array with an empty other axis (differential seed 77, program
+  85). A zero-length transform without ``n`` keeps torch's own error, as NumPy raises.
 """
 
 from __future__ import annotations
@@ -36,7 +42,10 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ._portable import LINALG, Portable, portable
+from ._portable import FFT, LINALG, Portable, portable
+
+#: The transforms of ``xp.fft`` (the others make frequencies or shift)
+_TRANSFORMS = ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft")
 
 __all__ = ["build"]
 
@@ -231,8 +240,33 @@ def build() -> Portable:
 
     linalg = Portable(xp.linalg, names=LINALG, overrides={"det": det}, label="linalg")
 
+    def _empty_safe(transform: Any) -> Any:
+        """``transform``, which of an empty array gives its result's shape and dtype
+        (found on the meta device) filled with zeros, depending on the array."""
+
+        @functools.wraps(transform)
+        def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if not (isinstance(x, torch.Tensor) and x.numel() == 0):
+                return transform(x, *args, **kwargs)
+            meta = transform(torch.empty(x.shape, dtype=x.dtype, device="meta"), *args, **kwargs)
+            out = torch.zeros(meta.shape, dtype=meta.dtype, device=x.device)
+            if not x.requires_grad:
+                return out
+            s = torch.sum(x)  # zero, so that the result depends on x (its gradient: empty)
+            return out + (torch.real(s) if s.is_complex() and not out.is_complex() else s)
+
+        return f
+
+    fft = Portable(
+        xp.fft,
+        names=FFT,
+        overrides={name: _empty_safe(getattr(xp.fft, name)) for name in _TRANSFORMS},
+        label="fft",
+    )
+
     overrides = {
         "linalg": linalg,
+        "fft": fft,
         **{
             f.__name__: f
             for f in (

@@ -1032,7 +1032,9 @@ def _along(a: RV, axis: int, mat: np.ndarray, dtype: str) -> RV:
     """``a`` times the constant matrix ``mat`` along ``axis`` (a DFT, say)."""
     last = F.moveaxis(a, axis, -1)
     n = last.shape[-1]
-    flat = F.reshape(last, (max(last.v.size // max(n, 1), 1), n))
+    # (rows: the product of the other axes, 0 where one is empty: an fft of an empty
+    # diff along a non-empty axis, seed 77 program 85)
+    flat = F.reshape(last, (math.prod(last.shape[:-1]), n))
     out = F.matmul(flat, F.cut(mat, dtype))
     return F.moveaxis(F.reshape(out, (*last.shape[:-1], mat.shape[1])), -1, axis)
 

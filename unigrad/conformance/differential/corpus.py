@@ -3706,4 +3706,85 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # div (session 26): an fft of an empty diff, torch's MKL error and the reference's reshape
+    (
+        "torch: an fft along a non-empty axis of an empty array raised MKL's error; the reference failed to reshape it (77/85)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.52, -1.21], [0.45, 1.1]], dtype="float64", watched=True),
+                Leaf(name="x2", data=[0.43, -0.36, 1.5], dtype="float64", watched=True),
+                Leaf(
+                    name="x3",
+                    data=[[0.8, 0.84, -0.27], [-0.4, -0.98, 0.29]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x4", data=[[-0.94], [-1.32]], dtype="float64", watched=True),
+                Op(name="v5", op="squeeze", args=("x4",), params=(("axis", 1),)),
+                Op(name="v6", op="cos", args=("v5",), params=()),
+                Op(name="v7", op="log1p", args=("v5",), params=()),
+                Op(name="v8", op="diff", args=("x4",), params=()),
+                Op(name="v9", op="min", args=("v6",), params=(("axis", None), ("keepdims", False))),
+                Op(name="v10", op="linalg.svd", args=("x1",), params=(("which", 1),)),
+                Leaf(name="m11", data=[True, True], dtype="bool", watched=False),
+                Op(name="v12", op="where", args=("v10", "v6", "m11"), params=()),
+                Op(name="v13", op="fft.ihfft", args=("v8",), params=(("axis", -2),)),
+                Leaf(
+                    name="x14",
+                    data=[
+                        [(-1.25 + 0.27j), (0.7 - 0.59j), (-0.36 + 1.14j)],
+                        [(1.34 + 0.9j), (1.15 - 0.69j), (-0.25 - 0.75j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v15", op="fft.irfft", args=("x14",), params=(("axis", 0),)),
+                Leaf(
+                    name="x16",
+                    data=[
+                        [(0.94 + 1.31j), (-1.2 + 1.11j), (0.62 - 0.61j)],
+                        [(1.1 - 0.37j), (-1.41 + 0.61j), (-1.41 + 1.17j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v17", op="fft.irfftn", args=("x16",), params=()),
+                Op(name="v18", op="fft.rfft", args=("v17",), params=(("axis", -2),)),
+                Grad(
+                    name="g19",
+                    outputs=("v7",),
+                    inputs=("x3", "x4", "v10"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g20",
+                    outputs=("v18",),
+                    inputs=("x16", "x16"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-1.15 + 0.62j), (-0.48 + 1.49j), (-0.49 + 0.5j), (-0.61 - 1.3j)],
+                                [(1.42 + 0.67j), (0.79 + 0.39j), (1.34 - 1.09j), (1.25 + 0.26j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
