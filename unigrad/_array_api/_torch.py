@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from . import _common as c
 from ._portable import FFT, LINALG, Portable, portable
 
 #: The transforms of ``xp.fft`` (the others make frequencies or shift)
@@ -238,7 +239,20 @@ def build() -> Portable:
             return _Det.apply(x)
         return xp.linalg.det(x)
 
-    linalg = Portable(xp.linalg, names=LINALG, overrides={"det": det}, label="linalg")
+    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+        """The matrix norm; of matrices with no row or no column, NumPy's answer
+        (`_common.empty_matrix_norm`): torch 2.13 gives 0 for -1 or -inf where NumPy
+        does, but raises its IndexError for the others and gives 0 without history for 2."""
+        if x.ndim >= 2 and (x.shape[-2] == 0 or x.shape[-1] == 0):
+            return c.empty_matrix_norm(xp, x, keepdims=keepdims, ord=ord)
+        return xp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+
+    linalg = Portable(
+        xp.linalg,
+        names=LINALG,
+        overrides={"det": det, "matrix_norm": matrix_norm},
+        label="linalg",
+    )
 
     def _empty_safe(transform: Any) -> Any:
         """``transform``, which of an empty array gives its result's shape and dtype
