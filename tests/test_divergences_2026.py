@@ -197,3 +197,112 @@ def test_square_second_derivative_is_a_constant(backend: B) -> None:
     assert not backend.requires_grad(h)
     with pytest.raises(unigrad.NotDifferentiableError):
         unigrad.grad(xp.sum(h), x)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle 3.3.1 refuses create_graph through ceil (no ceil_grad grad op: "
+    "HigherOrderUnavailableError) where the pass does not need it (issue 23, class 4)",
+)
+def test_batched_create_graph_gradient_through_ceil_is_a_constant(backend: B) -> None:
+    """``where(x > 0 | ceil(logaddexp(x, -x)) < 0, x, ceil(...))``: its gradient in ``x``
+    is the mask, a constant (``ceil`` cuts, rule 14). torch's batched ``create_graph``
+    pass skipped the hooks that make ``ceil``'s zero gradient undefined, so the zeros ran
+    through ``logaddexp``'s backward and the result required grad. Program 9347 of seed
+    2026. Exact values."""
+    xp = backend.xp
+    xn = np.array([[-1.28, 0.27], [-1.07, -0.2]])
+    sn = np.array([[[0.39, 1.16], [-0.72, 0.85]], [[-1.44, -1.17], [-0.88, 0.58]]])
+    x = backend.leaf(xn, "float64")
+    c = xp.ceil(xp.logaddexp(x, -x))
+    y = xp.where(xp.logical_or(x > 0, c < 0), x, c)
+    seeds = backend.tensor(sn, "float64")
+    (g,) = unigrad.grad(y, x, grad_outputs=seeds, create_graph=True, is_grads_batched=True)
+    backend.close(g, sn * (xn > 0), rtol=0, atol=0)
+    assert not backend.requires_grad(g)
+    with pytest.raises(unigrad.NotDifferentiableError):
+        unigrad.grad(xp.sum(g), x)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle 3.3.1 refuses create_graph through det (no det_grad grad op: "
+    "HigherOrderUnavailableError) where no_grad_vars cuts it (issue 23, class 4)",
+)
+@pytest.mark.parametrize("batched", [False, True], ids=["one-seed", "batched"])
+def test_no_grad_vars_cut_at_det_leaves_a_constant(backend: B, batched: bool) -> None:
+    """``det(-x) + (-1.5 - x)`` with ``no_grad_vars=[det(-x)]``: the gradient in ``x`` is
+    minus the seed, a constant. torch's ``det`` (unigrad's ``autograd.Function``) filled
+    the cut's undefined gradient with zeros, and zeros times the cofactors kept ``x`` in
+    the ``create_graph`` result, which required grad. Program 4149 of seed 26. Exact."""
+    xp = backend.xp
+    xn = np.array([[1.4 - 1.33j, -1.32 - 0.32j], [0.27 + 0.87j, 0.43 + 0.89j]])
+    sn = np.array(
+        [
+            [[1.33 - 0.89j, 0.9 - 0.84j], [-0.86 - 0.49j, -0.28 - 1.36j]],
+            [[0.36 + 1.21j, -0.59 + 0.6j], [0.3 + 0.84j, 1.23 + 1.21j]],
+        ]
+    )
+    x = backend.leaf(xn, "complex128")
+    d = xp.linalg.det(-x)
+    y = d + (-1.5 - x)
+    seed = backend.tensor(sn if batched else sn[0], "complex128")
+    (g,) = unigrad.grad(
+        y, x, grad_outputs=seed, create_graph=True, no_grad_vars=[d], is_grads_batched=batched
+    )
+    backend.close(g, -(sn if batched else sn[0]), rtol=0, atol=0)
+    assert not backend.requires_grad(g)
+
+
+@pytest.mark.parametrize(
+    "name", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn"]
+)
+def test_fft_of_an_array_with_an_empty_axis(backend: B, name: str) -> None:
+    """A transform along a non-empty axis of an array whose other axis is empty (a batch
+    of no transforms): NumPy's shape and dtype, and an empty gradient. torch 2.13 raised
+    its raw ``MKL FFT error: ... Inconsistent configuration parameters``; the reference
+    failed to reshape the empty array. Program 85 of seed 77 (``ihfft`` of an empty
+    ``diff``). Exact (empty or zero)."""
+    xp = backend.xp
+    real_in = name in ("rfft", "ihfft", "rfftn")
+    dtype = "float64" if real_in else "complex128"
+    xn = np.zeros((2, 0, 3), dtype=dtype)
+    x = backend.leaf(xn, dtype)
+    f = getattr(xp.fft, name)
+    if name.endswith("n"):
+        y, want = f(x, axes=(0, 2)), getattr(np.fft, name)(xn, axes=(0, 2))
+    else:
+        y, want = f(x, axis=0), getattr(np.fft, name)(xn, axis=0)
+    assert backend.shape(y) == want.shape
+    assert backend.dtype(y) == str(want.dtype)
+    (g,) = unigrad.grad(xp.sum(xp.real(y)), x)
+    assert backend.shape(g) == (2, 0, 3)
+
+
+@pytest.mark.parametrize("shape", [(0, 0), (0, 3), (3, 0), (2, 0, 3)])
+def test_matrix_norm_of_an_empty_matrix(backend: B, shape: tuple[int, ...]) -> None:
+    """``matrix_norm`` of matrices with no row or no column answers as NumPy's
+    ``linalg.norm`` (docs/namespace.md, "Norms of empty matrices"): 0 for 'fro', 'nuc',
+    1, 2 and inf, with an empty gradient; -1 is 0 where there are columns and -inf where
+    there are rows, else (and -2 always) ValueError. torch gave 0 without history for 2
+    and raised its IndexError for the minima, paddle its ValueError and the tapes NumPy's
+    for the maxima (the generator drew only 'fro' there, after program 30327 of seed
+    2026). Expected values from ``numpy.linalg.norm``; exact (zeros)."""
+    xp = backend.xp
+    xn = np.zeros(shape)
+    x = backend.leaf(xn, "float64")
+    m, n = shape[-2:]
+    for ord_ in ("fro", "nuc", 1, 2, np.inf, -1, -np.inf, -2):
+        defined = ord_ not in (-1, -np.inf, -2) or (ord_ == -1 and n) or (ord_ == -np.inf and m)
+        if not defined:
+            with pytest.raises(ValueError):
+                np.linalg.norm(xn, ord=ord_, axis=(-2, -1))
+            with pytest.raises(ValueError, match="matrix_norm"):
+                xp.linalg.matrix_norm(x, ord=ord_)
+            continue
+        want = np.linalg.norm(xn, ord=ord_, axis=(-2, -1))
+        for keep in (False, True):
+            y = xp.linalg.matrix_norm(x, ord=ord_, keepdims=keep)
+            backend.close(y, want[..., None, None] if keep else want, rtol=0, atol=0)
+        (g,) = unigrad.grad(xp.sum(xp.linalg.matrix_norm(x, ord=ord_)), x)
+        assert backend.shape(g) == shape

@@ -486,12 +486,41 @@ def vector_norm(
     return out
 
 
+def empty_matrix_norm(xp: Any, x: Any, /, *, keepdims: bool, ord: float | str | None) -> Any:
+    """``matrix_norm`` of matrices with no row or no column, as NumPy's ``linalg.norm``:
+    the norms that are a sum or a maximum (``'fro'``, ``'nuc'``, 1, 2, inf) are 0 (a
+    sum of nothing; the largest of no non-negative numbers); the norms that are a minimum
+    are the smallest column sum (-1: 0 where there are columns) or row sum (-inf: 0 where
+    there are rows), and otherwise (-2: the smallest of no singular values) undefined: a
+    ValueError. The zeros are sums of ``|x|`` over the matrix axes, so they depend on ``x``
+    (an empty gradient), as the norm of a non-empty matrix does."""
+    m, n = x.shape[-2], x.shape[-1]
+    if ord not in ("fro", "nuc", 1, 2, math.inf, -1, -2, -math.inf):
+        msg = f"matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, got {ord!r}"
+        raise ValueError(msg)
+    if ord == -2 or (ord == -1 and n == 0) or (ord == -math.inf and m == 0):
+        what = "singular values" if ord == -2 else "columns" if ord == -1 else "rows"
+        msg = (
+            f"matrix_norm with ord={ord!r} of a {m}x{n} matrix is undefined: expected a "
+            f"matrix with {what} to take the smallest of, got none (NumPy raises too). "
+            f"Use a norm that is 0 for an empty matrix ('fro', 'nuc', 1, 2, inf), or "
+            f"leave empty matrices out"
+        )
+        raise ValueError(msg)
+    out = xp.sum(xp.abs(x), axis=(-2, -1))
+    if keepdims:
+        out = xp.reshape(out, (*out.shape, 1, 1))
+    return out
+
+
 def matrix_norm(
     xp: Any, x: Any, /, *, keepdims: bool = False, ord: float | str | None = "fro"
 ) -> Any:
     if x.ndim < 2:
         msg = f"matrix_norm needs an array of at least 2 dimensions, got {x.ndim}"
         raise ValueError(msg)
+    if x.shape[-2] == 0 or x.shape[-1] == 0:
+        return empty_matrix_norm(xp, x, keepdims=keepdims, ord=ord)
     a = xp.abs(x)
     if ord == "fro":
         out = xp.sqrt(xp.sum(a * a, axis=(-2, -1)))

@@ -7,7 +7,9 @@ it), so this is ``jax.numpy`` itself, save the rules where it departs from the s
 ``sign`` (``sign(-0.0)`` is -0.0 in jax, +0 in the standard), ``linalg.svd`` (jax has
 no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``) and ``pow``/``power``
 (jax 0.10.2's rule ``y * x**(y - 1)`` is ``0 * inf = nan`` at ``x = 0, y = 0``, where torch,
-paddle and HIPS autograd give 0: ``_pow``).
+paddle and HIPS autograd give 0: ``_pow``), ``linalg.matrix_norm`` of matrices with no row
+or no column (``_common.empty_matrix_norm``: jax raises for the ords NumPy answers, 2
+included).
 """
 
 from __future__ import annotations
@@ -60,8 +62,13 @@ def build() -> Any:
 
     for name in _c99.FUNCTIONS:
         setattr(ns, name, complex_special(name))
+    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+        if x.ndim >= 2 and (x.shape[-2] == 0 or x.shape[-1] == 0):
+            return c.empty_matrix_norm(jnp, x, keepdims=keepdims, ord=ord)
+        return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
-    vars(linalg).update(svd=svd)
+    vars(linalg).update(svd=svd, matrix_norm=matrix_norm)
     fft = _Module("unigrad._array_api.jax_tape.fft", jnp.fft)
     vars(fft).update({name: _row_major(getattr(jnp.fft, name)) for name in _TRANSFORMS})
     pow_ = _pow()

@@ -22,6 +22,19 @@ The corrections make results obey the contract where torch's own function does n
   at every matrix: torch 2.13's first derivative (without ``create_graph``) is zero at a
   matrix whose determinant is exactly zero (pytorch/pytorch#104675), where the cofactor
   matrix is not (a rank n - 1 matrix).
+* ``pow`` of two tensors, one of which requires grad, differentiates as ``y x**(y - 1)``
+  (0 where ``x == 0`` and ``y == 0``) and ``x**y log(x)`` (0 where ``x == 0`` and
+  ``y >= 0``) with exponents and bases that keep every masked branch finite, so the
+  derivatives of those derivatives are finite too: torch 2.13's ``pow_backward`` masks
+  ``y x**(y - 1)`` with ``where(y == 0, 0, ...)``, whose masked branch's own derivative
+  is ``0 * inf = nan`` at ``x = 0, y = 0`` (the second derivative there is 0; pytorch/pytorch#95180, and
+  #89757 for the higher derivatives of a tensor-exponent pow at zero).
+* the ``fft`` transforms of an empty array (a batch of no transforms, or a padded
+  empty transform) give the empty (or zero) result of the right shape and dtype, as
+  NumPy does: torch 2.13's MKL backend raises ``RuntimeError: MKL FFT error: Intel
+  oneMKL DFTI ERROR: Inconsistent configuration parameters`` for a transform along a
+  non-empty axis of an array with an empty other axis (differential seed 77, program
+  85). A zero-length transform without ``n`` keeps torch's own error, as NumPy raises.
 """
 
 from __future__ import annotations
@@ -29,7 +42,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from ._portable import LINALG, Portable, portable
+from . import _common as c
+from ._portable import FFT, LINALG, Portable, portable
+
+#: The transforms of ``xp.fft`` (the others make frequencies or shift)
+_TRANSFORMS = ("fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft")
 
 __all__ = ["build"]
 
@@ -126,10 +143,16 @@ def build() -> Portable:
         @staticmethod
         def forward(ctx: Any, a: Any) -> Any:
             ctx.save_for_backward(a)
+            # an undefined gradient stays undefined (torch's default fills zeros, and
+            # zeros times the cofactors keep ``a`` in a create_graph result that a
+            # no_grad_vars cut made constant: rule 14)
+            ctx.set_materialize_grads(False)
             return torch.linalg.det(a)
 
         @staticmethod
         def backward(ctx: Any, g: Any) -> Any:
+            if g is None:
+                return None
             (a,) = ctx.saved_tensors
             return g[..., None, None] * _cofactors(a).conj()
 
@@ -151,16 +174,113 @@ def build() -> Portable:
         sign = torch.tensor([[(-1.0) ** (i + j) for j in range(n)] for i in range(n)])
         return _Det.apply(minors) * sign.to(a.dtype)
 
+    def _reduced(g: Any, like: Any) -> Any:
+        """``g`` summed to ``like``'s shape (broadcasting), real where ``like`` is."""
+        if g.shape != like.shape:
+            g = g.sum_to_size(like.shape)
+        if g.is_complex() and not like.is_complex():
+            g = g.real
+        return g
+
+    class _Pow(torch.autograd.Function):  # type: ignore[misc]
+        """``torch.pow(x, y)`` of two tensors of one dtype, whose derivatives are built
+        of this same function with every masked branch finite, so it differentiates
+        again to any order (torch's convention for complex: conjugated derivatives)."""
+
+        @staticmethod
+        def forward(ctx: Any, x: Any, y: Any) -> Any:
+            ctx.save_for_backward(x, y)
+            ctx.set_materialize_grads(False)  # an undefined gradient stays undefined
+            return torch.pow(x, y)
+
+        @staticmethod
+        def backward(ctx: Any, g: Any) -> Any:
+            if g is None:
+                return None, None
+            x, y = ctx.saved_tensors
+            gx = gy = None
+            if ctx.needs_input_grad[0]:
+                # y x**(y - 1), 0 where x == 0 and y == 0 (torch's convention), where the
+                # power is taken with exponent 0 instead (0**-1 = inf), so the masked
+                # branch's own derivatives are finite
+                both = (y == 0) & (x == 0)
+                safe = torch.where(both, torch.ones_like(y), y)
+                d = torch.where(both, torch.zeros_like(g), y * _Pow.apply(x, safe - 1))
+                gx = _reduced(g * d.conj(), x)
+            if ctx.needs_input_grad[1]:
+                # x**y log(x), 0 where x == 0 and y >= 0 (torch's convention): the
+                # logarithm there is of 1, so the masked branch stays finite
+                real_y = torch.real(y) if y.is_complex() else y
+                nonneg = real_y >= 0
+                if y.is_complex():
+                    nonneg = nonneg & (torch.imag(y) == 0)
+                at_zero = (x == 0) & nonneg
+                safe = torch.where(at_zero, torch.ones_like(x), x)
+                d = torch.where(at_zero, torch.zeros_like(g), _Pow.apply(x, y) * torch.log(safe))
+                gy = _reduced(g * d.conj(), y)
+            return gx, gy
+
+    def pow(x1: Any, x2: Any, /) -> Any:
+        """``x1 ** x2``; of two float tensors one of which requires grad, with derivatives
+        that are finite to any order at a zero base (`_Pow`)."""
+        if (
+            isinstance(x1, torch.Tensor)
+            and isinstance(x2, torch.Tensor)
+            and (x1.requires_grad or x2.requires_grad)
+        ):
+            dtype = xp.result_type(x1, x2)
+            if dtype.is_floating_point or dtype.is_complex:
+                return _Pow.apply(x1.to(dtype), x2.to(dtype))
+        return xp.pow(x1, x2)
+
     def det(x: Any, /) -> Any:
         """The determinant; its derivative is the cofactor matrix at every matrix."""
         if isinstance(x, torch.Tensor) and x.requires_grad:
             return _Det.apply(x)
         return xp.linalg.det(x)
 
-    linalg = Portable(xp.linalg, names=LINALG, overrides={"det": det}, label="linalg")
+    def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
+        """The matrix norm; of matrices with no row or no column, NumPy's answer
+        (`_common.empty_matrix_norm`): torch 2.13 gives 0 for -1 or -inf where NumPy
+        does, but raises its IndexError for the others and gives 0 without history for 2."""
+        if x.ndim >= 2 and (x.shape[-2] == 0 or x.shape[-1] == 0):
+            return c.empty_matrix_norm(xp, x, keepdims=keepdims, ord=ord)
+        return xp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+
+    linalg = Portable(
+        xp.linalg,
+        names=LINALG,
+        overrides={"det": det, "matrix_norm": matrix_norm},
+        label="linalg",
+    )
+
+    def _empty_safe(transform: Any) -> Any:
+        """``transform``, which of an empty array gives its result's shape and dtype
+        (found on the meta device) filled with zeros, depending on the array."""
+
+        @functools.wraps(transform)
+        def f(x: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if not (isinstance(x, torch.Tensor) and x.numel() == 0):
+                return transform(x, *args, **kwargs)
+            meta = transform(torch.empty(x.shape, dtype=x.dtype, device="meta"), *args, **kwargs)
+            out = torch.zeros(meta.shape, dtype=meta.dtype, device=x.device)
+            if not x.requires_grad:
+                return out
+            s = torch.sum(x)  # zero, so that the result depends on x (its gradient: empty)
+            return out + (torch.real(s) if s.is_complex() and not out.is_complex() else s)
+
+        return f
+
+    fft = Portable(
+        xp.fft,
+        names=FFT,
+        overrides={name: _empty_safe(getattr(xp.fft, name)) for name in _TRANSFORMS},
+        label="fft",
+    )
 
     overrides = {
         "linalg": linalg,
+        "fft": fft,
         **{
             f.__name__: f
             for f in (
@@ -169,6 +289,7 @@ def build() -> Portable:
                 real,
                 floor_divide,
                 copysign,
+                pow,
                 prod,
                 einsum,
                 logsumexp,

@@ -221,7 +221,7 @@ class TorchBackend(Backend):
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
         if no_grad_vars:
             handles = _cut_hooks(no_grad_vars)
-        if create_graph and has_cuts and not batched:
+        if create_graph and has_cuts:
             handles += _edge_cut_hooks(outputs)
         try:
             if _run_backward is None or batched or _has_torch_function(outputs + inputs):

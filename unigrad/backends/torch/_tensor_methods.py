@@ -9,6 +9,11 @@ second load wraps nothing twice:
   have the same dtype`` (``addmv input tensors must have the same dtype`` for a vector)
   there. Operands of one dtype, and any operand that is not a torch tensor, go to
   torch's own operator unchanged.
+* ``a // b`` where an operand is a tensor that requires grad: computed as the
+  namespace's ``floor_divide``, whose result carries no history (piecewise constant:
+  rule 14), as on the other backends; torch 2.13 records a ``NotImplemented`` node whose
+  backward raises ``RuntimeError: derivative for aten::floor_divide is not implemented``
+  (pytorch/pytorch#43327). Operands that do not require grad go to torch's own operator.
 """
 
 from __future__ import annotations
@@ -23,6 +28,9 @@ __all__ = ["install"]
 
 #: Set on a wrapper, so that a second `install` leaves it alone.
 _MARK = "_unigrad_promoting_matmul"
+
+#: Set on a ``//`` wrapper, so that a second `install` leaves it alone.
+_FLOOR_MARK = "_unigrad_constant_floordiv"
 
 
 def _promoting(original: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
@@ -41,11 +49,34 @@ def _promoting(original: Callable[..., Any], reflected: bool) -> Callable[..., A
     return op
 
 
+def _constant_floordiv(original: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
+    """``original`` (``__floordiv__`` or ``__rfloordiv__``), without history where an
+    operand requires grad."""
+
+    @functools.wraps(original)
+    def op(self: Any, other: Any) -> Any:
+        if self.requires_grad or (isinstance(other, torch.Tensor) and other.requires_grad):
+            from ..._array_api._torch import build
+
+            a, b = (other, self) if reflected else (self, other)
+            return build().floor_divide(a, b)
+        return original(self, other)
+
+    setattr(op, _FLOOR_MARK, True)
+    return op
+
+
 def install() -> None:
-    """Wrap ``Tensor.__matmul__`` and ``Tensor.__rmatmul__`` (once per process)."""
+    """Wrap ``Tensor.__matmul__``, ``__rmatmul__``, ``__floordiv__`` and
+    ``__rfloordiv__`` (once per process)."""
     cls = torch.Tensor
     for name, reflected in (("__matmul__", False), ("__rmatmul__", True)):
         original = getattr(cls, name)
         if getattr(original, _MARK, False):
             continue
         setattr(cls, name, _promoting(original, reflected))
+    for name, reflected in (("__floordiv__", False), ("__rfloordiv__", True)):
+        original = getattr(cls, name)
+        if getattr(original, _FLOOR_MARK, False):
+            continue
+        setattr(cls, name, _constant_floordiv(original, reflected))

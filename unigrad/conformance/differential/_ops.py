@@ -678,6 +678,11 @@ def _vnorm_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
 
 def _mnorm_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
     a, o = r[0], p["ord"]
+    if 0 in a.shape[-2:]:
+        # a matrix with no row or no column: 0 for every ord drawn (a sum of nothing,
+        # the largest of no non-negative number, the smallest of zero sums), as NumPy's
+        # linalg.norm; a sum over the matrix axes, so it depends on the input
+        return F.rsum(F.absolute(a), (-2, -1), p["keepdims"])
     if o == "fro":
         return F.vector_norm(a, (-2, -1), p["keepdims"], 2)
     mag = F.absolute(a)
@@ -692,12 +697,14 @@ def _mnorm_draw(b: Builder, a: Var) -> Drawn | None:
         return None
     keep = b.choice((True, False))
     o = b.choice(("fro", 1, "inf", -1, "-inf"))
-    if 0 in a.shape[-2:]:
-        # the max or min of column or row sums of a matrix with no row or no column:
-        # torch and jax give 0 for some ords where NumPy and paddle raise (each its own
-        # error), and the reference failed (differential seed 2026, program 30327); left
-        # to the namespaces (issue 23), drawn as the Frobenius norm meanwhile
-        o = "fro"
+    m, n = a.shape[-2:]
+    if m == 0 or n == 0:
+        # a matrix with no row or no column: every ord whose norm is defined there, as
+        # NumPy's linalg.norm (docs/namespace.md, "Norms of empty matrices"): the sums
+        # and maxima are 0, -1 needs a column and -inf a row; -2 (the smallest of no
+        # singular value) is a ValueError, left to tests/test_divergences_2026.py
+        ords = ("fro", "nuc", 1, 2, "inf") + ((-1,) if n else ()) + (("-inf",) if m else ())
+        o = b.choice(ords)
     shape = (*a.shape[:-2], 1, 1) if keep else a.shape[:-2]
     return (a,), shape, _real_dt(a.dtype), {"keepdims": keep, "ord": o}
 
@@ -1032,7 +1039,9 @@ def _along(a: RV, axis: int, mat: np.ndarray, dtype: str) -> RV:
     """``a`` times the constant matrix ``mat`` along ``axis`` (a DFT, say)."""
     last = F.moveaxis(a, axis, -1)
     n = last.shape[-1]
-    flat = F.reshape(last, (max(last.v.size // max(n, 1), 1), n))
+    # (rows: the product of the other axes, 0 where one is empty: an fft of an empty
+    # diff along a non-empty axis, seed 77 program 85)
+    flat = F.reshape(last, (math.prod(last.shape[:-1]), n))
     out = F.matmul(flat, F.cut(mat, dtype))
     return F.moveaxis(F.reshape(out, (*last.shape[:-1], mat.shape[1])), -1, axis)
 
