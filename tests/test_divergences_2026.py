@@ -39,10 +39,6 @@ def test_det_derivatives_at_singular_matrices(backend: B) -> None:
     an = np.array([[1.0, 2.0, -1.0], [2.0, 4.0, -2.0], [0.5, 1.0, -0.5]])  # rank 1
     wn = np.array([[0.3, -1.2, 0.7], [1.1, 0.4, -0.6], [-0.9, 0.2, 1.5]])
     a = backend.leaf(an, "float64")
-    if backend.name == "paddle":  # a singular matrix keeps paddle's kernel: first order only
-        with pytest.raises(unigrad.HigherOrderUnavailableError):
-            unigrad.grad(xp.linalg.det(a), a, create_graph=True)
-        return
     (g,) = unigrad.grad(xp.linalg.det(a), a, create_graph=True)
     backend.close(g, _cofactors(an), rtol=0, atol=1e-12)
     (h,) = unigrad.grad(xp.sum(g * backend.tensor(wn, "float64")), a)
@@ -68,12 +64,82 @@ def test_det_derivatives_at_singular_matrices(backend: B) -> None:
     )
 
 
-@pytest.mark.xfail_backend("paddle", reason="paddle 3.3.1's det_grad is 0 there too")
 def test_det_first_derivative_at_a_singular_matrix(backend: B) -> None:
-    """The cofactor matrix, without create_graph (the numpy tape raised ``LinAlgError``)."""
+    """The cofactor matrix, without create_graph (the numpy tape raised ``LinAlgError``;
+    paddle 3.3.1's ``det_grad`` gave 0)."""
     c = backend.leaf([[1.0, 2.0], [2.0, 4.0]], "float64")
     (g,) = unigrad.grad(backend.xp.linalg.det(c), c)
     backend.close(g, [[4.0, -2.0], [-2.0, 1.0]], rtol=0, atol=1e-12)
+
+
+def _det_third_derivative(an: np.ndarray, wn: np.ndarray, eps: float) -> np.ndarray:
+    """``d/da sum((d/da sum(w * cof(a)))^2)`` by central differences of the second
+    derivative ``h(a) = d/da sum(w * cof(a))``, itself by central differences of the
+    cofactors (float64)."""
+
+    def h(a: np.ndarray) -> np.ndarray:
+        out = np.empty_like(a)
+        for idx in np.ndindex(*a.shape):
+            d = np.zeros_like(a)
+            d[idx] = eps
+            out[idx] = np.sum(wn * (_cofactors(a + d) - _cofactors(a - d))) / (2 * eps)
+        return out
+
+    out = np.empty_like(an)
+    for idx in np.ndindex(*an.shape):
+        d = np.zeros_like(an)
+        d[idx] = eps
+        out[idx] = (np.sum(h(an + d) ** 2) - np.sum(h(an - d) ** 2)) / (2 * eps)
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_det_derivatives_of_every_order_at_singular_matrices(backend: B, dtype: str) -> None:
+    """paddle 3.3.1's ``det_grad`` (``det(a) inv(a)^T``) is 0 at a singular matrix, and
+    unigrad kept that kernel there (first order only): a batch of singular matrices (rank
+    2, rank 1 and 0 of 3x3, a rank-4 5x5) now differentiates as the cofactor matrix, to
+    the third order. Tolerances: float64 1e-9 absolute on the first two orders, 1e-5 on
+    the third (nested central differences, eps 1e-2: exact up to rounding, cofactors of a
+    3x3 are quadratic); float32 1e-4 relative."""
+    xp = backend.xp
+    rtol, atol = (1e-4, 1e-4) if dtype == "float32" else (0.0, 1e-9)
+    bn = np.array(
+        [
+            [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]],  # rank 2
+            [[1.0, 2.0, -1.0], [2.0, 4.0, -2.0], [0.5, 1.0, -0.5]],  # rank 1
+            [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]],
+        ]
+    )
+    wn = np.array([[0.3, -1.2, 0.7], [1.1, 0.4, -0.6], [-0.9, 0.2, 1.5]])
+    b = backend.leaf(bn, dtype)
+    (g,) = unigrad.grad(xp.sum(xp.linalg.det(b)), b, create_graph=True)
+    backend.close(g, np.stack([_cofactors(m) for m in bn]), rtol=rtol, atol=atol)
+    (h,) = unigrad.grad(xp.sum(g * backend.tensor(wn, dtype)), b, create_graph=True)
+    (k,) = unigrad.grad(xp.sum(h * h), b)
+    for i, m in enumerate(bn):
+        want_k = _det_third_derivative(m, wn, 1e-2)
+        backend.close(k[i], want_k, rtol=rtol, atol=1e-5 if dtype == "float64" else 1e-3)
+    # rank 4 of 5x5 (its last row the sum of the others): the cofactors are not zero
+    rs = np.random.RandomState(7)
+    top = rs.standard_normal((4, 5))
+    cn = np.concatenate([top, top.sum(axis=0, keepdims=True)])
+    c = backend.leaf(cn, dtype)
+    (gc,) = unigrad.grad(xp.linalg.det(c), c)
+    want = _cofactors(cn)
+    assert np.abs(want).max() > 0.1
+    backend.close(gc, want, rtol=rtol, atol=atol if dtype == "float64" else 1e-4)
+
+
+def test_complex_det_first_derivative_at_a_singular_matrix(backend: B) -> None:
+    """paddle 3.3.1's complex ``det_grad`` is 0 at a singular matrix too; the answer is the
+    seed times the conjugated cofactor matrix. Tolerance: 1e-12 absolute (complex128)."""
+    an = np.array([[1.0 + 1.0j, 2.0 + 2.0j], [1.0, 2.0]])
+    a = backend.leaf(an, "complex128")
+    seed = 0.5 - 2.0j
+    (g,) = unigrad.grad(
+        backend.xp.linalg.det(a), a, grad_outputs=backend.tensor(seed, "complex128")
+    )
+    backend.close(g, seed * np.conj(_cofactors(an)), rtol=0, atol=1e-12)
 
 
 def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:

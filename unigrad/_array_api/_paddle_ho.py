@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 _REAL = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
+_COMPLEX = (paddle.complex64, paddle.complex128)
 
 #: The largest intermediate (elements) the einsum and cumsum formulations build.
 _MAX_ELEMENTS = 1 << 24
@@ -309,7 +310,6 @@ def _logaddexp(a: Any, b: Any) -> Any:
 
 divide = binary("divide", paddle.divide, _divide)
 _real_pow = binary("pow", paddle.pow, _pow)
-_COMPLEX = (paddle.complex64, paddle.complex128)
 
 
 def _cexp(x: Any) -> Any:
@@ -486,15 +486,67 @@ def inv(a: Any) -> Any:
     return exact(y0, _neumann(a, y0))
 
 
+#: Matrices up to this size differentiate as the Laplace expansion (a polynomial: exact
+#: derivatives of every order at every matrix, singular ones included).
+_LAPLACE_MAX = 4
+
+
+def _laplace(a: Any, minor_det: Callable[[Any], Any]) -> Any:
+    """``det(a)`` expanded along the first row, ``minor_det`` giving the minors'
+    determinants (one batch of ``n`` minors): products, sums and gathers, which paddle
+    differentiates to any order (complex too, at first order)."""
+    n = a.shape[-1]
+    if n == 1:
+        return a[..., 0, 0]
+    if n == 2:
+        return a[..., 0, 0] * a[..., 1, 1] - a[..., 0, 1] * a[..., 1, 0]
+    keep = [k for j in range(n) for k in range(n) if k != j]  # minor j: columns but j
+    rest = paddle.index_select(a[..., 1:, :], _index(keep), axis=-1)
+    minors = paddle.moveaxis(paddle.reshape(rest, [*a.shape[:-2], n - 1, n, n - 1]), -2, -3)
+    sign = paddle.to_tensor([(-1.0) ** j for j in range(n)], dtype=a.dtype)
+    return paddle.sum(a[..., 0, :] * minor_det(minors) * sign, axis=-1)
+
+
+def _det_formulation(a: Any) -> Any:
+    """A determinant whose derivatives paddle takes right at every matrix: the Laplace
+    expansion up to `_LAPLACE_MAX` (every order), the series of `_log_det_ratio` for
+    larger well-conditioned real matrices (to order `SERIES`), paddle's kernel for larger
+    well-conditioned complex ones (first order), and one Laplace step for larger
+    ill-conditioned ones, whose minors take the same choice."""
+    import numpy as np
+
+    n = a.shape[-1]
+    if n <= _LAPLACE_MAX:
+        return _laplace(a, _det_formulation)
+    a0 = a.detach()
+    value = a0.numpy()
+    if bool(np.all(np.linalg.cond(value) < np.finfo(value.dtype).eps ** -0.5)):
+        if a.dtype in _COMPLEX:
+            return paddle.linalg.det(a)
+        y0 = _inverse_at(a0)
+        if y0 is not None:
+            with paddle.no_grad():
+                y = paddle.linalg.det(a0)
+            return y * paddle.exp(_log_det_ratio(a, y0))
+    return _laplace(a, _det_formulation)
+
+
+_DET_DTYPES = (paddle.float32, paddle.float64, *_COMPLEX)
+
+
 def det(a: Any) -> Any:
-    """``paddle.linalg.det``'s value times ``exp`` of `_log_det_ratio` (a one):
-    derivatives exact to order `SERIES` (``det_grad`` has no gradient)."""
-    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
-    if y0 is None:
+    """``paddle.linalg.det``'s value with `_det_formulation`'s derivatives. paddle
+    3.3.1's ``det_grad`` has no gradient, and its first derivative is ``det(a)
+    inv(a)^T``, zero at a singular matrix (real or complex) where the derivative, the
+    cofactor matrix, is not (a rank n - 1 matrix; tests/test_divergences_2026.py
+    ``test_det_first_derivative_at_a_singular_matrix``; torch has the same defect,
+    pytorch/pytorch#104675)."""
+    tracked = isinstance(a, paddle.Tensor) and not a.stop_gradient
+    if not tracked or a.ndim < 2 or a.shape[-1] == 0 or a.dtype not in _DET_DTYPES:
         return paddle.linalg.det(a)
     with paddle.no_grad():
         y = paddle.linalg.det(a.detach())
-    return exact(y, y * paddle.exp(_log_det_ratio(a, y0)))
+    return exact(y, _det_formulation(a))
 
 
 def logabsdet(a: Any, value: Any) -> Any:
