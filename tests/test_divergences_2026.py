@@ -213,16 +213,12 @@ def test_remainder_gradient_in_its_divisor_is_a_constant(backend: B) -> None:
         unigrad.grad(xp.sum(gb), [a, b])
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle 3.3.1's float64 @ float32 gives float32 and float32 @ float64 "
-    "raises a raw ValueError (left to the paddle helper)",
-)
 def test_matmul_operator_promotes_mixed_float_dtypes(backend: B) -> None:
     """torch 2.13's ``@`` between float32 and float64 tensors raised a raw
     ``RuntimeError`` (same-dtype operands expected) where the other backends promote to
-    float64. Programs 2251, 5806, 30372 of seed 2026. Tolerance: 1e-6 relative (the
-    float32 operand's values are exact in binary)."""
+    float64; paddle 3.3.1's gave float32 for float64 @ float32 and raised a raw
+    ``ValueError`` for float32 @ float64. Programs 2251, 5806, 30372 of seed 2026.
+    Tolerance: 1e-6 relative (the float32 operand's values are exact in binary)."""
     an = np.array([[0.5, -1.25], [2.0, 0.75]])
     vn = np.array([0.25, -1.5])
     a = backend.leaf(an, "float64")
