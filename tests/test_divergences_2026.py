@@ -142,6 +142,43 @@ def test_complex_det_first_derivative_at_a_singular_matrix(backend: B) -> None:
     backend.close(g, seed * np.conj(_cofactors(an)), rtol=0, atol=1e-12)
 
 
+def test_gradient_with_respect_to_the_parts_of_a_split(backend: B) -> None:
+    """``x, t = split(inp)``, ``u = f(x, t)``, ``grad(u, x)`` (a PINN's inputs): paddle
+    3.3.1's ``paddle.grad`` raised a raw ``SystemError`` ("Invalid rank for
+    GradTensorHolder::add()", natively too) for any output of ``paddle.split`` whose
+    sibling receives a gradient; unigrad raises UnsupportedFeatureError there, and the
+    namespace's ``unstack`` and slices (one node per part) answer on every backend.
+    Tolerance: 1e-12 absolute (float64)."""
+    xp = backend.xp
+    inn = np.array([[0.5, -1.0], [0.25, 2.0], [-0.75, 0.1]])
+    wn = np.array([[0.3, -1.2, 0.7], [1.1, 0.4, -0.6]])
+    inp = backend.leaf(inn, "float64")
+    w = backend.tensor(wn, "float64")
+
+    def loss(x: object, t: object) -> object:
+        return xp.sum(xp.tanh(xp.concat([x, t], axis=1) @ w))
+
+    h = np.tanh(inn @ wn)
+    want = ((1 - h * h) @ wn.T)[:, 0:1]
+    x, t = inp[:, 0:1], inp[:, 1:2]
+    (gx,) = unigrad.grad(loss(x, t), x)
+    backend.close(gx, want, rtol=0, atol=1e-12)
+    xs, ts = xp.unstack(inp, axis=1)
+    (gx,) = unigrad.grad(loss(xp.expand_dims(xs, axis=1), xp.expand_dims(ts, axis=1)), xs)
+    backend.close(gx, want[:, 0], rtol=0, atol=1e-12)
+    if backend.name in ("torch", "paddle"):
+        x, t = backend.mod.chunk(inp, 2, 1)  # one node, two outputs
+        u = loss(x, t)
+        if backend.name == "paddle":
+            with pytest.raises(unigrad.UnsupportedFeatureError, match="split, chunk or unbind"):
+                unigrad.grad(u, x, retain_graph=False)
+            (gi,) = unigrad.grad(u, inp)  # the failed pass consumed nothing
+            backend.close(gi[:, 0:1], want, rtol=0, atol=1e-12)
+        else:
+            (gx,) = unigrad.grad(u, x)
+            backend.close(gx, want, rtol=0, atol=1e-12)
+
+
 def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:
     """The numpy tape raised NumPy's raw "cannot reshape array of size 0" (autograd 1.9.1's
     broadcast_to VJP does not sum an axis broadcast from 1 to 0): ``where`` with an empty
