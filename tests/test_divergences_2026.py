@@ -253,8 +253,8 @@ def test_remainder_gradient_in_its_divisor_is_a_constant(backend: B) -> None:
 def test_matmul_operator_promotes_mixed_float_dtypes(backend: B) -> None:
     """torch 2.13's ``@`` between float32 and float64 tensors raised a raw
     ``RuntimeError`` (same-dtype operands expected) where the other backends promote to
-    float64; paddle 3.3.1's gave float32 for float64 @ float32 and raised a raw
-    ``ValueError`` for float32 @ float64. Programs 2251, 5806, 30372 of seed 2026.
+    float64; paddle 3.3.1's gave the left operand's dtype (float32 @ float64: float32,
+    in float32 arithmetic). Programs 2251, 5806, 30372 of seed 2026.
     Tolerance: 1e-6 relative (the float32 operand's values are exact in binary)."""
     an = np.array([[0.5, -1.25], [2.0, 0.75]])
     vn = np.array([0.25, -1.5])

@@ -149,11 +149,12 @@ def _matmul_promotes() -> None:
     (`unigrad._array_api._paddle_arrays.matmul`: promoted as the standard says, as the
     other backends' ``@`` does).
 
-    paddle 3.3.1's ``Tensor.__matmul__`` gives the left operand's dtype for float64 @
-    float32 (float32: a wrong number, float64's precision lost) and raises a raw
-    ``ValueError`` for some float32 @ float64 (tests/test_divergences_2026.py
-    ``test_matmul_operator_promotes_mixed_float_dtypes``). Operands of one dtype, and
-    any operand that is not a paddle tensor, go to paddle's operator unchanged.
+    paddle 3.3.1's ``Tensor.__matmul__`` gives the left operand's dtype: float32 @
+    float64 is float32, computed in float32, so the float64 operand's precision is lost
+    (a wrong number: tests/test_divergences_2026.py
+    ``test_matmul_operator_promotes_mixed_float_dtypes`` and the differential corpus's
+    "paddle: float32 @ float64 came out float32"). Operands of one dtype, and any
+    operand that is not a paddle tensor, go to paddle's operator unchanged.
     """
     from ..._array_api import _paddle_arrays as arrays
 
