@@ -179,6 +179,33 @@ def test_gradient_with_respect_to_the_parts_of_a_split(backend: B) -> None:
             backend.close(gx, want, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("which", ["eigh", "eigvalsh"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_eigvalsh_first_derivative_at_a_repeated_eigenvalue(
+    backend: B, dtype: str, which: str
+) -> None:
+    """paddle 3.3.1's ``eigh_grad`` gave NaN for the eigenvalues' gradient (of ``eigvalsh``,
+    and of ``eigh`` where only its eigenvalues are used) at a matrix with
+    a repeated eigenvalue (its eigenvector term ``F * (V^T gV)`` with ``F = 1 / (l_j -
+    l_i)`` is ``inf * 0`` there); the derivative ``V diag(g) V^T`` exists. A batch: the
+    identity (the eigenvectors are the axes on every backend), diag(1, 1, 2), and a
+    matrix with distinct eigenvalues, each symmetrized (``(a + a^T) / 2``: the numpy tape
+    differentiates the lower triangle, the others the symmetric part). Tolerance: 1e-5
+    absolute (float32), 1e-12 (float64)."""
+    xp = backend.xp
+    atol = 1e-5 if dtype == "float32" else 1e-12
+    rs = np.random.RandomState(5)
+    q, _ = np.linalg.qr(rs.standard_normal((3, 3)))
+    an = np.stack([np.eye(3), np.diag([1.0, 1.0, 2.0]), q @ np.diag([0.5, 1.5, 3.0]) @ q.T])
+    a = backend.leaf(an, dtype)
+    wn = np.array([0.5, 1.0, 1.5])
+    s = (a + xp.linalg.matrix_transpose(a)) / 2
+    vals = xp.linalg.eigh(s)[0] if which == "eigh" else xp.linalg.eigvalsh(s)
+    (g,) = unigrad.grad(xp.sum(vals * backend.tensor(wn, dtype)), a)
+    want = np.stack([np.diag(wn), np.diag(wn), q @ np.diag(wn) @ q.T])
+    backend.close(g, want, rtol=0, atol=atol)
+
+
 def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:
     """The numpy tape raised NumPy's raw "cannot reshape array of size 0" (autograd 1.9.1's
     broadcast_to VJP does not sum an axis broadcast from 1 to 0): ``where`` with an empty

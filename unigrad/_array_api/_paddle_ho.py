@@ -549,6 +549,37 @@ def det(a: Any) -> Any:
     return exact(y, _det_formulation(a))
 
 
+def eigvalsh(a: Any) -> Any:
+    """``paddle.linalg.eigh``'s eigenvalues with the derivative ``V diag(g) V^T`` at every
+    real symmetric matrix: the diagonal of ``V0^T a V0`` (``V0`` the eigenvectors at the
+    point, constants), whose first derivative that is. paddle 3.3.1's ``eigh_grad``
+    computes ``V (diag(g) + F * (V^T gV)) V^T`` with ``F = 1 / (l_j - l_i)`` even where
+    the eigenvectors get no gradient (``gV = 0``): NaN (``inf * 0``) at a matrix with a
+    repeated eigenvalue (the identity), where torch, jax and autograd answer
+    (tests/test_divergences_2026.py
+    ``test_eigvalsh_first_derivative_at_a_repeated_eigenvalue``). ``eigh_grad`` has no
+    gradient, and neither has this formulation: its diagonal passes through a
+    ``cumsum`` over an axis of length 1 (the identity; ``cumsum_grad`` has no gradient),
+    so a ``create_graph`` pass through it is HigherOrderUnavailableError, as through
+    paddle's kernel, never the zero second derivative of the linear formulation."""
+    if not needs(a) or a.ndim < 2:
+        return paddle.linalg.eigh(a)[0]
+    with paddle.no_grad():
+        y, v = paddle.linalg.eigh(a.detach())
+    return eigenvalues(a, y, v)
+
+
+def eigenvalues(a: Any, y: Any, v: Any) -> Any:
+    """`eigvalsh`'s formulation: the eigenvalues ``y`` (paddle's) with the derivatives of
+    the diagonal of ``v^T a v`` (``v``, the eigenvectors, constants)."""
+    v = v.detach()
+    n = a.shape[-1]
+    inner = paddle.matmul(paddle.matrix_transpose(v), paddle.matmul(a, v))
+    f = paddle.sum(inner * paddle.eye(n, dtype=a.dtype), axis=-1)
+    f = paddle.cumsum(f.unsqueeze(-1), axis=-1).squeeze(-1)
+    return exact(y.detach(), f)
+
+
 def logabsdet(a: Any, value: Any) -> Any:
     """``slogdet``'s ``logabsdet`` (``value``, paddle's) with the derivatives of
     `_log_det_ratio`, exact to order `SERIES` (``slogdet_grad`` has no gradient); None
