@@ -206,6 +206,57 @@ def test_eigvalsh_first_derivative_at_a_repeated_eigenvalue(
     backend.close(g, want, rtol=0, atol=atol)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, at the poles
+@pytest.mark.parametrize(
+    ("name", "points", "want"),
+    [
+        ("sqrt", [0.0, -1.0, 4.0], [np.inf, np.nan, 0.25]),
+        ("log1p", [-1.0, -2.0, 1.0], [np.inf, -1.0, 0.5]),
+        ("reciprocal", [0.0, 2.0], [-np.inf, -0.25]),
+        ("log2", [0.0, -1.0], [np.inf, -1 / np.log(2)]),
+        ("log10", [0.0, 1.0], [np.inf, 1 / np.log(10)]),
+        ("acosh", [1.0, 0.5], [np.inf, np.nan]),
+        ("atanh", [1.0, -1.0, 2.0], [np.inf, np.inf, -1 / 3]),
+        ("expm1", [800.0, 0.0], [np.inf, 1.0]),
+        ("sinh", [800.0, -800.0], [np.inf, np.inf]),
+        ("cosh", [800.0, 0.0], [np.inf, 0.0]),
+        ("tan", [np.pi / 2], [1 / np.cos(np.pi / 2) ** 2]),
+        ("asinh", [1e200, 0.0], [0.0, 1.0]),
+    ],
+)
+def test_derivatives_at_the_edge_of_a_domain(
+    backend: B, name: str, points: list[float], want: list[float]
+) -> None:
+    """paddle's namespace functions (``_paddle_ho``: paddle 3.3.1's value with a
+    formulation's derivatives) gave 0 (or NaN) at a pole, at the boundary of the domain
+    and where the formulation overflows, where torch, jax and autograd give the
+    derivative's infinite value or NaN: ``sqrt`` at 0 (``inf``), ``log1p`` at -1,
+    ``expm1`` at 800, ``tan`` at pi/2 (6e-17 for 2.7e32). Tolerance: 1e-6 relative
+    (float64; infinities and NaN exactly)."""
+    x = backend.leaf(points, "float64")
+    (g,) = unigrad.grad(backend.xp.sum(getattr(backend.xp, name)(x)), x)
+    backend.close(g, want, rtol=1e-6, atol=0)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, at the poles
+def test_binary_derivatives_at_a_pole(backend: B) -> None:
+    """paddle's ``divide`` and ``pow`` gave NaN or 0 where the others give the
+    derivative's infinite value: ``1 / 0`` (``d/da = inf``, ``d/db = -inf``), ``0 **
+    0.5`` (``d/da = inf``), and ``-1 ** 0.5`` (NaN, paddle's formulation -0.5).
+    Tolerance: exact."""
+    xp = backend.xp
+    a = backend.leaf([1.0, 0.0, 2.0], "float64")
+    b = backend.leaf([0.0, 0.0, 4.0], "float64")
+    ga, gb = unigrad.grad(xp.sum(xp.divide(a, b)), [a, b])
+    backend.close(ga, [np.inf, np.inf, 0.25], rtol=0, atol=0)
+    backend.close(gb, [-np.inf, np.nan, -0.125], rtol=0, atol=0)
+    u = backend.leaf([0.0, 0.0, -1.0, 4.0], "float64")
+    v = backend.leaf([0.5, 0.0, 0.5, 0.5], "float64")
+    gu, gv = unigrad.grad(xp.sum(xp.pow(u, v)), [u, v])
+    backend.close(gu, [np.inf, 0.0, np.nan, 0.25], rtol=0, atol=0)
+    backend.close(gv, [0.0, 0.0, np.nan, 2 * np.log(4.0)], rtol=1e-12, atol=0)
+
+
 def test_gradient_through_a_broadcast_to_an_empty_axis(backend: B) -> None:
     """The numpy tape raised NumPy's raw "cannot reshape array of size 0" (autograd 1.9.1's
     broadcast_to VJP does not sum an axis broadcast from 1 to 0): ``where`` with an empty

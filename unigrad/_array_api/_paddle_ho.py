@@ -99,33 +99,80 @@ def f_atan(x: Any) -> Any:
 
 
 # ---- elementwise -------------------------------------------------------------------
+def _at_kernel(
+    y: Any,
+    f: Any,
+    outside: Any,
+    xs: tuple[Any, ...],
+    kernel: Callable[..., Any],
+    formulation: Callable[..., Any],
+) -> Any:
+    """``exact(y, f)``, save where the formulation's derivatives are not the function's:
+    at the points ``outside`` marks (a pole, the boundary of a domain: the formulations
+    evaluate a safe point there, whose derivative 0 is a wrong number), where an input,
+    ``y`` or ``f`` is not finite (an overflow), paddle's kernel answers with its own
+    gradient (paddle 3.3.1's kernels give torch's numbers there: ``sqrt``'s ``inf`` at
+    0, ``expm1``'s ``inf`` at 800; tests/test_divergences_2026.py
+    ``test_derivatives_at_the_edge_of_a_domain``). The formulation is then evaluated at
+    0.5 at those points, so that no NaN flows back from its branch; a ``create_graph``
+    pass through such a result runs through the kernel's gradient node, which may have
+    no gradient (HigherOrderUnavailableError: the higher derivatives there are infinite
+    or undefined anyway)."""
+    with paddle.no_grad():
+        bad = outside | ~paddle.isfinite(y) | ~paddle.isfinite(f.detach())
+        for x in xs:
+            bad = bad | ~paddle.isfinite(x.detach())
+        anywhere = bool(paddle.any(bad))
+    if not anywhere:
+        return exact(y, f)
+    safe = [_where(bad, paddle.full_like(x, 0.5), x) for x in xs]
+    return _where(bad, kernel(*xs), exact(y, formulation(*safe)))
+
+
 def unary(
-    name: str, kernel: Callable[[Any], Any], formulation: Callable[[Any], Any]
+    name: str,
+    kernel: Callable[[Any], Any],
+    formulation: Callable[[Any], Any],
+    outside: Callable[[Any], Any] | None = None,
 ) -> Callable[[Any], Any]:
-    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them)."""
+    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them);
+    with ``outside`` (a mask of the points where the formulation's derivatives are not
+    the function's), the kernel's there (`_at_kernel`)."""
 
     def f(x: Any) -> Any:
         if not needs(x):
             return kernel(x)
         with paddle.no_grad():
             y = kernel(x.detach())
-        return exact(y, formulation(x))
+        if outside is None:
+            return exact(y, formulation(x))
+        with paddle.no_grad():
+            mask = outside(x.detach())
+        return _at_kernel(y, formulation(x), mask, (x,), kernel, formulation)
 
     f.__name__ = f.__qualname__ = name
     return f
 
 
 def binary(
-    name: str, kernel: Callable[[Any, Any], Any], formulation: Callable[[Any, Any], Any]
+    name: str,
+    kernel: Callable[[Any, Any], Any],
+    formulation: Callable[[Any, Any], Any],
+    outside: Callable[[Any, Any], Any] | None = None,
 ) -> Callable[[Any, Any], Any]:
-    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them)."""
+    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them);
+    ``outside`` as in `unary`."""
 
     def f(a: Any, b: Any) -> Any:
         if not needs(a, b):
             return kernel(a, b)
         with paddle.no_grad():
             y = kernel(a.detach(), b.detach())
-        return exact(y, formulation(a, b))
+        if outside is None:
+            return exact(y, formulation(a, b))
+        with paddle.no_grad():
+            mask = outside(a.detach(), b.detach())
+        return _at_kernel(y, formulation(a, b), mask, (a, b), kernel, formulation)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -174,6 +221,27 @@ def by_derivative(
     return f
 
 
+def _nowhere(x: Any) -> Any:
+    """No point of the domain (only the overflows `_at_kernel` finds)."""
+    return paddle.zeros_like(x, dtype=paddle.bool)
+
+
+def _nonpositive(x: Any) -> Any:
+    return x <= 0
+
+
+def _pow_pole(a: Any, b: Any) -> Any:
+    """``a ** b``'s infinite derivative at ``a = 0`` for ``b < 1`` (not 0), which
+    `_pow_at_zero` cannot hold."""
+    return (a == 0) & (b < 1) & (b != 0)
+
+
+def _origin(a: Any, b: Any) -> Any:
+    """Both arguments 0: ``atan2`` and ``hypot`` have no derivative there (paddle's
+    kernels give NaN, as torch's ``hypot`` and jax's ``atan2``; the formulations 0)."""
+    return (a == 0) & (b == 0)
+
+
 def _log1p(x: Any) -> Any:
     return paddle.log(1.0 + _safe(x, x > -1, 0.0))
 
@@ -203,14 +271,14 @@ def _tan(x: Any) -> Any:
     return paddle.sin(x) * f_recip(paddle.cos(x))  # third order: paddle's sin/cos stop
 
 
-reciprocal = unary("reciprocal", paddle.reciprocal, f_recip)
-log1p = unary("log1p", paddle.log1p, _log1p)
-expm1 = unary("expm1", paddle.expm1, paddle.exp)
-log2 = unary("log2", paddle.log2, _log_base(2))
-log10 = unary("log10", paddle.log10, _log_base(10))
-sqrt = unary("sqrt", paddle.sqrt, f_sqrt)
-sinh = unary("sinh", paddle.sinh, lambda x: 0.5 * (paddle.exp(x) - paddle.exp(-x)))
-cosh = unary("cosh", paddle.cosh, lambda x: 0.5 * (paddle.exp(x) + paddle.exp(-x)))
+reciprocal = unary("reciprocal", paddle.reciprocal, f_recip, lambda x: x == 0)
+log1p = unary("log1p", paddle.log1p, _log1p, lambda x: x <= -1)
+expm1 = unary("expm1", paddle.expm1, paddle.exp, _nowhere)
+log2 = unary("log2", paddle.log2, _log_base(2), _nonpositive)
+log10 = unary("log10", paddle.log10, _log_base(10), _nonpositive)
+sqrt = unary("sqrt", paddle.sqrt, f_sqrt, _nonpositive)
+sinh = unary("sinh", paddle.sinh, lambda x: 0.5 * (paddle.exp(x) - paddle.exp(-x)), _nowhere)
+cosh = unary("cosh", paddle.cosh, lambda x: 0.5 * (paddle.exp(x) + paddle.exp(-x)), _nowhere)
 
 
 def _tan_kernel(x: Any) -> Any:
@@ -224,12 +292,12 @@ def _tan_kernel(x: Any) -> Any:
     return -i * paddle.tanh(i * x)
 
 
-tan = unary("tan", _tan_kernel, _tan)
+tan = unary("tan", _tan_kernel, _tan, lambda x: paddle.cos(x) == 0)
 asin = unary("asin", paddle.asin, lambda x: math.pi / 2 - paddle.acos(x))
 atan = unary("atan", paddle.atan, f_atan)
-asinh = unary("asinh", paddle.asinh, _asinh)
-acosh = unary("acosh", paddle.acosh, _acosh)
-atanh = unary("atanh", paddle.atanh, _atanh)
+asinh = unary("asinh", paddle.asinh, _asinh, _nowhere)
+acosh = unary("acosh", paddle.acosh, _acosh, lambda x: x <= 1)
+atanh = unary("atanh", paddle.atanh, _atanh, lambda x: paddle.abs(x) >= 1)
 sigmoid = unary("sigmoid", paddle.nn.functional.sigmoid, lambda x: paddle.exp(-f_softplus(-x)))
 
 
@@ -308,8 +376,8 @@ def _logaddexp(a: Any, b: Any) -> Any:
     return a + f_softplus(b - a)
 
 
-divide = binary("divide", paddle.divide, _divide)
-_real_pow = binary("pow", paddle.pow, _pow)
+divide = binary("divide", paddle.divide, _divide, lambda a, b: b == 0)
+_real_pow = binary("pow", paddle.pow, _pow, _pow_pole)
 
 
 def _cexp(x: Any) -> Any:
@@ -339,11 +407,11 @@ def pow(a: Any, b: Any) -> Any:
     return _real_pow(a, b)
 
 
-atan2 = binary("atan2", paddle.atan2, _atan2)
-hypot = binary("hypot", paddle.hypot, lambda a, b: f_sqrt(a * a + b * b))
+atan2 = binary("atan2", paddle.atan2, _atan2, _origin)
+hypot = binary("hypot", paddle.hypot, lambda a, b: f_sqrt(a * a + b * b), _origin)
 copysign = binary("copysign", paddle.copysign, _copysign)
 remainder = binary("remainder", paddle.remainder, _remainder)
-logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp)
+logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp, _origin)
 
 
 def int_power(x: Any, n: int) -> Any:
