@@ -242,6 +242,12 @@ def _origin(a: Any, b: Any) -> Any:
     return (a == 0) & (b == 0)
 
 
+def _infinite(a: Any, b: Any) -> Any:
+    """No point of the domain: only an infinite argument (`_at_kernel`: paddle's NaN
+    there, as torch's and autograd's ``logaddexp``; the formulation 0)."""
+    return paddle.zeros_like(a + b, dtype=paddle.bool)
+
+
 def _log1p(x: Any) -> Any:
     return paddle.log(1.0 + _safe(x, x > -1, 0.0))
 
@@ -411,7 +417,7 @@ atan2 = binary("atan2", paddle.atan2, _atan2, _origin)
 hypot = binary("hypot", paddle.hypot, lambda a, b: f_sqrt(a * a + b * b), _origin)
 copysign = binary("copysign", paddle.copysign, _copysign)
 remainder = binary("remainder", paddle.remainder, _remainder)
-logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp, _origin)
+logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp, _infinite)
 
 
 def int_power(x: Any, n: int) -> Any:
