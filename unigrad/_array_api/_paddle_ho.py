@@ -41,6 +41,7 @@ __all__ = [
 ]
 
 _REAL = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
+_COMPLEX = (paddle.complex64, paddle.complex128)
 
 #: The largest intermediate (elements) the einsum and cumsum formulations build.
 _MAX_ELEMENTS = 1 << 24
@@ -98,33 +99,80 @@ def f_atan(x: Any) -> Any:
 
 
 # ---- elementwise -------------------------------------------------------------------
+def _at_kernel(
+    y: Any,
+    f: Any,
+    outside: Any,
+    xs: tuple[Any, ...],
+    kernel: Callable[..., Any],
+    formulation: Callable[..., Any],
+) -> Any:
+    """``exact(y, f)``, save where the formulation's derivatives are not the function's:
+    at the points ``outside`` marks (a pole, the boundary of a domain: the formulations
+    evaluate a safe point there, whose derivative 0 is a wrong number), where an input,
+    ``y`` or ``f`` is not finite (an overflow), paddle's kernel answers with its own
+    gradient (paddle 3.3.1's kernels give torch's numbers there: ``sqrt``'s ``inf`` at
+    0, ``expm1``'s ``inf`` at 800; tests/test_divergences_2026.py
+    ``test_derivatives_at_the_edge_of_a_domain``). The formulation is then evaluated at
+    0.5 at those points, so that no NaN flows back from its branch; a ``create_graph``
+    pass through such a result runs through the kernel's gradient node, which may have
+    no gradient (HigherOrderUnavailableError: the higher derivatives there are infinite
+    or undefined anyway)."""
+    with paddle.no_grad():
+        bad = outside | ~paddle.isfinite(y) | ~paddle.isfinite(f.detach())
+        for x in xs:
+            bad = bad | ~paddle.isfinite(x.detach())
+        anywhere = bool(paddle.any(bad))
+    if not anywhere:
+        return exact(y, f)
+    safe = [_where(bad, paddle.full_like(x, 0.5), x) for x in xs]
+    return _where(bad, kernel(*xs), exact(y, formulation(*safe)))
+
+
 def unary(
-    name: str, kernel: Callable[[Any], Any], formulation: Callable[[Any], Any]
+    name: str,
+    kernel: Callable[[Any], Any],
+    formulation: Callable[[Any], Any],
+    outside: Callable[[Any], Any] | None = None,
 ) -> Callable[[Any], Any]:
-    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them)."""
+    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them);
+    with ``outside`` (a mask of the points where the formulation's derivatives are not
+    the function's), the kernel's there (`_at_kernel`)."""
 
     def f(x: Any) -> Any:
         if not needs(x):
             return kernel(x)
         with paddle.no_grad():
             y = kernel(x.detach())
-        return exact(y, formulation(x))
+        if outside is None:
+            return exact(y, formulation(x))
+        with paddle.no_grad():
+            mask = outside(x.detach())
+        return _at_kernel(y, formulation(x), mask, (x,), kernel, formulation)
 
     f.__name__ = f.__qualname__ = name
     return f
 
 
 def binary(
-    name: str, kernel: Callable[[Any, Any], Any], formulation: Callable[[Any, Any], Any]
+    name: str,
+    kernel: Callable[[Any, Any], Any],
+    formulation: Callable[[Any, Any], Any],
+    outside: Callable[[Any, Any], Any] | None = None,
 ) -> Callable[[Any, Any], Any]:
-    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them)."""
+    """``kernel``'s values, ``formulation``'s derivatives (where an input needs them);
+    ``outside`` as in `unary`."""
 
     def f(a: Any, b: Any) -> Any:
         if not needs(a, b):
             return kernel(a, b)
         with paddle.no_grad():
             y = kernel(a.detach(), b.detach())
-        return exact(y, formulation(a, b))
+        if outside is None:
+            return exact(y, formulation(a, b))
+        with paddle.no_grad():
+            mask = outside(a.detach(), b.detach())
+        return _at_kernel(y, formulation(a, b), mask, (a, b), kernel, formulation)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -173,6 +221,33 @@ def by_derivative(
     return f
 
 
+def _nowhere(x: Any) -> Any:
+    """No point of the domain (only the overflows `_at_kernel` finds)."""
+    return paddle.zeros_like(x, dtype=paddle.bool)
+
+
+def _nonpositive(x: Any) -> Any:
+    return x <= 0
+
+
+def _pow_pole(a: Any, b: Any) -> Any:
+    """``a ** b``'s infinite derivative at ``a = 0`` for ``b < 1`` (not 0), which
+    `_pow_at_zero` cannot hold."""
+    return (a == 0) & (b < 1) & (b != 0)
+
+
+def _origin(a: Any, b: Any) -> Any:
+    """Both arguments 0: ``atan2`` and ``hypot`` have no derivative there (paddle's
+    kernels give NaN, as torch's ``hypot`` and jax's ``atan2``; the formulations 0)."""
+    return (a == 0) & (b == 0)
+
+
+def _infinite(a: Any, b: Any) -> Any:
+    """No point of the domain: only an infinite argument (`_at_kernel`: paddle's NaN
+    there, as torch's and autograd's ``logaddexp``; the formulation 0)."""
+    return paddle.zeros_like(a + b, dtype=paddle.bool)
+
+
 def _log1p(x: Any) -> Any:
     return paddle.log(1.0 + _safe(x, x > -1, 0.0))
 
@@ -202,14 +277,14 @@ def _tan(x: Any) -> Any:
     return paddle.sin(x) * f_recip(paddle.cos(x))  # third order: paddle's sin/cos stop
 
 
-reciprocal = unary("reciprocal", paddle.reciprocal, f_recip)
-log1p = unary("log1p", paddle.log1p, _log1p)
-expm1 = unary("expm1", paddle.expm1, paddle.exp)
-log2 = unary("log2", paddle.log2, _log_base(2))
-log10 = unary("log10", paddle.log10, _log_base(10))
-sqrt = unary("sqrt", paddle.sqrt, f_sqrt)
-sinh = unary("sinh", paddle.sinh, lambda x: 0.5 * (paddle.exp(x) - paddle.exp(-x)))
-cosh = unary("cosh", paddle.cosh, lambda x: 0.5 * (paddle.exp(x) + paddle.exp(-x)))
+reciprocal = unary("reciprocal", paddle.reciprocal, f_recip, lambda x: x == 0)
+log1p = unary("log1p", paddle.log1p, _log1p, lambda x: x <= -1)
+expm1 = unary("expm1", paddle.expm1, paddle.exp, _nowhere)
+log2 = unary("log2", paddle.log2, _log_base(2), _nonpositive)
+log10 = unary("log10", paddle.log10, _log_base(10), _nonpositive)
+sqrt = unary("sqrt", paddle.sqrt, f_sqrt, _nonpositive)
+sinh = unary("sinh", paddle.sinh, lambda x: 0.5 * (paddle.exp(x) - paddle.exp(-x)), _nowhere)
+cosh = unary("cosh", paddle.cosh, lambda x: 0.5 * (paddle.exp(x) + paddle.exp(-x)), _nowhere)
 
 
 def _tan_kernel(x: Any) -> Any:
@@ -224,12 +299,12 @@ def _tan_kernel(x: Any) -> Any:
     return -i * paddle.tanh(i * x)
 
 
-tan = unary("tan", _tan_kernel, _tan)
+tan = unary("tan", _tan_kernel, _tan, lambda x: paddle.cos(x) == 0)
 asin = unary("asin", paddle.asin, lambda x: math.pi / 2 - paddle.acos(x))
 atan = unary("atan", paddle.atan, f_atan)
-asinh = unary("asinh", paddle.asinh, _asinh)
-acosh = unary("acosh", paddle.acosh, _acosh)
-atanh = unary("atanh", paddle.atanh, _atanh)
+asinh = unary("asinh", paddle.asinh, _asinh, _nowhere)
+acosh = unary("acosh", paddle.acosh, _acosh, lambda x: x <= 1)
+atanh = unary("atanh", paddle.atanh, _atanh, lambda x: paddle.abs(x) >= 1)
 sigmoid = unary("sigmoid", paddle.nn.functional.sigmoid, lambda x: paddle.exp(-f_softplus(-x)))
 
 
@@ -308,9 +383,8 @@ def _logaddexp(a: Any, b: Any) -> Any:
     return a + f_softplus(b - a)
 
 
-divide = binary("divide", paddle.divide, _divide)
-_real_pow = binary("pow", paddle.pow, _pow)
-_COMPLEX = (paddle.complex64, paddle.complex128)
+divide = binary("divide", paddle.divide, _divide, lambda a, b: b == 0)
+_real_pow = binary("pow", paddle.pow, _pow, _pow_pole)
 
 
 def _cexp(x: Any) -> Any:
@@ -341,11 +415,11 @@ def pow(a: Any, b: Any) -> Any:
     return _real_pow(a, b)
 
 
-atan2 = binary("atan2", paddle.atan2, _atan2)
-hypot = binary("hypot", paddle.hypot, lambda a, b: f_sqrt(a * a + b * b))
+atan2 = binary("atan2", paddle.atan2, _atan2, _origin)
+hypot = binary("hypot", paddle.hypot, lambda a, b: f_sqrt(a * a + b * b), _origin)
 copysign = binary("copysign", paddle.copysign, _copysign)
 remainder = binary("remainder", paddle.remainder, _remainder)
-logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp)
+logaddexp = binary("logaddexp", paddle.logaddexp, _logaddexp, _infinite)
 
 
 def int_power(x: Any, n: int) -> Any:
@@ -488,15 +562,98 @@ def inv(a: Any) -> Any:
     return exact(y0, _neumann(a, y0))
 
 
+#: Matrices up to this size differentiate as the Laplace expansion (a polynomial: exact
+#: derivatives of every order at every matrix, singular ones included).
+_LAPLACE_MAX = 4
+
+
+def _laplace(a: Any, minor_det: Callable[[Any], Any]) -> Any:
+    """``det(a)`` expanded along the first row, ``minor_det`` giving the minors'
+    determinants (one batch of ``n`` minors): products, sums and gathers, which paddle
+    differentiates to any order (complex too, at first order)."""
+    n = a.shape[-1]
+    if n == 1:
+        return a[..., 0, 0]
+    if n == 2:
+        return a[..., 0, 0] * a[..., 1, 1] - a[..., 0, 1] * a[..., 1, 0]
+    keep = [k for j in range(n) for k in range(n) if k != j]  # minor j: columns but j
+    rest = paddle.index_select(a[..., 1:, :], _index(keep), axis=-1)
+    minors = paddle.moveaxis(paddle.reshape(rest, [*a.shape[:-2], n - 1, n, n - 1]), -2, -3)
+    sign = paddle.to_tensor([(-1.0) ** j for j in range(n)], dtype=a.dtype)
+    return paddle.sum(a[..., 0, :] * minor_det(minors) * sign, axis=-1)
+
+
+def _det_formulation(a: Any) -> Any:
+    """A determinant whose derivatives paddle takes right at every matrix: the Laplace
+    expansion up to `_LAPLACE_MAX` (every order), the series of `_log_det_ratio` for
+    larger well-conditioned real matrices (to order `SERIES`), paddle's kernel for larger
+    well-conditioned complex ones (first order), and one Laplace step for larger
+    ill-conditioned ones, whose minors take the same choice."""
+    import numpy as np
+
+    n = a.shape[-1]
+    if n <= _LAPLACE_MAX:
+        return _laplace(a, _det_formulation)
+    a0 = a.detach()
+    value = a0.numpy()
+    if bool(np.all(np.linalg.cond(value) < np.finfo(value.dtype).eps ** -0.5)):
+        if a.dtype in _COMPLEX:
+            return paddle.linalg.det(a)
+        y0 = _inverse_at(a0)
+        if y0 is not None:
+            with paddle.no_grad():
+                y = paddle.linalg.det(a0)
+            return y * paddle.exp(_log_det_ratio(a, y0))
+    return _laplace(a, _det_formulation)
+
+
+_DET_DTYPES = (paddle.float32, paddle.float64, *_COMPLEX)
+
+
 def det(a: Any) -> Any:
-    """``paddle.linalg.det``'s value times ``exp`` of `_log_det_ratio` (a one):
-    derivatives exact to order `SERIES` (``det_grad`` has no gradient)."""
-    y0 = _inverse_at(a.detach()) if needs(a) and a.ndim >= 2 else None
-    if y0 is None:
+    """``paddle.linalg.det``'s value with `_det_formulation`'s derivatives. paddle
+    3.3.1's ``det_grad`` has no gradient, and its first derivative is ``det(a)
+    inv(a)^T``, zero at a singular matrix (real or complex) where the derivative, the
+    cofactor matrix, is not (a rank n - 1 matrix; tests/test_divergences_2026.py
+    ``test_det_first_derivative_at_a_singular_matrix``; torch has the same defect,
+    pytorch/pytorch#104675)."""
+    tracked = isinstance(a, paddle.Tensor) and not a.stop_gradient
+    if not tracked or a.ndim < 2 or a.shape[-1] == 0 or a.dtype not in _DET_DTYPES:
         return paddle.linalg.det(a)
     with paddle.no_grad():
         y = paddle.linalg.det(a.detach())
-    return exact(y, y * paddle.exp(_log_det_ratio(a, y0)))
+    return exact(y, _det_formulation(a))
+
+
+def eigvalsh(a: Any) -> Any:
+    """``paddle.linalg.eigh``'s eigenvalues with the derivative ``V diag(g) V^T`` at every
+    real symmetric matrix: the diagonal of ``V0^T a V0`` (``V0`` the eigenvectors at the
+    point, constants), whose first derivative that is. paddle 3.3.1's ``eigh_grad``
+    computes ``V (diag(g) + F * (V^T gV)) V^T`` with ``F = 1 / (l_j - l_i)`` even where
+    the eigenvectors get no gradient (``gV = 0``): NaN (``inf * 0``) at a matrix with a
+    repeated eigenvalue (the identity), where torch, jax and autograd answer
+    (tests/test_divergences_2026.py
+    ``test_eigvalsh_first_derivative_at_a_repeated_eigenvalue``). ``eigh_grad`` has no
+    gradient, and neither has this formulation: its diagonal passes through a
+    ``cumsum`` over an axis of length 1 (the identity; ``cumsum_grad`` has no gradient),
+    so a ``create_graph`` pass through it is HigherOrderUnavailableError, as through
+    paddle's kernel, never the zero second derivative of the linear formulation."""
+    if not needs(a) or a.ndim < 2:
+        return paddle.linalg.eigh(a)[0]
+    with paddle.no_grad():
+        y, v = paddle.linalg.eigh(a.detach())
+    return eigenvalues(a, y, v)
+
+
+def eigenvalues(a: Any, y: Any, v: Any) -> Any:
+    """`eigvalsh`'s formulation: the eigenvalues ``y`` (paddle's) with the derivatives of
+    the diagonal of ``v^T a v`` (``v``, the eigenvectors, constants)."""
+    v = v.detach()
+    n = a.shape[-1]
+    inner = paddle.matmul(paddle.matrix_transpose(v), paddle.matmul(a, v))
+    f = paddle.sum(inner * paddle.eye(n, dtype=a.dtype), axis=-1)
+    f = paddle.cumsum(f.unsqueeze(-1), axis=-1).squeeze(-1)
+    return exact(y.detach(), f)
 
 
 def logabsdet(a: Any, value: Any) -> Any:

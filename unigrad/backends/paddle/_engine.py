@@ -27,6 +27,7 @@ from ..._errors import (
     HigherOrderUnavailableError,
     InplaceModifiedError,
     UnsupportedDtypeError,
+    UnsupportedFeatureError,
     message,
 )
 from ...contract._carried import FREED_MESSAGE
@@ -192,6 +193,28 @@ def _paddle_grad(
     return _RUN_PARTIAL_GRAD(outputs, inputs, seeds, retain, create, True, True, [], None)
 
 
+#: paddle 3.3.1's partial-gradient engine (``paddle.grad``) cannot stop at an output of an
+#: op whose outputs share one gradient slot (``paddle.split``, ``chunk``, ``unbind``): it
+#: gives the input a one-tensor buffer, and a gradient reaching another output of the
+#: op raises ``SystemError: (Fatal) Invalid rank for GradTensorHolder::add() which
+#: exceeds size of buffer slot 0`` (natively too: ``x, t = paddle.split(inp, 2, axis=1)``
+#: then ``paddle.grad(f(x, t), [x])``; torch's ``test_grad_nonleaf_many_outputs`` in
+#: tests/upstream/test_torch_autograd.py). paddle's Python API reaches neither the
+#: op's input tensor nor its nodes' gradient buffers, so unigrad cannot compute it
+#: another way.
+_LIST_OUTPUT_MESSAGE = message(
+    "paddle cannot differentiate with respect to an output of split, chunk or unbind "
+    "whose sibling outputs also receive gradients",
+    expected="inputs that are leaves or outputs of single-output ops (slices, "
+    "unigrad.namespace(x).unstack)",
+    got="an input that is one of several outputs of one paddle op (paddle.split, "
+    "paddle.chunk, paddle.unbind: paddle 3.3.1's paddle.grad gives it a one-tensor buffer)",
+    fix="Take the parts as slices (inp[:, 0:1], inp[:, 1:2]) or with "
+    "unigrad.namespace(inp).unstack, or make them leaves and concatenate them, or "
+    "differentiate with respect to the tensor that was split.",
+)
+
+
 def _translate(err: BaseException) -> BaseException:
     """The contract's error for what paddle's engine raised: the one a hook or PyLayer
     of unigrad raised inside the pass (kept in ``_PASS``, as paddle wraps it), else
@@ -236,6 +259,8 @@ def _translate(err: BaseException) -> BaseException:
             fix="Use the out-of-place op (x = x + 1), or clone before modifying.",
         )
         return InplaceModifiedError(f"{msg}\npaddle said: {text.splitlines()[0]}")
+    if "Invalid rank for GradTensorHolder::add()" in text:
+        return UnsupportedFeatureError(_LIST_OUTPUT_MESSAGE)
     if ("(NotFound)" in text and "is not registered" in text) or (
         "(Unimplemented)" in text and "data type" in text
     ):

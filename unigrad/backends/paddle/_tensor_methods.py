@@ -7,6 +7,8 @@ second load wraps nothing twice:
   the mark through `_records._PaddleGraph.full_slice`);
 * ``a / b`` where an operand requires grad: computed as ``xp.divide`` (differentiable to
   any order; paddle 3.3.1's ``divide_double_grad`` has no gradient);
+* ``x ** n`` where ``x`` requires grad: computed as ``xp.pow``;
+* ``a @ b`` between paddle tensors of two dtypes: computed as ``xp.matmul`` (promoting);
 * ``float``/``int``/``complex``/``bool``/``item``: one rule on every backend (docs/tape.md);
 * the binary operators and comparisons: `unigrad.BackendError` naming both frameworks
   when the other operand is another framework's tensor.
@@ -140,6 +142,42 @@ def _power_to_any_order() -> None:
     __pow__.__doc__ = original.__doc__
     setattr(__pow__, _ALIAS, True)
     cls.__pow__ = __pow__
+
+
+def _matmul_promotes() -> None:
+    """Make ``a @ b`` between paddle tensors of two dtypes compute as ``xp.matmul(a, b)``
+    (`unigrad._array_api._paddle_arrays.matmul`: promoted as the standard says, as the
+    other backends' ``@`` does).
+
+    paddle 3.3.1's ``Tensor.__matmul__`` gives the left operand's dtype: float32 @
+    float64 is float32, computed in float32, so the float64 operand's precision is lost
+    (a wrong number: tests/test_divergences_2026.py
+    ``test_matmul_operator_promotes_mixed_float_dtypes`` and the differential corpus's
+    "paddle: float32 @ float64 came out float32"). Operands of one dtype, and any
+    operand that is not a paddle tensor, go to paddle's operator unchanged.
+    """
+    from ..._array_api import _paddle_arrays as arrays
+
+    cls = paddle.Tensor
+    if getattr(cls.__matmul__, _ALIAS, False):
+        return
+    forward, reflected = cls.__matmul__, cls.__rmatmul__
+
+    def __matmul__(self: Any, other: Any) -> Any:
+        if isinstance(other, cls) and other.dtype != self.dtype:
+            return arrays.matmul(self, other)
+        return forward(self, other)
+
+    def __rmatmul__(self: Any, other: Any) -> Any:
+        if isinstance(other, cls) and other.dtype != self.dtype:
+            return arrays.matmul(other, self)
+        return reflected(self, other)
+
+    for f, orig in ((__matmul__, forward), (__rmatmul__, reflected)):
+        f.__doc__ = orig.__doc__
+        setattr(f, _ALIAS, True)
+    cls.__matmul__ = __matmul__
+    cls.__rmatmul__ = __rmatmul__
 
 
 def _convert_one_element() -> None:
@@ -277,5 +315,6 @@ def install() -> None:
     _mark_full_slices()
     _divide_to_any_order()
     _power_to_any_order()
+    _matmul_promotes()
     _convert_one_element()
     _refuse_other_frameworks()

@@ -3592,7 +3592,54 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # div (session 26): torch's batched create_graph pass through a cut (issue 23, class 1)
+    # pdd, issue 23: paddle's det at a singular matrix, mixed-dtype @
+    (
+        "paddle: det's gradient at a singular matrix was 0 (paddle 3.3.1's det_grad, "
+        "det(A) inv(A)^T) and its create_graph gradient raised HigherOrderUnavailableError "
+        "there; the derivative is the cofactor matrix",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[1.0, 2.0, -1.0], [2.0, 4.0, -2.0], [0.5, 1.0, -0.5]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=[[1.0, 2.0], [2.0, 4.0]], dtype="float32", watched=True),
+                Op(name="v3", op="linalg.det", args=("x1",), params=()),
+                Op(name="v4", op="linalg.det", args=("x2",), params=()),
+                Grad(name="g5", outputs=("v4",), inputs=("x2",)),
+                Grad(name="g6", outputs=("v3",), inputs=("x1",), create_graph=True),
+                Grad(
+                    name="g7",
+                    outputs=("g6[0]",),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(
+                            data=[[0.3, -1.2, 0.7], [1.1, 0.4, -0.6], [-0.9, 0.2, 1.5]],
+                            dtype="float64",
+                        ),
+                    ),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: float32 @ float64 came out float32 (paddle 3.3.1's Tensor.__matmul__ gives "
+        "the left operand's dtype: float64's precision lost, here all of the difference); "
+        "the standard promotes to float64",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[8192.0004], [8192.0]], dtype="float64", watched=True),
+                Leaf(name="x2", data=[1.0, -1.0], dtype="float32", watched=True),
+                Leaf(name="x3", data=[2.0], dtype="float64", watched=True),
+                Op(name="v4", op="matmul", args=("x2", "x1"), params=()),
+                Op(name="v5", op="mul", args=("v4", "v4"), params=()),
+                Op(name="v6", op="mul", args=("v5", "x3"), params=()),
+                Grad(name="g7", outputs=("v6",), inputs=("x2", "x3")),
+            )
+        ),
+    ),
     (
         "torch: a batched create_graph gradient through ceil is a constant (2026/9347)",
         Program(
@@ -3706,9 +3753,9 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # div (session 26): an fft of an empty diff, torch's MKL error and the reference's reshape
     (
-        "torch: an fft along a non-empty axis of an empty array raised MKL's error; the reference failed to reshape it (77/85)",
+        "torch: an fft along a non-empty axis of an empty array raised MKL's error; the "
+        "reference failed to reshape it (77/85)",
         Program(
             steps=(
                 Leaf(name="x1", data=[[0.52, -1.21], [0.45, 1.1]], dtype="float64", watched=True),
