@@ -208,3 +208,22 @@ def test_an_input_a_create_graph_result_does_not_read_is_unused_in_both_modes(ba
     for s_, f_ in zip(got["strict"], got["fast"], strict=True):
         np.testing.assert_array_equal(backend.np(s_), 0.0)
         np.testing.assert_array_equal(backend.np(f_), backend.np(s_))
+
+
+def test_a_graph_consumed_in_strict_mode_answers_a_fast_mode_pass_on_paddle(backend) -> None:
+    # rule 6b in fast mode: a graph a strict-mode call consumed is passed through again
+    # in fast mode. paddle, which never frees, answers its graph's value (its consumed
+    # nodes no longer raise in a fast pass, and fast mode walks nothing to decide
+    # which would); the others free it or release its values and refuse
+    xp = backend.xp
+    x = backend.leaf([1.0, 2.0, 3.0], "float64")
+    y = xp.sum(x * x)
+    unigrad.grad(y, x)
+    with unigrad.checks("fast"):
+        try:
+            (again,) = unigrad.grad(y, x)
+        except GraphFreedError:
+            assert backend.name != "paddle"
+        else:
+            assert backend.name == "paddle"
+            backend.close(again, [2.0, 4.0, 6.0], rtol=0)

@@ -124,6 +124,10 @@ def _leaf_nodes(roots: list[Any]) -> set[Any]:
     return found
 
 
+#: `_PASS.plain` of a fast-mode pass: no consumed node raises.
+_NONE_RAISES: frozenset[int] = frozenset()
+
+
 class PaddleBackend(Backend):
     """Adapter for `paddle` tensors (dynamic graph mode)."""
 
@@ -266,6 +270,7 @@ class PaddleBackend(Backend):
         seeds: list[Any],
         retain: bool,
         create: bool,
+        fast: bool = False,
     ) -> list[Any]:
         self._refuse_wrong_kernels(outputs, inputs)
         state = _PASS.__dict__  # this thread's; getattr on a local costs ~0.5 us
@@ -275,7 +280,9 @@ class PaddleBackend(Backend):
             raise err
         grad_mode = _has_grad()
         state["in_grad"] = True
-        _PASS.plain = _checked(outputs)
+        # (fast mode: a node consumed by a strict-mode call lets the pass through, as
+        # paddle does: no `_checked` walk; docs/semantics.md, "Fast mode", row 6b)
+        _PASS.plain = _NONE_RAISES if fast else _checked(outputs)
         _PASS.call = (outputs, inputs)
         try:
             with _quiet_glog():
@@ -451,10 +458,14 @@ class PaddleBackend(Backend):
         seeds = list(request.seeds)
         outputs, seeds = _merge_aliases(_copies_of_inputs(request.outputs, inputs), seeds)
         if not request.batched:
-            return self._passes(outputs, inputs, seeds, request.retain_graph, request.create_graph)
+            return self._passes(
+                outputs, inputs, seeds, request.retain_graph, request.create_graph, request.fast
+            )
         batch = next(s.shape[0] for s in seeds if s is not None)
         rows = [
-            self._passes(outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
+            self._passes(
+                outputs, inputs, [s[b] for s in seeds], True, request.create_graph, request.fast
+            )
             for b in range(batch)
         ]
         return [
@@ -469,18 +480,20 @@ class PaddleBackend(Backend):
         seeds: list[Any],
         retain: bool,
         create: bool,
+        fast: bool = False,
     ) -> list[Any]:
         """``_call``, with each input made by a view op in a pass of its own when other
         inputs share the pass (see ``_VIEW_NODES``: paddle gives those a wrong number)."""
         views = [i for i, x in enumerate(inputs) if _made_by_a_view(x)] if len(inputs) > 1 else []
         if not views:
-            return self._call(outputs, inputs, seeds, retain, create)
+            return self._call(outputs, inputs, seeds, retain, create, fast)
         grads: list[Any] = [None] * len(inputs)
         for i in views:
-            (grads[i],) = self._call(outputs, (inputs[i],), seeds, True, create)
+            (grads[i],) = self._call(outputs, (inputs[i],), seeds, True, create, fast)
         rest = [i for i in range(len(inputs)) if i not in views]
         if rest:
-            computed = self._call(outputs, tuple(inputs[i] for i in rest), seeds, retain, create)
+            rest_in = tuple(inputs[i] for i in rest)
+            computed = self._call(outputs, rest_in, seeds, retain, create, fast)
             for i, g in zip(rest, computed, strict=True):
                 grads[i] = g
         return grads
@@ -577,6 +590,7 @@ class PaddleBackend(Backend):
                         seeds,
                         request.retain_graph,
                         request.create_graph,
+                        fast,
                     )
                     if inputs
                     else []
@@ -598,7 +612,7 @@ class PaddleBackend(Backend):
                 _check_carried(request.outputs, None)
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
-            _PASS.plain = _checked(request.outputs)
+            _PASS.plain = _NONE_RAISES if fast else _checked(request.outputs)
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
             # paddle's backward(retain_graph=False) frees every node it runs, a branch that

@@ -17,6 +17,7 @@ import os
 import re
 import threading
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import paddle
@@ -71,7 +72,7 @@ class _Pass(threading.local):
 
     #: What the running pass may go through: None (nothing consumed), or the pointers
     #: of the nodes it reaches without entering a gradient graph (see ``_plain``).
-    plain: set[int] | None = None
+    plain: AbstractSet[int] | None = None
     #: What this thread's post-hooks returned while paddle keeps a reference to it
     #: (see `_handed`).
     returned: list[Any]

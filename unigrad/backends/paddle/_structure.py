@@ -29,7 +29,18 @@ from typing import Any
 
 from ..._errors import NotDifferentiableError
 from .._base import constant_output_message
-from ._nodes import forgetter, hold, kids, memo, name, peek, peek_name, remember
+from ._nodes import (
+    clean,
+    forgetter,
+    hold,
+    kids,
+    mark_clean,
+    memo,
+    name,
+    peek,
+    peek_name,
+    remember,
+)
 from ._nodes import name as _name
 from ._refcounts import _grad_fn
 
@@ -545,16 +556,22 @@ def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
     if keep:
         hold(outputs)
     read_name = _name if keep else peek_name
+    # (the graphs an earlier walk found free of them are not walked again: a PINN
+    # step's calls walk one forward graph each; a node's graph never changes, nor does
+    # a recorded result's roots while the memo holds it)
+    done = clean()
     seen: set[Any] = set()
     stack = [_grad_fn(y) for y in outputs]
     while stack:
         node = stack.pop()
-        if node is None or node in seen:
+        if node is None or node in seen or node in done:
             continue
         seen.add(node)
         if read_name(node) in CUT_NODES:
             return True
         stack.extend(edges(node, keep))
+    if keep:
+        mark_clean(seen)
     return False
 
 
