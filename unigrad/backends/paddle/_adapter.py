@@ -411,7 +411,8 @@ class PaddleBackend(Backend):
         cut_ids = {id(v) for v in request.no_grad_vars or ()}
         cut_nodes = [_grad_fn(v) for v in cuts]
         reached = _reachable(request.outputs, set(cut_nodes))
-        consumed = _FREED_HOOKS or _LIST_CONSUMED
+        # (fast mode: a consumed node raises in no pass, so the cut branches need not run)
+        consumed = (_FREED_HOOKS or _LIST_CONSUMED) and not request.fast
         uncut = _reachable(request.outputs, set()) if cut_nodes and consumed else reached
         run = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in uncut]
         grads: list[Any | None] = [None] * len(inputs)
