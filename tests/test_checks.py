@@ -1,7 +1,7 @@
 """Issue 28: `unigrad.checks`, strict mode (the default) and fast mode.
 
 Fast mode skips the bookkeeping that only detects misuse (consumed graphs, the rule-14
-refusal of outputs that depend on nothing, the structure pass of ``create_graph``
+refusal of outputs that depend on nothing, torch's detaching of constant ``create_graph``
 results) and keeps every rule that decides a value; its guarantee, values, result types,
 shapes and dtypes identical to strict mode whenever strict mode returns, is certified by
 the differential tester in tests/test_differential.py
@@ -163,3 +163,67 @@ def test_an_input_reached_only_through_a_cut_is_unused_in_both_modes(backend) ->
     assert results["fast"][0] is None
     np.testing.assert_array_equal(backend.np(results["fast"][1]), backend.np(results["strict"][1]))
     np.testing.assert_array_equal(backend.np(results["strict"][1]), [1.0, -1.0])
+
+
+def test_a_constant_create_graph_result_lets_a_later_cut_answer_in_both_modes(backend) -> None:
+    # g = d(sum(c * 2x))/dx is a constant: strict mode returns it detached, and so does
+    # fast mode (paddle kept its history and its call's record once, so the cut v,
+    # between that call's input and output, was refused as ambiguous in fast mode
+    # alone: differential seed 26, program 2954)
+    xp = backend.xp
+    got = {}
+    for level in ("strict", "fast"):
+        with unigrad.checks(level):
+            x = backend.leaf([0.5, -2.0, 1.5], "float64")
+            v = x * 2.0
+            c = backend.tensor([1.0, 2.0, 3.0], "float64")
+            (g,) = unigrad.grad(xp.sum(v * c), x, create_graph=True)
+            w = backend.leaf([3.0, 4.0, 5.0], "float64")
+            (gw,) = unigrad.grad(xp.sum(w * g), w, no_grad_vars=[v])
+            got[level] = backend.np(gw)
+    np.testing.assert_array_equal(got["strict"], [2.0, 4.0, 6.0])
+    np.testing.assert_array_equal(got["fast"], got["strict"])
+
+
+def test_an_input_a_create_graph_result_does_not_read_is_unused_in_both_modes(backend) -> None:
+    # gw = d(where(s > b, s, b))/dw reads |z| alone, but paddle's shared double-grad node
+    # of where has edges to b too: strict mode's structure pass prunes them, and so does
+    # fast mode (a later pass reached b along them, met paddle's complex double-grad
+    # kernel and raised HigherOrderUnavailableError in fast mode alone: differential
+    # seed 26, program 8273)
+    xp = backend.xp
+    got = {}
+    for level in ("strict", "fast"):
+        with unigrad.checks(level):
+            z = backend.leaf(
+                [[0.29 - 0.67j, 0.65 + 0.59j], [0.93 + 1.39j, 0.77 - 0.93j]], "complex128"
+            )
+            w = backend.leaf([[0.69, 0.87], [-0.2, 1.37]], "float64")
+            b = backend.leaf([0.64, 1.21], "float64")
+            s = xp.sum(xp.abs(z) * w, axis=1)
+            seed = backend.tensor([-0.48, 0.36], "float64")
+            _, _, gw = unigrad.grad(xp.where(s > b, s, b), [b, z, w], seed, create_graph=True)
+            c = backend.leaf([0.5j, 1.0], "complex128")
+            got[level] = unigrad.grad(xp.sum(w - gw), [b, c], materialize_grads=True)
+    for s_, f_ in zip(got["strict"], got["fast"], strict=True):
+        np.testing.assert_array_equal(backend.np(s_), 0.0)
+        np.testing.assert_array_equal(backend.np(f_), backend.np(s_))
+
+
+def test_a_graph_consumed_in_strict_mode_answers_a_fast_mode_pass_on_paddle(backend) -> None:
+    # rule 6b in fast mode: a graph a strict-mode call consumed is passed through again
+    # in fast mode. paddle, which never frees, answers its graph's value (its consumed
+    # nodes no longer raise in a fast pass, and fast mode walks nothing to decide
+    # which would); the others free it or release its values and refuse
+    xp = backend.xp
+    x = backend.leaf([1.0, 2.0, 3.0], "float64")
+    y = xp.sum(x * x)
+    unigrad.grad(y, x)
+    with unigrad.checks("fast"):
+        try:
+            (again,) = unigrad.grad(y, x)
+        except GraphFreedError:
+            assert backend.name != "paddle"
+        else:
+            assert backend.name == "paddle"
+            backend.close(again, [2.0, 4.0, 6.0], rtol=0)

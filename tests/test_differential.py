@@ -375,7 +375,10 @@ def _found_on(i: int) -> str | None:
 @pytest.mark.rotate_backends("why", len(CORPUS), home=_found_on)
 @pytest.mark.parametrize(("why", "program"), CORPUS, ids=[f"corpus{i}" for i in range(len(CORPUS))])
 def test_corpus_program_agrees(backend, why: str, program) -> None:
-    found = check_program(program, [backend], compiled=True)  # and as one unigrad.jit step
+    # and as one unigrad.jit step; a program found in fast mode ("...: fast mode: ...")
+    # also in fast mode, judged against strict mode (issue 28)
+    both = "fast mode:" in why
+    found = check_program(program, [backend], compiled=True, both_modes=both)
     assert found is not None, "a corpus program must not be degenerate"
     assert not found, f"{why}\n{found[0][1]}\n{program.source(backend.name)}"
 

@@ -27,14 +27,16 @@ The corrections make results obey the contract where torch's own function does n
   ``y >= 0``) with exponents and bases that keep every masked branch finite, so the
   derivatives of those derivatives are finite too: torch 2.13's ``pow_backward`` masks
   ``y x**(y - 1)`` with ``where(y == 0, 0, ...)``, whose masked branch's own derivative
-  is ``0 * inf = nan`` at ``x = 0, y = 0`` (the second derivative there is 0; pytorch/pytorch#95180, and
-  #89757 for the higher derivatives of a tensor-exponent pow at zero).
+  is ``0 * inf = nan`` at ``x = 0, y = 0`` (the second derivative there is 0;
+  pytorch/pytorch#95180, and #89757 for the higher derivatives of a tensor-exponent pow
+  at zero).
 * the ``fft`` transforms of an empty array (a batch of no transforms, or a padded
   empty transform) give the empty (or zero) result of the right shape and dtype, as
   NumPy does: torch 2.13's MKL backend raises ``RuntimeError: MKL FFT error: Intel
   oneMKL DFTI ERROR: Inconsistent configuration parameters`` for a transform along a
-  non-empty axis of an array with an empty other axis (differential seed 77, program
-  85). A zero-length transform without ``n`` keeps torch's own error, as NumPy raises.
+  non-empty axis of an array with an empty other axis
+  (test_fft_of_an_array_with_an_empty_axis in test_divergences_2026.py). A
+  zero-length transform without ``n`` keeps torch's own error, as NumPy raises.
 """
 
 from __future__ import annotations

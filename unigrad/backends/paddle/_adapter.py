@@ -111,6 +111,10 @@ def _leaf_nodes(roots: list[Any]) -> set[Any]:
     return {n for n in reach(roots, next_functions, key=node_ptr) if _is_leaf_node(n)}
 
 
+#: `_PASS.plain` of a fast-mode pass: no consumed node raises.
+_NONE_RAISES: frozenset[int] = frozenset()
+
+
 class PaddleBackend(Backend):
     """Adapter for `paddle` tensors (dynamic graph mode)."""
 
@@ -247,6 +251,7 @@ class PaddleBackend(Backend):
         seeds: list[Any],
         retain: bool,
         create: bool,
+        fast: bool = False,
     ) -> list[Any]:
         self._refuse_wrong_kernels(outputs, inputs)
         state = _PASS.__dict__  # this thread's; getattr on a local costs ~0.5 us
@@ -256,7 +261,10 @@ class PaddleBackend(Backend):
             raise err
         grad_mode = _has_grad()
         state["in_grad"] = True
-        _PASS.plain = functools.partial(_checked, outputs)  # (when a consumed node runs)
+        # (fast mode: a node consumed by a strict-mode call lets the pass through, as
+        # paddle does: no `_checked` walk; docs/semantics.md, "Fast mode", row 6b; strict
+        # mode: `_checked` is computed when a consumed node first runs)
+        _PASS.plain = _NONE_RAISES if fast else functools.partial(_checked, outputs)
         _PASS.call = (outputs, inputs)
         try:
             with _quiet_glog():
@@ -327,14 +335,12 @@ class PaddleBackend(Backend):
                         if g is not None and not g.stop_gradient:
                             grads[i] = _NoHigherOrder.apply(g).clone()
             own_shared_nodes(grads)
-            if request.fast:
-                # fast mode: no structure pass (a result keeps paddle's graph, which
-                # may reach more than its formulas read: a later pass may answer zeros
-                # where strict mode finds an input unused); the record stays (16g)
-                nodes = [_grad_fn(x) for x in inputs]
-                outs = [n for n in map(_grad_fn, request.outputs) if n is not None]
-            else:
-                nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
+            # (in fast mode too: a result that keeps paddle's spurious graph, a constant
+            # that keeps its history, carries a record and reaches what strict mode's
+            # result does not, and a later call refused there (16g, paddle's complex
+            # kernels) where strict mode answers: differential seed 26, programs 2954,
+            # 8273)
+            nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
             _record_call(request, grads, nodes, outs)
         return grads
@@ -388,7 +394,8 @@ class PaddleBackend(Backend):
         cut_ids = {id(v) for v in request.no_grad_vars or ()}
         cut_nodes = [_grad_fn(v) for v in cuts]
         reached = _reachable(request.outputs, set(cut_nodes))
-        consumed = CONSUMED.any()
+        # (fast mode: a consumed node raises in no pass, so the cut branches need not run)
+        consumed = CONSUMED.any() and not request.fast
         uncut = _reachable(request.outputs, set()) if cut_nodes and consumed else reached
         run = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in uncut]
         grads: list[Any | None] = [None] * len(inputs)
@@ -435,10 +442,14 @@ class PaddleBackend(Backend):
         seeds = list(request.seeds)
         outputs, seeds = _merge_aliases(_copies_of_inputs(request.outputs, inputs), seeds)
         if not request.batched:
-            return self._passes(outputs, inputs, seeds, request.retain_graph, request.create_graph)
+            return self._passes(
+                outputs, inputs, seeds, request.retain_graph, request.create_graph, request.fast
+            )
         batch = next(s.shape[0] for s in seeds if s is not None)
         rows = [
-            self._passes(outputs, inputs, [s[b] for s in seeds], True, request.create_graph)
+            self._passes(
+                outputs, inputs, [s[b] for s in seeds], True, request.create_graph, request.fast
+            )
             for b in range(batch)
         ]
         return [
@@ -453,18 +464,20 @@ class PaddleBackend(Backend):
         seeds: list[Any],
         retain: bool,
         create: bool,
+        fast: bool = False,
     ) -> list[Any]:
         """``_call``, with each input made by a view op in a pass of its own when other
         inputs share the pass (see ``_VIEW_NODES``: paddle gives those a wrong number)."""
         views = [i for i, x in enumerate(inputs) if _made_by_a_view(x)] if len(inputs) > 1 else []
         if not views:
-            return self._call(outputs, inputs, seeds, retain, create)
+            return self._call(outputs, inputs, seeds, retain, create, fast)
         grads: list[Any] = [None] * len(inputs)
         for i in views:
-            (grads[i],) = self._call(outputs, (inputs[i],), seeds, True, create)
+            (grads[i],) = self._call(outputs, (inputs[i],), seeds, True, create, fast)
         rest = [i for i in range(len(inputs)) if i not in views]
         if rest:
-            computed = self._call(outputs, tuple(inputs[i] for i in rest), seeds, retain, create)
+            rest_in = tuple(inputs[i] for i in rest)
+            computed = self._call(outputs, rest_in, seeds, retain, create, fast)
             for i, g in zip(rest, computed, strict=True):
                 grads[i] = g
         return grads
@@ -561,6 +574,7 @@ class PaddleBackend(Backend):
                         seeds,
                         request.retain_graph,
                         request.create_graph,
+                        fast,
                     )
                     if inputs
                     else []
@@ -582,7 +596,7 @@ class PaddleBackend(Backend):
                 _check_carried(request.outputs, None)
             grad_mode = _has_grad()
             # a create_graph result's pass may go through the nodes its pass consumed
-            _PASS.plain = _checked(request.outputs)
+            _PASS.plain = _NONE_RAISES if fast else _checked(request.outputs)
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed
             outputs, seeds = _merge_aliases(request.outputs, seeds)
             # paddle's backward(retain_graph=False) frees every node it runs, a branch that

@@ -17,6 +17,7 @@ import os
 import re
 import threading
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import paddle
@@ -72,9 +73,10 @@ class _Pass(threading.local):
 
     #: What a consumed node the running pass meets raises on: None (every one), or the
     #: pointers of the nodes the pass reaches other than only below a create_graph
-    #: result that carries them (`_records._checked`); or the function that computes
-    #: it, called when a consumed node first runs (`plain_set`): most passes meet none.
-    plain: set[int] | Callable[[], set[int] | None] | None = None
+    #: result that carries them (`_records._checked`; empty in fast mode: none raises);
+    #: or the function that computes it, called when a consumed node first runs
+    #: (`plain_set`): most passes meet none.
+    plain: AbstractSet[int] | Callable[[], AbstractSet[int] | None] | None = None
     #: What this thread's post-hooks returned while paddle keeps a reference to it
     #: (see `_handed`).
     returned: list[Any]
@@ -90,7 +92,7 @@ class _Pass(threading.local):
 _PASS = _Pass()
 
 
-def plain_set() -> set[int] | None:
+def plain_set() -> AbstractSet[int] | None:
     """The running pass's `_Pass.plain`, computed now if it was left for later."""
     plain = _PASS.plain
     if callable(plain):

@@ -29,9 +29,11 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 __all__ = [
+    "clean",
     "forgetter",
     "hold",
     "kids",
+    "mark_clean",
     "memo",
     "name",
     "next_functions",
@@ -51,16 +53,19 @@ class _Memo:
         kids: ``node -> its children in edge order`` (None for an edge to nothing).
         names: ``node -> its name``, read when first asked for (most walks need none).
         derived: ``node -> what a walk derived from the node alone`` (`remember`).
+        clean: nodes whose whole graph a walk found free of rule 14's cut nodes
+            (`clean`, `_structure._cuts_dependence`).
         held: ``id(tensor) -> a weak reference to it``, for each tensor whose graph the
             memo may hold; the first one freed empties the memo.
     """
 
-    __slots__ = ("derived", "held", "kids", "names")
+    __slots__ = ("clean", "derived", "held", "kids", "names")
 
     def __init__(self) -> None:
         self.kids: dict[Any, list[Any]] = {}
         self.names: dict[Any, str] = {}
         self.derived: dict[Any, Any] = {}
+        self.clean: set[Any] = set()
         self.held: dict[int, weakref.ref[Any]] = {}
 
     def empty(self, _: weakref.ref[Any] | None = None) -> None:
@@ -71,6 +76,7 @@ class _Memo:
         self.kids.clear()
         self.names.clear()
         self.derived.clear()
+        self.clean.clear()
 
 
 #: The one memo, for the life of the process (see the module docstring).
@@ -137,6 +143,21 @@ def remember(node: Any, value: Any) -> None:
     if len(table) >= _LIMIT:
         table.clear()
     table[node] = value
+
+
+def clean() -> set[Any]:
+    """The nodes whose whole graph a walk found free of rule 14's cut nodes (read only;
+    `mark_clean` adds to it)."""
+    return _MEMO.clean
+
+
+def mark_clean(nodes: Iterable[Any]) -> None:
+    """Note that the whole graph of each of ``nodes`` is free of rule 14's cut nodes,
+    for as long as the memo holds their graphs (a walk that holds its tensors)."""
+    table = _MEMO.clean
+    if len(table) >= _LIMIT:
+        table.clear()
+    table.update(nodes)
 
 
 def forgetter(table: dict[Any, tuple[weakref.ref[Any], Any]], key: Any) -> Callable[[Any], None]:

@@ -29,7 +29,19 @@ from typing import Any
 
 from ..._errors import NotDifferentiableError
 from .._base import constant_output_message
-from ._nodes import forgetter, hold, kids, memo, name, peek, peek_name, reach, remember
+from ._nodes import (
+    clean,
+    forgetter,
+    hold,
+    kids,
+    mark_clean,
+    memo,
+    name,
+    peek,
+    peek_name,
+    reach,
+    remember,
+)
 from ._nodes import name as _name
 from ._refcounts import _grad_fn
 
@@ -553,8 +565,23 @@ def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
     if keep:
         hold(outputs)
     read_name = _name if keep else peek_name
+    # (the graphs an earlier walk found free of them are not walked again: a PINN
+    # step's calls walk one forward graph each; a node's graph never changes, nor does
+    # a recorded result's roots while the memo holds it)
+    done = clean()
+    seen: list[Any] = []
     read = edges if keep else _peek_edges
-    return any(read_name(n) in CUT_NODES for n in reach(map(_grad_fn, outputs), read))
+
+    def onward(node: Any) -> bool:
+        return node not in done
+
+    for node in reach(map(_grad_fn, outputs), read, through=onward):
+        if read_name(node) in CUT_NODES:
+            return True
+        seen.append(node)
+    if keep:
+        mark_clean(seen)
+    return False
 
 
 def _peek_edges(node: Any) -> list[Any]:

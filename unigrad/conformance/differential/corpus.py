@@ -3592,11 +3592,155 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pdd, issue 23: paddle's det at a singular matrix, mixed-dtype @
+    # fast mode (issue 28): a paddle create_graph result kept the graph strict mode's
+    # structure pass prunes (a constant its history, a result its spurious edges), and a
+    # later call refused there where strict mode answers (replayed in both modes)
+    (
+        "paddle: fast mode: a constant create_graph result kept its history and carried "
+        "its call's record: a later cut between that call's inputs and outputs was "
+        "refused as ambiguous (UnsupportedFeatureError) where strict mode answers "
+        "(differential seed 26, program 2954)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(1.39 - 1.18j), (0.83 + 0.71j), (-1.41 + 0.93j)],
+                        [(0.75 + 0.89j), (-1 + 0.93j), (-0.54 + 0.73j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(name="i3", data=[-2], dtype="int64", watched=False),
+                Op(name="v4", op="index_array", args=("x2", "i3"), params=(("index", ("array",)),)),
+                Op(name="v5", op="index_int", args=("v4",), params=(("index", ("int", 0)),)),
+                Leaf(name="m6", data=[True, True, False], dtype="bool", watched=False),
+                Op(name="v7", op="index_mask", args=("v5", "m6"), params=(("index", ("mask",)),)),
+                Op(name="v8", op="index_slice", args=("v7",), params=(("index", ("slice", 0, 2)),)),
+                Grad(
+                    name="g10",
+                    outputs=("v8", "v8"),
+                    inputs=("x2",),
+                    seeds=(
+                        Seed(data=[(-0.95 + 0.6j), (-0.74 - 1.07j)], dtype="complex64"),
+                        Seed(data=[(0.72 - 0.48j), (-1.27 + 0.64j)], dtype="complex64"),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(
+                    name="x12",
+                    data=[
+                        [(0.27 + 1.35j), (-1.4 - 1.48j), (1.11 + 0.7j)],
+                        [(-0.45 - 0.94j), (1.1 - 0.52j), (1.27 - 0.47j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v13", op="mul", args=("x12", "g10[0]"), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13", "v13"),
+                    inputs=("x12",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-1.16 + 1.44j), (1.1 - 1.42j), (-1.36 + 0.25j)],
+                                [(-1.15 - 0.79j), (-0.71 - 0.5j), (-1.31 - 0.59j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [(0.3 - 0.6j), (-0.8 + 0.4j), (-0.86 + 0.98j)],
+                                [(1.22 - 0.23j), (1.45 - 1.32j), (0.94 - 0.68j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=("v4",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: fast mode: a create_graph result kept paddle's spurious edges (to x12, "
+        "through where's shared double-grad node), so a later pass reached an input "
+        "strict mode finds unused and refused paddle's complex higher-order kernels "
+        "(HigherOrderUnavailableError) where strict mode answers zeros (differential "
+        "seed 26, program 8273)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(-0.42 - 0.84j), (0.8 + 0.66j)], [(1.12 - 0.73j), (0.99 - 0.73j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x7",
+                    data=[
+                        [(0.29 - 0.67j), (0.65 + 0.59j), (-0.51 + 0.42j)],
+                        [(0.93 + 1.39j), (0.77 - 0.93j), (0.97 - 1.15j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v8", op="abs", args=("x7",), params=()),
+                Leaf(
+                    name="x10",
+                    data=[[0.69, 0.87, -0.22], [-0.2, 1.37, 0.93]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v11", op="vecdot", args=("v8", "x10"), params=()),
+                Leaf(name="x12", data=[0.64, 1.21], dtype="float64", watched=True),
+                Op(name="v13", op="where_gt", args=("v11", "x12"), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13", "v13"),
+                    inputs=("x12", "x7", "x10"),
+                    seeds=(None, Seed(data=[-0.48, 0.36], dtype="float64")),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v15", op="subtract", args=("x10", "g14[2]"), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15",),
+                    inputs=("x12", "x12", "x1"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "paddle: det's gradient at a singular matrix was 0 (paddle 3.3.1's det_grad, "
-        "det(A) inv(A)^T) and its create_graph gradient raised HigherOrderUnavailableError "
-        "there; the derivative is the cofactor matrix",
+        "det(A) inv(A)^T) and its create_graph gradient raised "
+        "HigherOrderUnavailableError there; the derivative is the cofactor matrix",
         Program(
             steps=(
                 Leaf(
@@ -3608,8 +3752,32 @@ CORPUS: list[tuple[str, Program]] = [
                 Leaf(name="x2", data=[[1.0, 2.0], [2.0, 4.0]], dtype="float32", watched=True),
                 Op(name="v3", op="linalg.det", args=("x1",), params=()),
                 Op(name="v4", op="linalg.det", args=("x2",), params=()),
-                Grad(name="g5", outputs=("v4",), inputs=("x2",)),
-                Grad(name="g6", outputs=("v3",), inputs=("x1",), create_graph=True),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x2",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g6",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
                 Grad(
                     name="g7",
                     outputs=("g6[0]",),
@@ -3620,14 +3788,21 @@ CORPUS: list[tuple[str, Program]] = [
                             dtype="float64",
                         ),
                     ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
                 ),
             )
         ),
     ),
     (
-        "paddle: float32 @ float64 came out float32 (paddle 3.3.1's Tensor.__matmul__ gives "
-        "the left operand's dtype: float64's precision lost, here all of the difference); "
-        "the standard promotes to float64",
+        "paddle: float32 @ float64 came out float32 (paddle 3.3.1's Tensor.__matmul__ "
+        "gives the left operand's dtype: float64's precision lost, here all of the "
+        "difference); the standard promotes to float64",
         Program(
             steps=(
                 Leaf(name="x1", data=[[8192.0004], [8192.0]], dtype="float64", watched=True),
@@ -3636,7 +3811,19 @@ CORPUS: list[tuple[str, Program]] = [
                 Op(name="v4", op="matmul", args=("x2", "x1"), params=()),
                 Op(name="v5", op="mul", args=("v4", "v4"), params=()),
                 Op(name="v6", op="mul", args=("v5", "x3"), params=()),
-                Grad(name="g7", outputs=("v6",), inputs=("x2", "x3")),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x2", "x3"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
             )
         ),
     ),
