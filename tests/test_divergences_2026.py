@@ -401,11 +401,6 @@ def test_batched_create_graph_gradient_through_ceil_is_a_constant(backend: B) ->
         unigrad.grad(xp.sum(g), x)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle 3.3.1 refuses create_graph through det (no det_grad grad op: "
-    "HigherOrderUnavailableError) where no_grad_vars cuts it (issue 23, class 4)",
-)
 @pytest.mark.parametrize("batched", [False, True], ids=["one-seed", "batched"])
 def test_no_grad_vars_cut_at_det_leaves_a_constant(backend: B, batched: bool) -> None:
     """``det(-x) + (-1.5 - x)`` with ``no_grad_vars=[det(-x)]``: the gradient in ``x`` is
