@@ -4021,4 +4021,47 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "the oracle: cumulative_prod along an empty axis (no products: the empty array, after a one with include_initial) failed in np.stack; seed 41, program 1227",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.29, dtype="float32", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Op(name="v3", op="minimum", args=("v2", "x1"), params=()),
+                Op(name="v4", op="expand_dims", args=("x1",), params=(("axis", 0),)),
+                Leaf(name="m5", data=False, dtype="bool", watched=False),
+                Op(name="v6", op="nonzero_take", args=("v2", "m5"), params=()),
+                Op(name="v7", op="cos", args=("v6",), params=()),
+                Op(name="v8", op="cosh", args=("v7",), params=()),
+                Op(
+                    name="v9",
+                    op="cumulative_prod",
+                    args=("v8",),
+                    params=(("axis", 0), ("include_initial", False)),
+                ),
+                Op(
+                    name="v10",
+                    op="cumulative_sum",
+                    args=("v4",),
+                    params=(("axis", -1), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v10", "v10"),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(data=[[0.64, -0.4], [0.81, 0.39]], dtype="float32"),
+                        Seed(data=[[1.25, 0.46], [-0.54, -0.8]], dtype="float32"),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]

@@ -205,6 +205,12 @@ def cumprod(a: RV, axis: int, include_initial: bool) -> RV:
     """``stack([prod(a[..., :k+1]) ...])`` along ``axis``."""
     ax = axis % a.v.ndim
     n = a.shape[ax]
+    if n == 0:  # no products: the empty array itself (after a one, with include_initial)
+        out = reshape(a, a.shape)
+        if include_initial:
+            ones = np.ones(tuple(1 if i == ax else d for i, d in enumerate(a.shape)))
+            out = concat([cut(ones, a.dtype), out], ax)
+        return out
     parts = [
         rprod(getitem(a, (slice(None),) * ax + (slice(0, k + 1),)), ax, False) for k in range(n)
     ]
