@@ -12,9 +12,11 @@ derivatives of a formulation written in ops paddle differentiates to any order
 where ``y`` is the kernel's value (computed without a graph) and ``F`` the formulation:
 ``F.detach() - F`` is an exact zero wherever ``F`` is finite, so the value is ``y``'s
 (signed zeros included: ``y - 0.0`` is ``y``), and every derivative is ``F``'s. Where
-``F`` is not finite the term is dropped (and ``F`` is evaluated at a safe point there),
-so the derivative there is 0 (at the boundary of a domain: ``sqrt`` at 0, ``log1p`` at
--1). No ``PyLayer``: paddle's ``backward()`` releases a PyLayer node after one run and a
+``F`` is not finite the term is dropped (and ``F`` is evaluated at a safe point there);
+the elementwise functions that name their poles and domain edges (``sqrt`` at 0,
+``log1p`` at -1, ``tan`` at pi/2, ``x / 0``) and overflows take paddle's kernel's own
+gradient at those points instead (`_at_kernel`), whose numbers are torch's there.
+No ``PyLayer``: paddle's ``backward()`` releases a PyLayer node after one run and a
 later pass through it crashes the process (see ``unigrad.backends.paddle``).
 
 They are used only where an input requires grad and every tensor is real floating (or,
