@@ -206,6 +206,21 @@ def test_eigvalsh_first_derivative_at_a_repeated_eigenvalue(
     backend.close(g, want, rtol=0, atol=atol)
 
 
+@pytest.mark.parametrize("which", ["eigh", "eigvalsh"])
+def test_complex_eigvalsh_first_derivative_at_a_repeated_eigenvalue(backend: B, which: str) -> None:
+    """paddle 3.3.1's complex ``eigh_grad`` is NaN at a repeated eigenvalue too; the
+    gradient is ``V diag(g) V^H`` (the identity's eigenvectors: the axes). The input is
+    Hermitian (its symmetrization differentiates alike on every backend, where the numpy
+    tape reads the lower triangle). Tolerance: 1e-12 absolute (complex128)."""
+    xp = backend.xp
+    a = backend.leaf(np.eye(3).astype(complex), "complex128")
+    s = (a + xp.conj(xp.linalg.matrix_transpose(a))) / 2
+    wn = np.array([0.5, 1.0, 1.5])
+    vals = xp.linalg.eigh(s)[0] if which == "eigh" else xp.linalg.eigvalsh(s)
+    (g,) = unigrad.grad(xp.sum(vals * backend.tensor(wn, "float64")), a)
+    backend.close(g, np.diag(wn).astype(complex), rtol=0, atol=1e-12)
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, at the poles
 @pytest.mark.parametrize(
     ("name", "points", "want"),

@@ -638,20 +638,33 @@ def eigvalsh(a: Any) -> Any:
     ``cumsum`` over an axis of length 1 (the identity; ``cumsum_grad`` has no gradient),
     so a ``create_graph`` pass through it is HigherOrderUnavailableError, as through
     paddle's kernel, never the zero second derivative of the linear formulation."""
-    if not needs(a) or a.ndim < 2:
+    if not eigen_tracked(a):
         return paddle.linalg.eigh(a)[0]
     with paddle.no_grad():
         y, v = paddle.linalg.eigh(a.detach())
     return eigenvalues(a, y, v)
 
 
+def eigen_tracked(a: Any) -> bool:
+    """Whether `eigenvalues` applies: a real or complex matrix that requires grad."""
+    return not a.stop_gradient and a.ndim >= 2 and a.dtype in (*_REAL, *_COMPLEX)
+
+
 def eigenvalues(a: Any, y: Any, v: Any) -> Any:
     """`eigvalsh`'s formulation: the eigenvalues ``y`` (paddle's) with the derivatives of
-    the diagonal of ``v^T a v`` (``v``, the eigenvectors, constants)."""
+    the diagonal of ``v^H a v`` (``v``, the eigenvectors, constants; its real part for a
+    Hermitian ``a``: the gradient ``V diag(g) V^H``)."""
     v = v.detach()
     n = a.shape[-1]
-    inner = paddle.matmul(paddle.matrix_transpose(v), paddle.matmul(a, v))
+    vh = (
+        paddle.conj(paddle.matrix_transpose(v))
+        if a.dtype in _COMPLEX
+        else paddle.matrix_transpose(v)
+    )
+    inner = paddle.matmul(vh, paddle.matmul(a, v))
     f = paddle.sum(inner * paddle.eye(n, dtype=a.dtype), axis=-1)
+    if a.dtype in _COMPLEX:
+        f = paddle.real(f)
     f = paddle.cumsum(f.unsqueeze(-1), axis=-1).squeeze(-1)
     return exact(y.detach(), f)
 
