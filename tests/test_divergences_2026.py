@@ -254,12 +254,28 @@ def test_derivatives_at_the_edge_of_a_domain(
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, at the poles
-def test_binary_derivatives_at_a_pole(backend: B) -> None:
+@pytest.mark.parametrize("host", [True, False])
+def test_binary_derivatives_at_a_pole(
+    backend: B, host: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """paddle's ``divide`` and ``pow`` gave NaN or 0 where the others give the
     derivative's infinite value: ``1 / 0`` (``d/da = inf``, ``d/db = -inf``), ``0 **
-    0.5`` (``d/da = inf``), and ``-1 ** 0.5`` (NaN, paddle's formulation -0.5).
-    Tolerance: exact."""
+    0.5`` (``d/da = inf``), and ``-1 ** 0.5`` (NaN, paddle's formulation -0.5). On
+    paddle, ``host=False`` checks CPU tensors as on a device (``_paddle_ho._HOST_CHECK``),
+    and a broadcast ``logaddexp`` with no pole keeps its graph on both paths.
+    Tolerance: exact (the logaddexp 1e-12)."""
     xp = backend.xp
+    if backend.name == "paddle":
+        from unigrad._array_api import _paddle_ho
+
+        monkeypatch.setattr(_paddle_ho, "_HOST_CHECK", host)
+    p = backend.leaf([[1.0, 0.0, 2.0]], "float64")
+    q = backend.leaf([[0.0], [0.5]], "float64")
+    gp, gq = unigrad.grad(xp.sum(xp.logaddexp(p, q)), [p, q])
+    pn, qn = np.array([[1.0, 0.0, 2.0]]), np.array([[0.0], [0.5]])
+    share = 1 / (1 + np.exp(qn - pn))
+    backend.close(gp, share.sum(axis=0, keepdims=True), rtol=1e-12, atol=0)
+    backend.close(gq, (1 - share).sum(axis=1, keepdims=True), rtol=1e-12, atol=0)
     a = backend.leaf([1.0, 0.0, 2.0], "float64")
     b = backend.leaf([0.0, 0.0, 4.0], "float64")
     ga, gb = unigrad.grad(xp.sum(xp.divide(a, b)), [a, b])
