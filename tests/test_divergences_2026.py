@@ -206,6 +206,21 @@ def test_eigvalsh_first_derivative_at_a_repeated_eigenvalue(
     backend.close(g, want, rtol=0, atol=atol)
 
 
+@pytest.mark.parametrize("which", ["eigh", "eigvalsh"])
+def test_complex_eigvalsh_first_derivative_at_a_repeated_eigenvalue(backend: B, which: str) -> None:
+    """paddle 3.3.1's complex ``eigh_grad`` is NaN at a repeated eigenvalue too; the
+    gradient is ``V diag(g) V^H`` (the identity's eigenvectors: the axes). The input is
+    Hermitian (its symmetrization differentiates alike on every backend, where the numpy
+    tape reads the lower triangle). Tolerance: 1e-12 absolute (complex128)."""
+    xp = backend.xp
+    a = backend.leaf(np.eye(3).astype(complex), "complex128")
+    s = (a + xp.conj(xp.linalg.matrix_transpose(a))) / 2
+    wn = np.array([0.5, 1.0, 1.5])
+    vals = xp.linalg.eigh(s)[0] if which == "eigh" else xp.linalg.eigvalsh(s)
+    (g,) = unigrad.grad(xp.sum(vals * backend.tensor(wn, "float64")), a)
+    backend.close(g, np.diag(wn).astype(complex), rtol=0, atol=1e-12)
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, at the poles
 @pytest.mark.parametrize(
     ("name", "points", "want"),
@@ -239,12 +254,28 @@ def test_derivatives_at_the_edge_of_a_domain(
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, at the poles
-def test_binary_derivatives_at_a_pole(backend: B) -> None:
+@pytest.mark.parametrize("host", [True, False])
+def test_binary_derivatives_at_a_pole(
+    backend: B, host: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """paddle's ``divide`` and ``pow`` gave NaN or 0 where the others give the
     derivative's infinite value: ``1 / 0`` (``d/da = inf``, ``d/db = -inf``), ``0 **
-    0.5`` (``d/da = inf``), and ``-1 ** 0.5`` (NaN, paddle's formulation -0.5).
-    Tolerance: exact."""
+    0.5`` (``d/da = inf``), and ``-1 ** 0.5`` (NaN, paddle's formulation -0.5). On
+    paddle, ``host=False`` checks CPU tensors as on a device (``_paddle_ho._HOST_CHECK``),
+    and a broadcast ``logaddexp`` with no pole keeps its graph on both paths.
+    Tolerance: exact (the logaddexp 1e-12)."""
     xp = backend.xp
+    if backend.name == "paddle":
+        from unigrad._array_api import _paddle_ho
+
+        monkeypatch.setattr(_paddle_ho, "_HOST_CHECK", host)
+    p = backend.leaf([[1.0, 0.0, 2.0]], "float64")
+    q = backend.leaf([[0.0], [0.5]], "float64")
+    gp, gq = unigrad.grad(xp.sum(xp.logaddexp(p, q)), [p, q])
+    pn, qn = np.array([[1.0, 0.0, 2.0]]), np.array([[0.0], [0.5]])
+    share = 1 / (1 + np.exp(qn - pn))
+    backend.close(gp, share.sum(axis=0, keepdims=True), rtol=1e-12, atol=0)
+    backend.close(gq, (1 - share).sum(axis=1, keepdims=True), rtol=1e-12, atol=0)
     a = backend.leaf([1.0, 0.0, 2.0], "float64")
     b = backend.leaf([0.0, 0.0, 4.0], "float64")
     ga, gb = unigrad.grad(xp.sum(xp.divide(a, b)), [a, b])

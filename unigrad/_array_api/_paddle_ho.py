@@ -12,9 +12,11 @@ derivatives of a formulation written in ops paddle differentiates to any order
 where ``y`` is the kernel's value (computed without a graph) and ``F`` the formulation:
 ``F.detach() - F`` is an exact zero wherever ``F`` is finite, so the value is ``y``'s
 (signed zeros included: ``y - 0.0`` is ``y``), and every derivative is ``F``'s. Where
-``F`` is not finite the term is dropped (and ``F`` is evaluated at a safe point there),
-so the derivative there is 0 (at the boundary of a domain: ``sqrt`` at 0, ``log1p`` at
--1). No ``PyLayer``: paddle's ``backward()`` releases a PyLayer node after one run and a
+``F`` is not finite the term is dropped (and ``F`` is evaluated at a safe point there);
+the elementwise functions that name their poles and domain edges (``sqrt`` at 0,
+``log1p`` at -1, ``tan`` at pi/2, ``x / 0``) and overflows take paddle's kernel's own
+gradient at those points instead (`_at_kernel`), whose numbers are torch's there.
+No ``PyLayer``: paddle's ``backward()`` releases a PyLayer node after one run and a
 later pass through it crashes the process (see ``unigrad.backends.paddle``).
 
 They are used only where an input requires grad and every tensor is real floating (or,
@@ -42,6 +44,9 @@ __all__ = [
 
 _REAL = (paddle.float16, paddle.bfloat16, paddle.float32, paddle.float64)
 _COMPLEX = (paddle.complex64, paddle.complex128)
+
+#: Whether `_at_kernel` checks CPU tensors on host copies (False: as on a device).
+_HOST_CHECK = True
 
 #: The largest intermediate (elements) the einsum and cumsum formulations build.
 _MAX_ELEMENTS = 1 << 24
@@ -102,7 +107,7 @@ def f_atan(x: Any) -> Any:
 def _at_kernel(
     y: Any,
     f: Any,
-    outside: Any,
+    outside: Callable[..., Any],
     xs: tuple[Any, ...],
     kernel: Callable[..., Any],
     formulation: Callable[..., Any],
@@ -117,14 +122,34 @@ def _at_kernel(
     0.5 at those points, so that no NaN flows back from its branch; a ``create_graph``
     pass through such a result runs through the kernel's gradient node, which may have
     no gradient (HigherOrderUnavailableError: the higher derivatives there are infinite
-    or undefined anyway)."""
-    with paddle.no_grad():
-        bad = outside | ~paddle.isfinite(y) | ~paddle.isfinite(f.detach())
-        for x in xs:
-            bad = bad | ~paddle.isfinite(x.detach())
-        anywhere = bool(paddle.any(bad))
-    if not anywhere:
-        return exact(y, f)
+    or undefined anyway). ``outside`` takes NumPy arrays (host copies, for tensors on
+    the CPU: a paddle op costs tens of microseconds, float() and bool() of a tensor
+    more) or paddle tensors (on a device, one scalar read back) alike."""
+    import numpy as np
+
+    fd = f.detach()
+    if _HOST_CHECK and y.place.is_cpu_place():
+        values = [x.numpy() for x in xs]
+        mask = outside(*values)
+        yn = y.numpy()
+        fn = fd.numpy()
+        if not mask.any() and np.isfinite(yn).all() and np.isfinite(fn).all():
+            return exact(y, f)
+        bad_np = np.broadcast_to(mask, yn.shape) | ~np.isfinite(yn) | ~np.isfinite(fn)
+        for v in values:
+            bad_np = bad_np | ~np.isfinite(v)
+        bad = paddle.to_tensor(bad_np, place=y.place)
+    else:
+        with paddle.no_grad():
+            mask = outside(*(x.detach() for x in xs)) | paddle.zeros_like(y, dtype=paddle.bool)
+            probe = paddle.stack([paddle.sum(y + fd), paddle.sum(mask.astype(y.dtype))])
+            total, count = probe.numpy().tolist()
+        if math.isfinite(total) and count == 0:
+            return exact(y, f)
+        with paddle.no_grad():
+            bad = mask | ~paddle.isfinite(y) | ~paddle.isfinite(fd)
+            for x in xs:
+                bad = bad | ~paddle.isfinite(x.detach())
     safe = [_where(bad, paddle.full_like(x, 0.5), x) for x in xs]
     return _where(bad, kernel(*xs), exact(y, formulation(*safe)))
 
@@ -136,8 +161,9 @@ def unary(
     outside: Callable[[Any], Any] | None = None,
 ) -> Callable[[Any], Any]:
     """``kernel``'s values, ``formulation``'s derivatives (where an input needs them);
-    with ``outside`` (a mask of the points where the formulation's derivatives are not
-    the function's), the kernel's there (`_at_kernel`)."""
+    with ``outside`` (the mask of the points where the formulation's derivatives are
+    not the function's, of a NumPy array or a paddle tensor), the kernel's there
+    (`_at_kernel`)."""
 
     def f(x: Any) -> Any:
         if not needs(x):
@@ -146,9 +172,7 @@ def unary(
             y = kernel(x.detach())
         if outside is None:
             return exact(y, formulation(x))
-        with paddle.no_grad():
-            mask = outside(x.detach())
-        return _at_kernel(y, formulation(x), mask, (x,), kernel, formulation)
+        return _at_kernel(y, formulation(x), outside, (x,), kernel, formulation)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -170,9 +194,7 @@ def binary(
             y = kernel(a.detach(), b.detach())
         if outside is None:
             return exact(y, formulation(a, b))
-        with paddle.no_grad():
-            mask = outside(a.detach(), b.detach())
-        return _at_kernel(y, formulation(a, b), mask, (a, b), kernel, formulation)
+        return _at_kernel(y, formulation(a, b), outside, (a, b), kernel, formulation)
 
     f.__name__ = f.__qualname__ = name
     return f
@@ -223,7 +245,7 @@ def by_derivative(
 
 def _nowhere(x: Any) -> Any:
     """No point of the domain (only the overflows `_at_kernel` finds)."""
-    return paddle.zeros_like(x, dtype=paddle.bool)
+    return x > math.inf
 
 
 def _nonpositive(x: Any) -> Any:
@@ -245,7 +267,7 @@ def _origin(a: Any, b: Any) -> Any:
 def _infinite(a: Any, b: Any) -> Any:
     """No point of the domain: only an infinite argument (`_at_kernel`: paddle's NaN
     there, as torch's and autograd's ``logaddexp``; the formulation 0)."""
-    return paddle.zeros_like(a + b, dtype=paddle.bool)
+    return a + b > math.inf
 
 
 def _log1p(x: Any) -> Any:
@@ -287,6 +309,18 @@ sinh = unary("sinh", paddle.sinh, lambda x: 0.5 * (paddle.exp(x) - paddle.exp(-x
 cosh = unary("cosh", paddle.cosh, lambda x: 0.5 * (paddle.exp(x) + paddle.exp(-x)), _nowhere)
 
 
+def _tan_pole(x: Any) -> Any:
+    """Where ``cos(x)`` is 0 to within twice the dtype's epsilon (paddle's float64 cos
+    of the float nearest pi/2 is exactly 0, where `_tan`'s reciprocal takes a safe
+    point; NumPy's is 6e-17): marking a few more points only costs their higher
+    orders."""
+    import numpy as np
+
+    if isinstance(x, np.ndarray):
+        return abs(np.cos(x)) <= 2 * np.finfo(x.dtype).eps
+    return abs(paddle.cos(x)) <= 2 * float(paddle.finfo(x.dtype).eps)
+
+
 def _tan_kernel(x: Any) -> Any:
     """paddle's tan, save for complex: paddle 3.3.1's complex tan gradient divides by
     cos(x)**2, which overflows to NaN (complex64 from |Im x| ~ 45;
@@ -299,12 +333,12 @@ def _tan_kernel(x: Any) -> Any:
     return -i * paddle.tanh(i * x)
 
 
-tan = unary("tan", _tan_kernel, _tan, lambda x: paddle.cos(x) == 0)
+tan = unary("tan", _tan_kernel, _tan, _tan_pole)
 asin = unary("asin", paddle.asin, lambda x: math.pi / 2 - paddle.acos(x))
 atan = unary("atan", paddle.atan, f_atan)
 asinh = unary("asinh", paddle.asinh, _asinh, _nowhere)
 acosh = unary("acosh", paddle.acosh, _acosh, lambda x: x <= 1)
-atanh = unary("atanh", paddle.atanh, _atanh, lambda x: paddle.abs(x) >= 1)
+atanh = unary("atanh", paddle.atanh, _atanh, lambda x: abs(x) >= 1)
 sigmoid = unary("sigmoid", paddle.nn.functional.sigmoid, lambda x: paddle.exp(-f_softplus(-x)))
 
 
@@ -638,20 +672,33 @@ def eigvalsh(a: Any) -> Any:
     ``cumsum`` over an axis of length 1 (the identity; ``cumsum_grad`` has no gradient),
     so a ``create_graph`` pass through it is HigherOrderUnavailableError, as through
     paddle's kernel, never the zero second derivative of the linear formulation."""
-    if not needs(a) or a.ndim < 2:
+    if not eigen_tracked(a):
         return paddle.linalg.eigh(a)[0]
     with paddle.no_grad():
         y, v = paddle.linalg.eigh(a.detach())
     return eigenvalues(a, y, v)
 
 
+def eigen_tracked(a: Any) -> bool:
+    """Whether `eigenvalues` applies: a real or complex matrix that requires grad."""
+    return not a.stop_gradient and a.ndim >= 2 and a.dtype in (*_REAL, *_COMPLEX)
+
+
 def eigenvalues(a: Any, y: Any, v: Any) -> Any:
     """`eigvalsh`'s formulation: the eigenvalues ``y`` (paddle's) with the derivatives of
-    the diagonal of ``v^T a v`` (``v``, the eigenvectors, constants)."""
+    the diagonal of ``v^H a v`` (``v``, the eigenvectors, constants; its real part for a
+    Hermitian ``a``: the gradient ``V diag(g) V^H``)."""
     v = v.detach()
     n = a.shape[-1]
-    inner = paddle.matmul(paddle.matrix_transpose(v), paddle.matmul(a, v))
+    vh = (
+        paddle.conj(paddle.matrix_transpose(v))
+        if a.dtype in _COMPLEX
+        else paddle.matrix_transpose(v)
+    )
+    inner = paddle.matmul(vh, paddle.matmul(a, v))
     f = paddle.sum(inner * paddle.eye(n, dtype=a.dtype), axis=-1)
+    if a.dtype in _COMPLEX:
+        f = paddle.real(f)
     f = paddle.cumsum(f.unsqueeze(-1), axis=-1).squeeze(-1)
     return exact(y.detach(), f)
 

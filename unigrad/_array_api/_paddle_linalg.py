@@ -87,7 +87,7 @@ def eigh(x: Any, /) -> c.EighResult:
     ``eigh_grad`` is NaN at a repeated eigenvalue even where the eigenvectors get no
     gradient: ``_paddle_ho.eigvalsh``), the eigenvectors through paddle's node."""
     w, v = paddle.linalg.eigh(x)
-    if ho.needs(x) and x.ndim >= 2:
+    if ho.eigen_tracked(x):
         w = ho.eigenvalues(x, w, v)
     return c.EighResult(*own_nodes((w, v)))
 
