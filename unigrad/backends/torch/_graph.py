@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from typing import Any
 
 import torch
@@ -38,12 +39,17 @@ def _covers(node: Any) -> bool:
 
 
 def _runs_recursive(
-    roots: list[Any], every_leaf: bool, leaves: set[int], targets: set[Any]
+    roots: list[Any],
+    every_leaf: bool,
+    leaves: set[int],
+    targets: set[Any],
+    edges: Callable[[Any], Any] | None = None,
 ) -> list[Any]:
-    """`_plan`'s nodes without cuts, depth first: a node runs iff one of its children is
-    a target or runs. ``useful`` holds, per node met, whether the edge into it is worth
-    following (it is a target or runs); a node is decided once, after its children
-    (autograd graphs have no cycles)."""
+    """`_plan`'s nodes without ``no_grad_vars`` cuts, depth first: a node runs iff one of
+    its children is a target or runs. ``useful`` holds, per node met, whether the edge
+    into it is worth following (it is a target or runs); a node is decided once, after
+    its children (autograd graphs have no cycles). ``edges(node)``: the edges followed
+    (`_structure._live_edges` leaves out rule 14's cut edges); None: all of them."""
     useful: dict[Any, bool] = {}
     known = useful.get
     runs: list[Any] = []
@@ -51,7 +57,7 @@ def _runs_recursive(
 
     def decide(node: Any) -> bool:
         hit = False
-        for c, _ in node.next_functions:
+        for c, _ in node.next_functions if edges is None else edges(node):
             if c is None:
                 continue
             u = known(c)

@@ -4022,7 +4022,10 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "the oracle: cumulative_prod along an empty axis (no products: the empty array, after a one with include_initial) failed in np.stack; seed 41, program 1227",
+        (
+            "the oracle: cumulative_prod along an empty axis (no products: the empty array,"
+            " after a one with include_initial) failed in np.stack; seed 41, program 1227"
+        ),
         Program(
             steps=(
                 Leaf(name="x1", data=-1.29, dtype="float32", watched=True),
