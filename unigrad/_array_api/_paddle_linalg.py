@@ -14,6 +14,7 @@ import paddle
 
 from . import _common as c
 from . import _paddle_ho as ho
+from . import _paddle_ho_linalg as hl
 from ._paddle_arrays import _sum_dtype, matmul, matrix_transpose, tensordot, vecdot
 from ._paddle_dtypes import _promote, _widened, finfo
 from ._paddle_prims import own_nodes, prims
@@ -79,25 +80,25 @@ def cholesky(x: Any, /, *, upper: bool = False) -> Any:
 
 
 def det(x: Any, /) -> Any:
-    return ho.det(x)
+    return hl.det(x)
 
 
 def eigh(x: Any, /) -> c.EighResult:
     """paddle's ``eigh``; the eigenvalues differentiate as `eigvalsh`'s (paddle 3.3.1's
     ``eigh_grad`` is NaN at a repeated eigenvalue even where the eigenvectors get no
-    gradient: ``_paddle_ho.eigvalsh``), the eigenvectors through paddle's node."""
+    gradient: ``_paddle_ho_linalg.eigvalsh``), the eigenvectors through paddle's node."""
     w, v = paddle.linalg.eigh(x)
-    if ho.eigen_tracked(x):
-        w = ho.eigenvalues(x, w, v)
+    if hl.eigen_tracked(x):
+        w = hl.eigenvalues(x, w, v)
     return c.EighResult(*own_nodes((w, v)))
 
 
 def eigvalsh(x: Any, /) -> Any:
-    return ho.eigvalsh(x)
+    return hl.eigvalsh(x)
 
 
 def inv(x: Any, /) -> Any:
-    return ho.inv(x)
+    return hl.inv(x)
 
 
 def matrix_rank(x: Any, /, *, rtol: float | None = None) -> Any:
@@ -129,7 +130,7 @@ def slogdet(x: Any, /) -> c.SlogdetResult:
     if ho.needs(x):  # slogdet_grad has no gradient: paddle's values, a series' derivatives
         with paddle.no_grad():
             sign, value = paddle.linalg.slogdet(x.detach())
-        logabsdet = ho.logabsdet(x, value)
+        logabsdet = hl.logabsdet(x, value)
         if logabsdet is not None:
             return c.SlogdetResult(sign, logabsdet)
     sign, logabsdet = paddle.linalg.slogdet(x)
@@ -154,7 +155,7 @@ def _solve(a: Any, b: Any) -> Any:
     to the other by an exact zero (`_zero_tie`), so any pass that reaches one reaches both
     and the kernel gets both gradients; the values are paddle's solve unchanged.
     """
-    higher = ho.solve(a, b)  # solve_grad has no gradient: a series' derivatives
+    higher = hl.solve(a, b)  # solve_grad has no gradient: a series' derivatives
     if higher is not None:
         return higher
     if not (a.stop_gradient and b.stop_gradient):
