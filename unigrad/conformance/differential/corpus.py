@@ -3787,4 +3787,58 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # div (session 26): matrix_norm of matrices with no row or no column (NumPy's answer)
+    (
+        "matrix_norm of 2x0 and 0x2 matrices: 0 for 2, nuc, inf and -1 (torch: no history "
+        "for 2, IndexError for -1; paddle and the numpy tape: ValueError for the maxima)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[[], []], [[], []]], dtype="float64", watched=True),
+                Leaf(name="x2", data=[[0.5, -1.2, 0.8]], dtype="float64", watched=True),
+                Op(
+                    name="v3",
+                    op="matrix_norm",
+                    args=("x1",),
+                    params=(("keepdims", False), ("ord", 2)),
+                ),
+                Op(
+                    name="v4",
+                    op="matrix_norm",
+                    args=("x1",),
+                    params=(("keepdims", True), ("ord", "nuc")),
+                ),
+                Op(
+                    name="v5",
+                    op="matrix_norm",
+                    args=("x1",),
+                    params=(("keepdims", False), ("ord", "inf")),
+                ),
+                Op(name="v6", op="matrix_transpose", args=("x1",), params=()),
+                Op(
+                    name="v7",
+                    op="matrix_norm",
+                    args=("v6",),
+                    params=(("keepdims", False), ("ord", -1)),
+                ),
+                Op(name="v8", op="add", args=("v3", "v5"), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8", "v4", "v7"),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(data=[1.5, -0.5], dtype="float64"),
+                        Seed(data=[[[0.25]], [[2.0]]], dtype="float64"),
+                        Seed(data=[1.0, 1.0], dtype="float64"),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
