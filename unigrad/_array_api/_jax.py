@@ -62,6 +62,7 @@ def build() -> Any:
 
     for name in _c99.FUNCTIONS:
         setattr(ns, name, complex_special(name))
+
     def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
         if x.ndim >= 2 and (x.shape[-2] == 0 or x.shape[-1] == 0):
             return c.empty_matrix_norm(jnp, x, keepdims=keepdims, ord=ord)

@@ -27,8 +27,9 @@ The corrections make results obey the contract where torch's own function does n
   ``y >= 0``) with exponents and bases that keep every masked branch finite, so the
   derivatives of those derivatives are finite too: torch 2.13's ``pow_backward`` masks
   ``y x**(y - 1)`` with ``where(y == 0, 0, ...)``, whose masked branch's own derivative
-  is ``0 * inf = nan`` at ``x = 0, y = 0`` (the second derivative there is 0; pytorch/pytorch#95180, and
-  #89757 for the higher derivatives of a tensor-exponent pow at zero).
+  is ``0 * inf = nan`` at ``x = 0, y = 0`` (the second derivative there is 0;
+  pytorch/pytorch#95180, and #89757 for the higher derivatives of a tensor-exponent pow
+  at zero).
 * the ``fft`` transforms of an empty array (a batch of no transforms, or a padded
   empty transform) give the empty (or zero) result of the right shape and dtype, as
   NumPy does: torch 2.13's MKL backend raises ``RuntimeError: MKL FFT error: Intel

@@ -3708,7 +3708,8 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # div (session 26): an fft of an empty diff, torch's MKL error and the reference's reshape
     (
-        "torch: an fft along a non-empty axis of an empty array raised MKL's error; the reference failed to reshape it (77/85)",
+        "torch: an fft along a non-empty axis of an empty array raised MKL's error; "
+        "the reference failed to reshape it (77/85)",
         Program(
             steps=(
                 Leaf(name="x1", data=[[0.52, -1.21], [0.45, 1.1]], dtype="float64", watched=True),
