@@ -16,6 +16,7 @@ from typing import Any
 
 from . import _c99
 from . import _common as c
+from ._autograd_pow import pow_ as _pow
 
 __all__ = ["build"]
 
@@ -316,54 +317,6 @@ def _det_primitive() -> Any:
 
     defvjp(det, det_vjp)
     return det
-
-
-@functools.cache
-def _pow_primitive() -> Any:
-    """``numpy.power`` of two arrays as an autograd primitive whose derivative in the base
-    is ``y x**(y - 1)``, 0 where ``x = 0`` and ``y = 0``, taken with a safe exponent
-    there, through this same primitive. autograd 1.9.1's rule ``y * x ** where(y, y - 1,
-    1)`` changes the exponent wherever ``y = 0``, so its own derivative in ``y`` there is
-    ``x`` instead of ``1 / x`` (2 instead of 0.5 at ``x = 2``); torch and paddle give
-    ``1 / x``. The exponent's derivative is autograd's, ``x**y log(x)`` with ``log(1)``
-    where ``x = 0``."""
-    import autograd.numpy as anp
-    import numpy as np
-    from autograd.extend import defvjp, primitive
-    from autograd.numpy.numpy_vjps import unbroadcast_f
-    from autograd.tracer import getval
-
-    @primitive  # type: ignore[untyped-decorator]
-    def power(x: Any, y: Any) -> Any:
-        return np.power(x, y)
-
-    def vjp_base(ans: Any, x: Any, y: Any) -> Any:
-        both = (np.asarray(getval(y)) == 0) & (np.asarray(getval(x)) == 0)
-        d = anp.where(both, 0.0, y * power(x, anp.where(both, 1.0, y) - 1))
-        return unbroadcast_f(x, lambda g: g * d)
-
-    def vjp_exponent(ans: Any, x: Any, y: Any) -> Any:
-        zero = np.asarray(getval(x)) == 0
-        d = power(x, y) * anp.log(anp.where(zero, 1.0, x))
-        return unbroadcast_f(y, lambda g: g * d)
-
-    defvjp(power, vjp_base, vjp_exponent)
-    return power
-
-
-def _pow(anp: Any, x1: Any, x2: Any, /) -> Any:
-    """``x1 ** x2``: two float arrays through `_pow_primitive`, anything else (a Python
-    number on either side, integers) through ``numpy.power``, whose rule is exact there."""
-    import numpy as np
-    from autograd.tracer import getval
-
-    def inexact(v: Any) -> bool:
-        v = getval(v)
-        return isinstance(v, np.ndarray | np.generic) and np.issubdtype(v.dtype, np.inexact)
-
-    if inexact(x1) and inexact(x2):
-        return _pow_primitive()(x1, x2)
-    return anp.power(x1, x2)
 
 
 @functools.cache

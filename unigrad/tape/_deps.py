@@ -145,9 +145,9 @@ def _reach(node: Any, position: dict[int, int]) -> set[int]:
     from autograd.core import sparse_add
     from autograd.numpy import power
 
-    from .._array_api._autograd import _pow_primitive
+    from .._array_api._autograd_pow import pow_primitive
 
-    powers = (power, _pow_primitive())
+    powers = (power, pow_primitive())
     found: set[int] = set()
     seen: set[tuple[int, tuple[int, ...]]] = set()
     stack: list[tuple[Any, tuple[int, ...]]] = [(node, ())]
