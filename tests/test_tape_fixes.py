@@ -334,3 +334,22 @@ def test_pow_zero_base_tensor_exponent_second_derivative(backend):
     # x = 0, y = 2 left out: paddle's tensor-exponent pow documents derivatives 0 at a
     # zero base (_paddle_ho._pow)
     backend.close(np.delete(backend.np(gg), 1), [0.0, 2.5 * 1.5 * 2.0**0.5, 0.0], rtol=RTOL)
+
+
+def test_pow_mixed_second_derivative_at_a_zero_exponent(backend):
+    # d/dy (y x**(y - 1)) = x**(y - 1) (1 + y log x): 1 / x at y = 0, x != 0. jax 0.10.2
+    # (unigrad's custom_jvp masked y == 0 alone) gave 0 and autograd 1.9.1's rule
+    # (y x ** where(y, y - 1, 1)) gave x there; at x = 0, y = 0 every backend gives 0
+    xp = backend.xp
+    xn, yn = np.array([2.0, 0.5, 0.0, 1.5]), np.array([0.0, 0.0, 0.0, 2.0])
+    x = backend.leaf(xn, "float64")
+    y = backend.leaf(yn, "float64")
+    res = _grad_create_graph(backend, xp.sum(xp.pow(x, y)), x)
+    if res is None:
+        return
+    (gx,) = res
+    backend.close(gx, [0.0, 0.0, 0.0, 2.0 * 1.5], rtol=RTOL)
+    (gxx, gxy) = unigrad.grad(xp.sum(gx), [x, y])
+    backend.close(gxx, [0.0, 0.0, 0.0, 2.0], rtol=RTOL)
+    want = np.array([1 / 2.0, 1 / 0.5, 0.0, 1.5 * (1 + 2.0 * np.log(1.5))])
+    backend.close(gxy, want, rtol=RTOL)

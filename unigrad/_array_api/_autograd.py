@@ -16,6 +16,7 @@ from typing import Any
 
 from . import _c99
 from . import _common as c
+from ._autograd_pow import pow_ as _pow
 
 __all__ = ["build"]
 
@@ -616,6 +617,8 @@ def build() -> _Module:
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),
         prod=c.bind(_prod, anp, "prod"),
+        pow=c.bind(_pow, anp, "pow"),
+        power=c.bind(_pow, anp, "power"),
         broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
         repeat=c.bind(_repeat, anp, "repeat"),
         where=c.bind(_where, anp, "where"),

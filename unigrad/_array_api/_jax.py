@@ -121,9 +121,10 @@ def _pow() -> Any:
     jax 0.10.2 differentiates ``x**y`` in ``x`` as ``y * x**(y - 1)``, which is
     ``0 * inf = nan`` at ``x = 0, y = 0`` (also for a float exponent 0.0, and for the
     second derivative of ``x**1`` at 0); torch, paddle and HIPS autograd give 0 there. This
-    ``custom_jvp`` writes the base's derivative as ``where(y == 0, 0, y * x**(y - 1))`` with
-    a safe exponent in the branch not taken, recursively through itself, so every order is
-    0 where the factor in front is 0 and exact elsewhere. The exponent's derivative is
+    ``custom_jvp`` writes the base's derivative as ``where(x == 0 & y == 0, 0,
+    y * x**(y - 1))`` with a safe exponent in the branch not taken, recursively through
+    itself, so every order is 0 where the factor in front is 0 and exact elsewhere (the
+    mixed derivative at ``y = 0, x != 0`` is ``1 / x``). The exponent's derivative is
     jax's own ``x**y * log(x)`` with ``log(1)`` where ``x = 0``. Integer bases and integer
     exponents (``lax.integer_pow`` for a Python int, no derivative for an integer array)
     keep ``jnp.power``.
@@ -140,9 +141,11 @@ def _pow() -> Any:
         x, y = primals
         dx, dy = tangents
         out = real_pow(x, y)
-        zero = y == 0
-        ysafe = jnp.where(zero, jnp.ones_like(y), y)
-        dfdx = jnp.where(zero, jnp.zeros_like(out), ysafe * real_pow(x, ysafe - 1))
+        # masked where x = 0 and y = 0 only: at y = 0 and x != 0 the derivative's own
+        # derivative in y is x**-1, not 0 (a mask on y == 0 alone gave 0 there)
+        both = (y == 0) & (x == 0)
+        ysafe = jnp.where(both, jnp.ones_like(y), y)
+        dfdx = jnp.where(both, jnp.zeros_like(out), y * real_pow(x, ysafe - 1))
         dfdy = out * jnp.log(jnp.where(x == 0, jnp.ones_like(x), x))
         return out, (dfdx * dx + dfdy * dy).astype(out.dtype)
 

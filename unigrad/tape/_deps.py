@@ -145,6 +145,9 @@ def _reach(node: Any, position: dict[int, int]) -> set[int]:
     from autograd.core import sparse_add
     from autograd.numpy import power
 
+    from .._array_api._autograd_pow import pow_primitive
+
+    powers = (power, pow_primitive())
     found: set[int] = set()
     seen: set[tuple[int, tuple[int, ...]]] = set()
     stack: list[tuple[Any, tuple[int, ...]]] = [(node, ())]
@@ -174,9 +177,10 @@ def _reach(node: Any, position: dict[int, int]) -> set[int]:
         elif path and fun is container_untake:
             if n.args[1] == path[0]:
                 stack.append((parent(n, 0), path[1:]))
-        elif fun is power and _all_zero(n.args[1]):
+        elif fun in powers and _all_zero(n.args[1]):
             # x ** 0: no dependence on x (derivative 0 x^-1 = 0); autograd's VJP of
-            # x ** 2 is g * 2 * x ** 1, whose own VJP records x ** 0
+            # x ** 2 is g * 2 * x ** 1, whose own VJP records x ** 0 (the namespace's
+            # pow of two arrays, the same for an array exponent)
             stack.extend((p, path) for a, p in zip(n.argnums, n.parents, strict=True) if a != 0)
         else:
             stack.extend((p, ()) for p in n.parents)

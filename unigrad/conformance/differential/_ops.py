@@ -1223,7 +1223,8 @@ EXTENSION_OPS: tuple[OpSpec, ...] = (
         lambda r, p: F.sub(
             F.getitem(r[0], (..., slice(1, None))), F.getitem(r[0], (..., slice(None, -1)))
         ),
-        lambda b, a: ((a,), (*a.shape[:-1], a.shape[-1] - 1), a.dtype, {}),
+        # (an empty last axis: the diff is empty too, not of length -1)
+        lambda b, a: ((a,), (*a.shape[:-1], max(a.shape[-1] - 1, 0)), a.dtype, {}),
         min_nd=1,
     ),
 )

@@ -3592,9 +3592,256 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # fast mode (issue 28): a paddle create_graph result kept the graph strict mode's
-    # structure pass prunes (a constant its history, a result its spurious edges), and a
-    # later call refused there where strict mode answers (replayed in both modes)
+    # div (session 26): torch's batched create_graph pass through a cut (issue 23, class 1)
+    (
+        "torch: a batched create_graph gradient through ceil is a constant (2026/9347)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-0.85, 0.67, -1.28], dtype="float64", watched=True),
+                Leaf(name="x2", data=[[-1.28, 0.27], [-1.07, -0.2]], dtype="float64", watched=True),
+                Op(name="v3", op="neg", args=("x2",), params=()),
+                Op(name="v4", op="sum", args=("x1",), params=(("axis", None), ("keepdims", False))),
+                Op(name="v5", op="logaddexp", args=("x2", "v3"), params=()),
+                Op(name="v6", op="ceil", args=("v5",), params=()),
+                Leaf(
+                    name="x7",
+                    data=[[-1.09, 0.41, -1.08], [-0.47, 0.33, 0.43]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="linalg.matmul", args=("v5", "x7"), params=()),
+                Leaf(
+                    name="x9",
+                    data=[[-1.13, -0.73, -0.22], [-1.35, 0.32, -0.82]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v10", op="logaddexp", args=("x7", "x9"), params=()),
+                Leaf(
+                    name="x11",
+                    data=[[-0.52, 1.31, -0.39], [-0.2, -1.32, 1.18]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v12", op="logical_and", args=("x7", "x11"), params=()),
+                Op(name="v13", op="logical_not", args=("x9", "x11"), params=()),
+                Op(name="v14", op="logical_or", args=("x2", "v6"), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x2",),
+                    seeds=(
+                        Seed(
+                            data=[[[0.39, 1.16], [-0.72, 0.85]], [[-1.44, -1.17], [-0.88, 0.58]]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "torch: no_grad_vars at det leaves a constant create_graph result (26/4149)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1.07 + 0.89j), (0.22 - 1.06j), (0.49 - 0.49j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[[(1.4 - 1.33j), (-1.32 - 0.32j)], [(0.27 + 0.87j), (0.43 + 0.89j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[[(-0.98 + 1.45j), (1.14 + 1.18j)], [(0.48 + 0.57j), (0.4 + 1.29j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v4", op="rsub", args=("x2",), params=(("c", -1.5),)),
+                Op(name="v5", op="linalg.det", args=("v4",), params=()),
+                Op(name="v6", op="neg", args=("x2",), params=()),
+                Op(name="v7", op="linalg.slogdet", args=("x2",), params=()),
+                Op(name="v8", op="tensordot", args=("v6", "x3"), params=(("axes", 1),)),
+                Op(name="v9", op="linalg.det", args=("v6",), params=()),
+                Op(name="v10", op="abs", args=("v4",), params=()),
+                Op(name="v11", op="acos", args=("v8",), params=()),
+                Op(name="v12", op="acosh", args=("v6",), params=()),
+                Op(name="v13", op="add", args=("v9", "v4"), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x2", "x2"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(1.33 - 0.89j), (0.9 - 0.84j)],
+                                    [(-0.86 - 0.49j), (-0.28 - 1.36j)],
+                                ],
+                                [[(0.36 + 1.21j), (-0.59 + 0.6j)], [(0.3 + 0.84j), (1.23 + 1.21j)]],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v9",),
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # div (session 26): an fft of an empty diff, torch's MKL error and the reference's reshape
+    (
+        "torch: an fft along a non-empty axis of an empty array raised MKL's error; "
+        "the reference failed to reshape it (77/85)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[0.52, -1.21], [0.45, 1.1]], dtype="float64", watched=True),
+                Leaf(name="x2", data=[0.43, -0.36, 1.5], dtype="float64", watched=True),
+                Leaf(
+                    name="x3",
+                    data=[[0.8, 0.84, -0.27], [-0.4, -0.98, 0.29]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x4", data=[[-0.94], [-1.32]], dtype="float64", watched=True),
+                Op(name="v5", op="squeeze", args=("x4",), params=(("axis", 1),)),
+                Op(name="v6", op="cos", args=("v5",), params=()),
+                Op(name="v7", op="log1p", args=("v5",), params=()),
+                Op(name="v8", op="diff", args=("x4",), params=()),
+                Op(name="v9", op="min", args=("v6",), params=(("axis", None), ("keepdims", False))),
+                Op(name="v10", op="linalg.svd", args=("x1",), params=(("which", 1),)),
+                Leaf(name="m11", data=[True, True], dtype="bool", watched=False),
+                Op(name="v12", op="where", args=("v10", "v6", "m11"), params=()),
+                Op(name="v13", op="fft.ihfft", args=("v8",), params=(("axis", -2),)),
+                Leaf(
+                    name="x14",
+                    data=[
+                        [(-1.25 + 0.27j), (0.7 - 0.59j), (-0.36 + 1.14j)],
+                        [(1.34 + 0.9j), (1.15 - 0.69j), (-0.25 - 0.75j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v15", op="fft.irfft", args=("x14",), params=(("axis", 0),)),
+                Leaf(
+                    name="x16",
+                    data=[
+                        [(0.94 + 1.31j), (-1.2 + 1.11j), (0.62 - 0.61j)],
+                        [(1.1 - 0.37j), (-1.41 + 0.61j), (-1.41 + 1.17j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v17", op="fft.irfftn", args=("x16",), params=()),
+                Op(name="v18", op="fft.rfft", args=("v17",), params=(("axis", -2),)),
+                Grad(
+                    name="g19",
+                    outputs=("v7",),
+                    inputs=("x3", "x4", "v10"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g20",
+                    outputs=("v18",),
+                    inputs=("x16", "x16"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-1.15 + 0.62j), (-0.48 + 1.49j), (-0.49 + 0.5j), (-0.61 - 1.3j)],
+                                [(1.42 + 0.67j), (0.79 + 0.39j), (1.34 - 1.09j), (1.25 + 0.26j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # div (session 26): matrix_norm of matrices with no row or no column (NumPy's answer)
+    (
+        "matrix_norm of 2x0 and 0x2 matrices: 0 for 2, nuc, inf and -1 (torch: no history "
+        "for 2, IndexError for -1; paddle and the numpy tape: ValueError for the maxima)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[[], []], [[], []]], dtype="float64", watched=True),
+                Leaf(name="x2", data=[[0.5, -1.2, 0.8]], dtype="float64", watched=True),
+                Op(
+                    name="v3",
+                    op="matrix_norm",
+                    args=("x1",),
+                    params=(("keepdims", False), ("ord", 2)),
+                ),
+                Op(
+                    name="v4",
+                    op="matrix_norm",
+                    args=("x1",),
+                    params=(("keepdims", True), ("ord", "nuc")),
+                ),
+                Op(
+                    name="v5",
+                    op="matrix_norm",
+                    args=("x1",),
+                    params=(("keepdims", False), ("ord", "inf")),
+                ),
+                Op(name="v6", op="matrix_transpose", args=("x1",), params=()),
+                Op(
+                    name="v7",
+                    op="matrix_norm",
+                    args=("v6",),
+                    params=(("keepdims", False), ("ord", -1)),
+                ),
+                Op(name="v8", op="add", args=("v3", "v5"), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8", "v4", "v7"),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(data=[1.5, -0.5], dtype="float64"),
+                        Seed(data=[[[0.25]], [[2.0]]], dtype="float64"),
+                        Seed(data=[1.0, 1.0], dtype="float64"),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "paddle: fast mode: a constant create_graph result kept its history and carried "
         "its call's record: a later cut between that call's inputs and outputs was "
@@ -3678,8 +3925,8 @@ CORPUS: list[tuple[str, Program]] = [
         "paddle: fast mode: a create_graph result kept paddle's spurious edges (to x12, "
         "through where's shared double-grad node), so a later pass reached an input "
         "strict mode finds unused and refused paddle's complex higher-order kernels "
-        "(HigherOrderUnavailableError) where strict mode answers zeros (differential "
-        "seed 26, program 8273)",
+        "(HigherOrderUnavailableError) where strict mode answers zeros (differential seed"
+        " 26, program 8273)",
         Program(
             steps=(
                 Leaf(
@@ -3828,204 +4075,8 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "torch: a batched create_graph gradient through ceil is a constant (2026/9347)",
-        Program(
-            steps=(
-                Leaf(name="x1", data=[-0.85, 0.67, -1.28], dtype="float64", watched=True),
-                Leaf(name="x2", data=[[-1.28, 0.27], [-1.07, -0.2]], dtype="float64", watched=True),
-                Op(name="v3", op="neg", args=("x2",), params=()),
-                Op(name="v4", op="sum", args=("x1",), params=(("axis", None), ("keepdims", False))),
-                Op(name="v5", op="logaddexp", args=("x2", "v3"), params=()),
-                Op(name="v6", op="ceil", args=("v5",), params=()),
-                Leaf(
-                    name="x7",
-                    data=[[-1.09, 0.41, -1.08], [-0.47, 0.33, 0.43]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Op(name="v8", op="linalg.matmul", args=("v5", "x7"), params=()),
-                Leaf(
-                    name="x9",
-                    data=[[-1.13, -0.73, -0.22], [-1.35, 0.32, -0.82]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Op(name="v10", op="logaddexp", args=("x7", "x9"), params=()),
-                Leaf(
-                    name="x11",
-                    data=[[-0.52, 1.31, -0.39], [-0.2, -1.32, 1.18]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Op(name="v12", op="logical_and", args=("x7", "x11"), params=()),
-                Op(name="v13", op="logical_not", args=("x9", "x11"), params=()),
-                Op(name="v14", op="logical_or", args=("x2", "v6"), params=()),
-                Grad(
-                    name="g15",
-                    outputs=("v14",),
-                    inputs=("x2",),
-                    seeds=(
-                        Seed(
-                            data=[[[0.39, 1.16], [-0.72, 0.85]], [[-1.44, -1.17], [-0.88, 0.58]]],
-                            dtype="float64",
-                        ),
-                    ),
-                    retain_graph=None,
-                    create_graph=True,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=True,
-                    single=True,
-                ),
-            )
-        ),
-    ),
-    (
-        "torch: no_grad_vars at det leaves a constant create_graph result (26/4149)",
-        Program(
-            steps=(
-                Leaf(
-                    name="x1",
-                    data=[(1.07 + 0.89j), (0.22 - 1.06j), (0.49 - 0.49j)],
-                    dtype="complex128",
-                    watched=True,
-                ),
-                Leaf(
-                    name="x2",
-                    data=[[(1.4 - 1.33j), (-1.32 - 0.32j)], [(0.27 + 0.87j), (0.43 + 0.89j)]],
-                    dtype="complex128",
-                    watched=True,
-                ),
-                Leaf(
-                    name="x3",
-                    data=[[(-0.98 + 1.45j), (1.14 + 1.18j)], [(0.48 + 0.57j), (0.4 + 1.29j)]],
-                    dtype="complex128",
-                    watched=True,
-                ),
-                Op(name="v4", op="rsub", args=("x2",), params=(("c", -1.5),)),
-                Op(name="v5", op="linalg.det", args=("v4",), params=()),
-                Op(name="v6", op="neg", args=("x2",), params=()),
-                Op(name="v7", op="linalg.slogdet", args=("x2",), params=()),
-                Op(name="v8", op="tensordot", args=("v6", "x3"), params=(("axes", 1),)),
-                Op(name="v9", op="linalg.det", args=("v6",), params=()),
-                Op(name="v10", op="abs", args=("v4",), params=()),
-                Op(name="v11", op="acos", args=("v8",), params=()),
-                Op(name="v12", op="acosh", args=("v6",), params=()),
-                Op(name="v13", op="add", args=("v9", "v4"), params=()),
-                Grad(
-                    name="g14",
-                    outputs=("v13",),
-                    inputs=("x2", "x2"),
-                    seeds=(
-                        Seed(
-                            data=[
-                                [
-                                    [(1.33 - 0.89j), (0.9 - 0.84j)],
-                                    [(-0.86 - 0.49j), (-0.28 - 1.36j)],
-                                ],
-                                [[(0.36 + 1.21j), (-0.59 + 0.6j)], [(0.3 + 0.84j), (1.23 + 1.21j)]],
-                            ],
-                            dtype="complex128",
-                        ),
-                    ),
-                    retain_graph=None,
-                    create_graph=True,
-                    allow_unused=True,
-                    materialize_grads=False,
-                    no_grad_vars=("v9",),
-                    batched=True,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        "torch: an fft along a non-empty axis of an empty array raised MKL's error; the "
-        "reference failed to reshape it (77/85)",
-        Program(
-            steps=(
-                Leaf(name="x1", data=[[0.52, -1.21], [0.45, 1.1]], dtype="float64", watched=True),
-                Leaf(name="x2", data=[0.43, -0.36, 1.5], dtype="float64", watched=True),
-                Leaf(
-                    name="x3",
-                    data=[[0.8, 0.84, -0.27], [-0.4, -0.98, 0.29]],
-                    dtype="float64",
-                    watched=True,
-                ),
-                Leaf(name="x4", data=[[-0.94], [-1.32]], dtype="float64", watched=True),
-                Op(name="v5", op="squeeze", args=("x4",), params=(("axis", 1),)),
-                Op(name="v6", op="cos", args=("v5",), params=()),
-                Op(name="v7", op="log1p", args=("v5",), params=()),
-                Op(name="v8", op="diff", args=("x4",), params=()),
-                Op(name="v9", op="min", args=("v6",), params=(("axis", None), ("keepdims", False))),
-                Op(name="v10", op="linalg.svd", args=("x1",), params=(("which", 1),)),
-                Leaf(name="m11", data=[True, True], dtype="bool", watched=False),
-                Op(name="v12", op="where", args=("v10", "v6", "m11"), params=()),
-                Op(name="v13", op="fft.ihfft", args=("v8",), params=(("axis", -2),)),
-                Leaf(
-                    name="x14",
-                    data=[
-                        [(-1.25 + 0.27j), (0.7 - 0.59j), (-0.36 + 1.14j)],
-                        [(1.34 + 0.9j), (1.15 - 0.69j), (-0.25 - 0.75j)],
-                    ],
-                    dtype="complex128",
-                    watched=True,
-                ),
-                Op(name="v15", op="fft.irfft", args=("x14",), params=(("axis", 0),)),
-                Leaf(
-                    name="x16",
-                    data=[
-                        [(0.94 + 1.31j), (-1.2 + 1.11j), (0.62 - 0.61j)],
-                        [(1.1 - 0.37j), (-1.41 + 0.61j), (-1.41 + 1.17j)],
-                    ],
-                    dtype="complex128",
-                    watched=True,
-                ),
-                Op(name="v17", op="fft.irfftn", args=("x16",), params=()),
-                Op(name="v18", op="fft.rfft", args=("v17",), params=(("axis", -2),)),
-                Grad(
-                    name="g19",
-                    outputs=("v7",),
-                    inputs=("x3", "x4", "v10"),
-                    seeds=None,
-                    retain_graph=None,
-                    create_graph=False,
-                    allow_unused=True,
-                    materialize_grads=True,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-                Grad(
-                    name="g20",
-                    outputs=("v18",),
-                    inputs=("x16", "x16"),
-                    seeds=(
-                        Seed(
-                            data=[
-                                [(-1.15 + 0.62j), (-0.48 + 1.49j), (-0.49 + 0.5j), (-0.61 - 1.3j)],
-                                [(1.42 + 0.67j), (0.79 + 0.39j), (1.34 - 1.09j), (1.25 + 0.26j)],
-                            ],
-                            dtype="complex128",
-                        ),
-                    ),
-                    retain_graph=None,
-                    create_graph=False,
-                    allow_unused=None,
-                    materialize_grads=False,
-                    no_grad_vars=None,
-                    batched=False,
-                    single=False,
-                ),
-            )
-        ),
-    ),
-    (
-        (
-            "the oracle: cumulative_prod along an empty axis (no products: the empty array,"
-            " after a one with include_initial) failed in np.stack; seed 41, program 1227"
-        ),
+        "the oracle: cumulative_prod along an empty axis (no products: the empty array, "
+        "after a one with include_initial) failed in np.stack; seed 41, program 1227",
         Program(
             steps=(
                 Leaf(name="x1", data=-1.29, dtype="float32", watched=True),
