@@ -1,0 +1,545 @@
+"""The tensorflow tape's primitive namespace: ``tf.experimental.numpy`` and the standard.
+
+``tf.experimental.numpy`` (TensorFlow's NumPy API over ``tf.Tensor``, differentiable by
+``tf.GradientTape``) gives most of NumPy's names; this module fills in the standard's
+own (``acos``, ``concat``, ``permute_dims``, ``bitwise_*``, ``linalg``, ``fft``, ...) from
+TensorFlow ops and the common rules (``_common``). Data types are NumPy's (the tape's
+tensors report ``numpy.dtype``). `prims` is the primitive namespace the tape's operators
+and ``_common`` read; `build` is the standard namespace the recording namespace wraps.
+Nothing here enables ``tnp.experimental_enable_numpy_behavior`` (a process-wide switch
+of TensorFlow's own promotion rules): tensors are handled through functions only.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from . import _common as c
+from ._autograd import _DTYPES, _Module
+
+__all__ = ["build", "prims"]
+
+
+def _tf() -> Any:
+    import tensorflow as tf
+
+    return tf
+
+
+def _np_dtype(dtype: Any) -> Any:
+    import numpy as np
+
+    if dtype is None:
+        return None
+    return np.dtype(getattr(dtype, "as_numpy_dtype", dtype))
+
+
+def _dtype(x: Any) -> Any:
+    return _np_dtype(x.dtype)
+
+
+class _Linalg:
+    """NumPy-signature linear algebra over ``tf.linalg`` (what ``_common`` reads)."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(_tf().linalg, name)
+
+    def svd(self, x: Any, full_matrices: bool = True, compute_uv: bool = True) -> Any:
+        tf = _tf()
+        if not compute_uv:
+            return tf.linalg.svd(x, compute_uv=False)
+        s, u, v = tf.linalg.svd(x, full_matrices=full_matrices)
+        return c.SVDResult(u, s, tf.linalg.adjoint(v))
+
+    def eigh(self, x: Any) -> Any:
+        w, v = _tf().linalg.eigh(x)
+        return c.EighResult(w, v)
+
+    def inv(self, x: Any) -> Any:
+        return _tf().linalg.inv(x)
+
+    def det(self, x: Any) -> Any:
+        return _tf().linalg.det(x)
+
+    def solve(self, a: Any, b: Any) -> Any:
+        return _tf().linalg.solve(a, b)
+
+
+class _Prims(_Module):
+    """``tf.experimental.numpy`` plus the names the tape's operators and ``_common``
+    read that it lacks."""
+
+
+def _getitem(x: Any, idx: Any) -> Any:
+    from tensorflow.python.ops.numpy_ops import np_array_ops
+
+    def plain(i: Any) -> Any:
+        from ..tape import Tensor
+
+        return i._value if isinstance(i, Tensor) else i
+
+    idx = tuple(plain(i) for i in idx) if isinstance(idx, tuple) else plain(idx)
+    return np_array_ops._getitem(x, idx)
+
+
+@functools.cache
+def prims() -> Any:
+    """The primitive namespace (built once)."""
+    import tensorflow as tf
+    import tensorflow.experimental.numpy as tnp
+
+    p = _Prims("unigrad._array_api.tensorflow_prims", tnp)
+
+    def matrix_transpose(x: Any) -> Any:
+        return tnp.swapaxes(x, -1, -2)
+
+    def invert(x: Any) -> Any:
+        x = tf.convert_to_tensor(x)
+        return tf.logical_not(x) if x.dtype == tf.bool else tf.bitwise.invert(x)
+
+    def left_shift(x1: Any, x2: Any) -> Any:
+        x1, x2 = _promote(tnp, x1, x2)
+        return tf.bitwise.left_shift(x1, x2)
+
+    def right_shift(x1: Any, x2: Any) -> Any:
+        x1, x2 = _promote(tnp, x1, x2)
+        return tf.bitwise.right_shift(x1, x2)
+
+    def positive(x: Any) -> Any:
+        return tnp.positive(x)
+
+    def astype(x: Any, dtype: Any) -> Any:
+        return tf.cast(x, _np_dtype(dtype))
+
+    vars(p).update(
+        getitem=_getitem,
+        matrix_transpose=matrix_transpose,
+        invert=invert,
+        left_shift=left_shift,
+        right_shift=right_shift,
+        positive=positive,
+        astype=astype,
+        linalg=_Linalg(),
+    )
+    return p
+
+
+def _promote(tnp: Any, x1: Any, x2: Any) -> tuple[Any, Any]:
+    """Both operands in their NumPy result type (TensorFlow's binary ops want one)."""
+    import numpy as np
+    import tensorflow as tf
+
+    def dt(v: Any) -> Any:
+        return _dtype(v) if hasattr(v, "dtype") else v
+
+    target = np.result_type(dt(x1), dt(x2))
+    return tf.cast(x1, target), tf.cast(x2, target)
+
+
+@functools.cache
+def build() -> Any:
+    """The standard namespace (built once)."""
+    import numpy as np
+    import tensorflow as tf
+    import tensorflow.experimental.numpy as tnp
+
+    p = prims()
+    ns = _Module("unigrad._array_api.tensorflow_tape", p)
+
+    def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+        return tf.cast(x, _np_dtype(dtype))
+
+    def permute_dims(x: Any, /, axes: Any) -> Any:
+        return tf.transpose(x, tuple(axes))
+
+    def bitwise_invert(x: Any, /) -> Any:
+        return p.invert(x)
+
+    def bitwise_left_shift(x1: Any, x2: Any, /) -> Any:
+        return p.left_shift(x1, x2)
+
+    def bitwise_right_shift(x1: Any, x2: Any, /) -> Any:
+        return p.right_shift(x1, x2)
+
+    def trunc(x: Any, /) -> Any:
+        return tnp.fix(x)
+
+    def copysign(x1: Any, x2: Any, /) -> Any:
+        x1, x2 = _promote(tnp, x1, x2)
+        flip = tf.not_equal(_signbit(x1), _signbit(x2))
+        return tf.where(flip, -x1, x1)
+
+    def _signbit(v: Any) -> Any:
+        return tnp.signbit(v)
+
+    def can_cast(from_: Any, to: Any, /) -> bool:
+        f = _dtype(from_) if hasattr(from_, "dtype") else _np_dtype(from_)
+        return bool(np.can_cast(f, _np_dtype(to)))
+
+    def isdtype(dtype: Any, kind: Any) -> bool:
+        return bool(np.isdtype(_np_dtype(dtype), kind))
+
+    def result_type(*arrays_and_dtypes: Any) -> Any:
+        return np.result_type(
+            *(_dtype(a) if hasattr(a, "dtype") else a for a in arrays_and_dtypes)
+        )
+
+    def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
+        if sorter is not None:
+            x1 = tnp.take(x1, sorter)
+        x2 = tf.convert_to_tensor(x2)
+        shape = tf.shape(x2)
+        out = tf.searchsorted(x1, tf.reshape(x2, (-1,)), side=side, out_type=tf.int64)
+        return tf.reshape(out, shape)
+
+    def nonzero(x: Any, /) -> Any:
+        return tuple(tf.cast(i, tf.int64) for i in tnp.nonzero(x))
+
+    def _unique(x: Any) -> Any:
+        v = np.asarray(x)
+        return np.unique(v.reshape(-1), return_index=True, return_inverse=True, return_counts=True)
+
+    def unique_values(x: Any, /) -> Any:
+        return tf.constant(_unique(x)[0])
+
+    def unique_counts(x: Any, /) -> Any:
+        u, _, _, n = _unique(x)
+        return c.UniqueCounts(tf.constant(u), tf.constant(n.astype(np.int64)))
+
+    def unique_inverse(x: Any, /) -> Any:
+        u, _, inv, _ = _unique(x)
+        inv = inv.reshape(np.shape(x)).astype(np.int64)
+        return c.UniqueInverse(tf.constant(u), tf.constant(inv))
+
+    def unique_all(x: Any, /) -> Any:
+        u, idx, inv, n = _unique(x)
+        return c.UniqueAll(
+            tf.constant(u),
+            tf.constant(idx.astype(np.int64)),
+            tf.constant(inv.reshape(np.shape(x)).astype(np.int64)),
+            tf.constant(n.astype(np.int64)),
+        )
+
+    def sum(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        return tnp.sum(x, axis=axis, dtype=_np_dtype(dtype), keepdims=keepdims)
+
+    def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        return tnp.prod(x, axis=axis, dtype=_np_dtype(dtype), keepdims=keepdims)
+
+    def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        return tnp.mean(x, axis=axis, keepdims=keepdims)
+
+    def max(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        return tnp.max(x, axis=axis, keepdims=keepdims)
+
+    def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        return tnp.min(x, axis=axis, keepdims=keepdims)
+
+    def matmul(x1: Any, x2: Any, /) -> Any:
+        return tnp.matmul(x1, x2)
+
+    def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
+        return tnp.tensordot(x1, x2, axes=axes)
+
+    def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
+        return tnp.take_along_axis(x, indices, axis)
+
+    def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
+        return tnp.repeat(x, repeats, axis=axis)
+
+    def squeeze(x: Any, /, axis: Any) -> Any:
+        return tnp.squeeze(x, axis=axis)
+
+    def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+        return tnp.expand_dims(x, axis)
+
+    def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> Any:
+        return tf.reshape(x, tuple(shape))
+
+    def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
+        return tnp.roll(x, shift, axis=axis)
+
+    def tile(x: Any, repetitions: Any, /) -> Any:
+        return tnp.tile(x, repetitions)
+
+    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+        return tnp.where(condition, x1, x2)
+
+    def argmax(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        out = tnp.argmax(x, axis=axis)
+        if keepdims:
+            out = tnp.expand_dims(out, axis if axis is not None else 0)
+            if axis is None:
+                out = tf.reshape(out, (1,) * len(x.shape))
+        return tf.cast(out, tf.int64)
+
+    def argmin(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        out = tnp.argmin(x, axis=axis)
+        if keepdims:
+            out = tnp.expand_dims(out, axis if axis is not None else 0)
+            if axis is None:
+                out = tf.reshape(out, (1,) * len(x.shape))
+        return tf.cast(out, tf.int64)
+
+    def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        return tnp.zeros(shape, dtype=_np_dtype(dtype) or np.float32)
+
+    def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        return tnp.ones(shape, dtype=_np_dtype(dtype) or np.float32)
+
+    def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        return zeros(shape, dtype=dtype)
+
+    def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        if dtype is None:
+            dtype = _default_dtype(fill_value)
+        return tf.fill(tuple(shape) if not isinstance(shape, int) else (shape,), tf.cast(fill_value, _np_dtype(dtype)))
+
+    def _default_dtype(v: Any) -> Any:
+        if isinstance(v, bool):
+            return np.bool_
+        if isinstance(v, int):
+            return np.int64
+        if isinstance(v, complex):
+            return np.complex64
+        if isinstance(v, float):
+            return np.float32
+        return _dtype(v)
+
+    def zeros_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+        return tf.zeros(tf.shape(x), _np_dtype(dtype) or _dtype(x))
+
+    def ones_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+        return tf.ones(tf.shape(x), _np_dtype(dtype) or _dtype(x))
+
+    def empty_like(x: Any, /, *, dtype: Any = None, device: Any = None) -> Any:
+        return zeros_like(x, dtype=dtype)
+
+    def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
+        dt = _np_dtype(dtype) or _dtype(x)
+        return tf.fill(tf.shape(x), tf.cast(fill_value, dt))
+
+    def eye(
+        n_rows: int,
+        n_cols: int | None = None,
+        /,
+        *,
+        k: int = 0,
+        dtype: Any = None,
+        device: Any = None,
+    ) -> Any:
+        return tf.constant(np.eye(n_rows, n_cols, k=k, dtype=_np_dtype(dtype) or np.float32))
+
+    def arange(
+        start: Any,
+        /,
+        stop: Any = None,
+        step: Any = 1,
+        *,
+        dtype: Any = None,
+        device: Any = None,
+    ) -> Any:
+        out = np.arange(start, stop, step, dtype=_np_dtype(dtype))
+        if dtype is None and out.dtype == np.float64:
+            out = out.astype(np.float32)
+        return tf.constant(out)
+
+    def linspace(
+        start: Any,
+        stop: Any,
+        /,
+        num: int,
+        *,
+        dtype: Any = None,
+        device: Any = None,
+        endpoint: bool = True,
+    ) -> Any:
+        default = np.complex64 if isinstance(start, complex) or isinstance(stop, complex) else np.float32
+        out = np.linspace(start, stop, num, endpoint=endpoint, dtype=_np_dtype(dtype) or default)
+        return tf.constant(out)
+
+    def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: Any = None) -> Any:
+        if isinstance(obj, tf.Tensor):
+            return obj if dtype is None else tf.cast(obj, _np_dtype(dtype))
+        arr = np.asarray(obj, dtype=_np_dtype(dtype))
+        if dtype is None and arr.dtype == np.float64 and not isinstance(obj, np.ndarray):
+            arr = arr.astype(np.float32)
+        if dtype is None and arr.dtype == np.complex128 and not isinstance(obj, np.ndarray):
+            arr = arr.astype(np.complex64)
+        return tf.constant(arr)
+
+    def sign(x: Any, /) -> Any:
+        return tnp.sign(x) + tf.zeros((), _dtype(x))
+
+    def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        if axis == () or len(x.shape) == 0:
+            return x + 0.0 * x
+        return tf.reduce_logsumexp(x, axis=axis, keepdims=keepdims)
+
+    def sigmoid(x: Any, /) -> Any:
+        return tf.math.sigmoid(x)
+
+    def softplus(x: Any, /) -> Any:
+        return tf.math.softplus(x)
+
+    def relu(x: Any, /) -> Any:
+        return tf.where(x > 0, x, tf.zeros_like(x))
+
+    def erf(x: Any, /) -> Any:
+        return tf.math.erf(x)
+
+    def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return x - tf.reduce_logsumexp(x, axis=axis, keepdims=True)
+
+    def softmax(x: Any, /, *, axis: int = -1) -> Any:
+        return tf.exp(log_softmax(x, axis=axis))
+
+    def einsum(subscripts: str, /, *operands: Any) -> Any:
+        return tf.einsum(subscripts, *operands)
+
+    linalg = _Module("unigrad._array_api.tensorflow_tape.linalg", tf.linalg)
+    for name in (
+        "cross",
+        "diagonal",
+        "eigvalsh",
+        "matrix_norm",
+        "matrix_power",
+        "matrix_transpose",
+        "outer",
+        "svdvals",
+        "trace",
+        "vecdot",
+        "vector_norm",
+    ):
+        setattr(linalg, name, c.bind(getattr(c, name), p, name))
+
+    def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+        low = tf.linalg.cholesky(x)
+        return tf.linalg.adjoint(low) if upper else low
+
+    def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
+        return c.svd_via_reduced(p, tf.stop_gradient, x, full_matrices=full_matrices)
+
+    def qr(x: Any, /, *, mode: str = "reduced") -> Any:
+        q, r = tf.linalg.qr(x, full_matrices=mode == "complete")
+        return c.QRResult(q, r)
+
+    def slogdet(x: Any, /) -> Any:
+        sign_, logabs = tf.linalg.slogdet(x)
+        return c.SlogdetResult(sign_, logabs)
+
+    def pinv(x: Any, /, *, rtol: Any = None) -> Any:
+        return tf.linalg.pinv(x, rcond=rtol)
+
+    def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
+        return tf.cast(tf.linalg.matrix_rank(x, tol=None if rtol is None else rtol), tf.int64)
+
+    vars(linalg).update(
+        matmul=matmul,
+        tensordot=tensordot,
+        cholesky=cholesky,
+        qr=qr,
+        svd=svd,
+        eigh=p.linalg.eigh,
+        inv=p.linalg.inv,
+        det=p.linalg.det,
+        solve=p.linalg.solve,
+        slogdet=slogdet,
+        pinv=pinv,
+        matrix_rank=matrix_rank,
+    )
+    for name in (
+        "argsort",
+        "broadcast_arrays",
+        "clip",
+        "concat",
+        "cumulative_prod",
+        "cumulative_sum",
+        "flip",
+        "matrix_transpose",
+        "meshgrid",
+        "sort",
+        "std",
+        "take",
+        "unstack",
+        "var",
+        "vecdot",
+    ):
+        setattr(ns, name, c.bind(getattr(c, name), p, name))
+    vars(ns).update(
+        acos=tnp.arccos,
+        acosh=tnp.arccosh,
+        asin=tnp.arcsin,
+        asinh=tnp.arcsinh,
+        atan=tnp.arctan,
+        atanh=tnp.arctanh,
+        atan2=tnp.arctan2,
+        pow=tnp.power,
+        astype=astype,
+        permute_dims=permute_dims,
+        bitwise_invert=bitwise_invert,
+        bitwise_left_shift=bitwise_left_shift,
+        bitwise_right_shift=bitwise_right_shift,
+        trunc=trunc,
+        copysign=copysign,
+        can_cast=can_cast,
+        isdtype=isdtype,
+        result_type=result_type,
+        searchsorted=searchsorted,
+        nonzero=nonzero,
+        unique_values=unique_values,
+        unique_counts=unique_counts,
+        unique_inverse=unique_inverse,
+        unique_all=unique_all,
+        sum=sum,
+        prod=prod,
+        mean=mean,
+        max=max,
+        min=min,
+        matmul=matmul,
+        tensordot=tensordot,
+        take_along_axis=take_along_axis,
+        repeat=repeat,
+        squeeze=squeeze,
+        expand_dims=expand_dims,
+        reshape=reshape,
+        roll=roll,
+        tile=tile,
+        where=where,
+        argmax=argmax,
+        argmin=argmin,
+        zeros=zeros,
+        ones=ones,
+        empty=empty,
+        full=full,
+        zeros_like=zeros_like,
+        ones_like=ones_like,
+        empty_like=empty_like,
+        full_like=full_like,
+        eye=eye,
+        arange=arange,
+        linspace=linspace,
+        asarray=asarray,
+        sign=sign,
+        finfo=c.bind(c.finfo, np, "finfo"),
+        iinfo=c.bind(c.iinfo, np, "iinfo"),
+        logsumexp=logsumexp,
+        sigmoid=sigmoid,
+        softplus=softplus,
+        relu=relu,
+        erf=erf,
+        softmax=softmax,
+        log_softmax=log_softmax,
+        einsum=einsum,
+        linalg=linalg,
+        e=float(np.e),
+        pi=float(np.pi),
+        inf=float("inf"),
+        nan=float("nan"),
+        newaxis=None,
+        __array_namespace_info__=np.__array_namespace_info__,
+    )
+    for name in _DTYPES:
+        setattr(ns, name, getattr(np, name))
+    return ns
