@@ -112,7 +112,17 @@ def prims() -> Any:
     def astype(x: Any, dtype: Any) -> Any:
         return tf.cast(x, _np_dtype(dtype))
 
+    def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
+        import numpy as np
+
+        return tuple(np.broadcast_shapes(*(tuple(s) for s in shapes)))
+
+    def shape(x: Any) -> tuple[int, ...]:
+        return tuple(x.shape)
+
     vars(p).update(
+        broadcast_shapes=broadcast_shapes,
+        shape=shape,
         getitem=_getitem,
         matrix_transpose=matrix_transpose,
         invert=invert,
@@ -241,6 +251,14 @@ def build() -> Any:
 
     def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
         return tnp.tensordot(x1, x2, axes=axes)
+
+    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+        if axis is None:
+            if len(x.shape) != 1:
+                msg = f"take needs axis for a {len(x.shape)}-d array"
+                raise ValueError(msg)
+            axis = 0
+        return tnp.take(x, indices, axis=axis)
 
     def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
         return tnp.take_along_axis(x, indices, axis)
@@ -461,7 +479,6 @@ def build() -> Any:
         "meshgrid",
         "sort",
         "std",
-        "take",
         "unstack",
         "var",
         "vecdot",
@@ -499,6 +516,7 @@ def build() -> Any:
         min=min,
         matmul=matmul,
         tensordot=tensordot,
+        take=take,
         take_along_axis=take_along_axis,
         repeat=repeat,
         squeeze=squeeze,
