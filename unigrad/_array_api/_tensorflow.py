@@ -66,6 +66,86 @@ class _Linalg:
         return _tf().linalg.solve(a, b)
 
 
+class _FFT:
+    """NumPy-signature complex FFTs along one axis over ``tf.signal`` (which transforms
+    the innermost axis of complex tensors only and has no ``n`` or ``norm``)."""
+
+    def _one(self, x: Any, n: Any, axis: int, norm: str, inverse: bool) -> Any:
+        import math
+
+        import tensorflow as tf
+        import tensorflow.experimental.numpy as tnp
+
+        x = tf.convert_to_tensor(x)
+        if not x.dtype.is_complex:
+            x = tf.cast(x, tf.complex64 if x.dtype in (tf.float32, tf.float16) else tf.complex128)
+        xm = tnp.moveaxis(x, axis, -1)
+        m = xm.shape[-1]
+        if n is not None and n < m:
+            xm = xm[..., :n]
+        elif n is not None and n > m:
+            pad = tf.zeros((*xm.shape[:-1], n - m), xm.dtype)
+            xm = tf.concat([xm, pad], axis=-1)
+        size = xm.shape[-1]
+        out = tf.signal.ifft(xm) if inverse else tf.signal.fft(xm)
+        if norm == "ortho":
+            scale = math.sqrt(size) if inverse else 1 / math.sqrt(size)
+            out = out * tf.cast(scale, out.dtype)
+        elif norm == ("backward" if inverse else "forward"):
+            scale = size if inverse else 1 / size
+            out = out * tf.cast(scale, out.dtype)
+        elif norm not in ("backward", "forward"):
+            msg = f"norm must be 'backward', 'ortho' or 'forward', got {norm!r}"
+            raise ValueError(msg)
+        return tnp.moveaxis(out, -1, axis)
+
+    def fft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
+        return self._one(x, n, axis, norm, False)
+
+    def ifft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
+        return self._one(x, n, axis, norm, True)
+
+    def rfft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
+        from ._autograd import _rfft
+
+        return _rfft(prims(), x, n=n, axis=axis, norm=norm)
+
+    def irfft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
+        from ._autograd import _irfft
+
+        return _irfft(prims(), x, n=n, axis=axis, norm=norm)
+
+
+def _cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
+    """Running products, one multiply each: TensorFlow's ``Cumprod`` gradient
+    (``cumsum(g * out) / x``, tensorflow/python/ops/math_grad.py, 2.21) is NaN at an
+    exact zero and misses the conjugate of a complex input."""
+    import tensorflow as tf
+    import tensorflow.experimental.numpy as tnp
+
+    if dtype is not None:
+        x = tf.cast(x, _np_dtype(dtype))
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        return tnp.cumprod(x, axis=axis)
+    xm = tnp.moveaxis(x, axis, 0)
+    if xm.shape[0] == 0:
+        return x
+    outs = [xm[0]]
+    for i in range(1, xm.shape[0]):
+        outs.append(outs[-1] * xm[i])
+    return tnp.moveaxis(tf.stack(outs), 0, axis)
+
+
+def _cumsum(x: Any, axis: int, dtype: Any = None) -> Any:
+    import tensorflow as tf
+
+    if dtype is not None:
+        x = tf.cast(x, _np_dtype(dtype))
+    elif x.dtype == tf.bool:
+        x = tf.cast(x, tf.int64)
+    return tf.cumsum(x, axis=axis)
+
+
 class _Prims(_Module):
     """``tf.experimental.numpy`` plus the names the tape's operators and ``_common``
     read that it lacks."""
@@ -109,9 +189,6 @@ def prims() -> Any:
     def positive(x: Any) -> Any:
         return tnp.positive(x)
 
-    def astype(x: Any, dtype: Any) -> Any:
-        return tf.cast(x, _np_dtype(dtype))
-
     def broadcast_shapes(*shapes: Any) -> tuple[int, ...]:
         import numpy as np
 
@@ -120,7 +197,34 @@ def prims() -> Any:
     def shape(x: Any) -> tuple[int, ...]:
         return tuple(x.shape)
 
+    def argsort(x: Any, axis: int = -1, kind: Any = None) -> Any:
+        x = tf.convert_to_tensor(x)
+        if len(x.shape) == 0:
+            return tf.zeros((), tf.int64)
+        return tf.cast(tf.argsort(x, axis=axis, stable=True), tf.int64)
+
+    def sort(x: Any, axis: int = -1, kind: Any = None) -> Any:
+        # a gather by the stable permutation (the permutation from the value: a constant)
+        x = tf.convert_to_tensor(x)
+        if len(x.shape) == 0:
+            return x
+        return tnp.take_along_axis(x, argsort(tf.stop_gradient(x), axis), axis)
+
+    def _complex_test(fn: Any, both: Any) -> Any:
+        def test(x: Any) -> Any:
+            x = tf.convert_to_tensor(x)
+            if x.dtype.is_complex:
+                return both(fn(tf.math.real(x)), fn(tf.math.imag(x)))
+            return fn(x)
+
+        return test
+
     vars(p).update(
+        argsort=argsort,
+        sort=sort,
+        isnan=_complex_test(tnp.isnan, tf.logical_or),
+        isinf=_complex_test(tnp.isinf, tf.logical_or),
+        isfinite=_complex_test(tnp.isfinite, tf.logical_and),
         broadcast_shapes=broadcast_shapes,
         shape=shape,
         getitem=_getitem,
@@ -129,10 +233,25 @@ def prims() -> Any:
         left_shift=left_shift,
         right_shift=right_shift,
         positive=positive,
-        astype=astype,
+        astype=_astype,
+        cumprod=_cumprod,
+        cumsum=_cumsum,
+        fft=_FFT(),
         linalg=_Linalg(),
     )
     return p
+
+
+def _astype(x: Any, dtype: Any) -> Any:
+    """``tf.cast``; bool to complex through float (TensorFlow 2.21's Cast has no
+    bool -> complex kernel)."""
+    import tensorflow as tf
+
+    dt = _np_dtype(dtype)
+    x = tf.convert_to_tensor(x)
+    if x.dtype == tf.bool and dt.kind == "c":
+        x = tf.cast(x, tf.float64)
+    return tf.cast(x, dt)
 
 
 def _promote(tnp: Any, x1: Any, x2: Any) -> tuple[Any, Any]:
@@ -158,7 +277,7 @@ def build() -> Any:
     ns = _Module("unigrad._array_api.tensorflow_tape", p)
 
     def astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
-        return tf.cast(x, _np_dtype(dtype))
+        return _astype(x, dtype)
 
     def permute_dims(x: Any, /, axes: Any) -> Any:
         return tf.transpose(x, tuple(axes))
@@ -453,6 +572,68 @@ def build() -> Any:
     def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
         return tf.cast(tf.linalg.matrix_rank(x, tol=None if rtol is None else rtol), tf.int64)
 
+    fft = _Module("unigrad._array_api.tensorflow_tape.fft", tf.signal)
+
+    def _nd(inverse: bool) -> Any:
+        def transform(
+            x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward"
+        ) -> Any:
+            from ._autograd import _nd_axes
+
+            sizes, axes_ = _nd_axes(x, s, axes)
+            out = x
+            for n, a in zip(sizes, axes_, strict=True):
+                out = p.fft._one(out, n, a, norm, inverse)
+            return out
+
+        transform.__name__ = transform.__qualname__ = "ifftn" if inverse else "fftn"
+        return transform
+
+    def _one(inverse: bool) -> Any:
+        def transform(
+            x: Any, /, *, n: Any = None, axis: int = -1, norm: str = "backward"
+        ) -> Any:
+            return p.fft._one(x, n, axis, norm, inverse)
+
+        transform.__name__ = transform.__qualname__ = "ifft" if inverse else "fft"
+        return transform
+
+    def _freq(fn: Any, name: str) -> Any:
+        def freq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> Any:
+            out = fn(n, d)
+            return tf.constant(out.astype(_np_dtype(dtype) or np.float32))
+
+        freq.__name__ = freq.__qualname__ = name
+        return freq
+
+    def fftshift(x: Any, /, *, axes: Any = None) -> Any:
+        axes_ = tuple(range(len(x.shape))) if axes is None else axes
+        axes_ = (axes_,) if isinstance(axes_, int) else tuple(axes_)
+        return tnp.roll(x, [x.shape[a] // 2 for a in axes_], axis=axes_)
+
+    def ifftshift(x: Any, /, *, axes: Any = None) -> Any:
+        axes_ = tuple(range(len(x.shape))) if axes is None else axes
+        axes_ = (axes_,) if isinstance(axes_, int) else tuple(axes_)
+        return tnp.roll(x, [-(x.shape[a] // 2) for a in axes_], axis=axes_)
+
+    from . import _autograd as ag
+
+    vars(fft).update(
+        fft=_one(False),
+        ifft=_one(True),
+        fftn=_nd(False),
+        ifftn=_nd(True),
+        rfft=c.bind(ag._rfft, p, "rfft"),
+        irfft=c.bind(ag._irfft, p, "irfft"),
+        rfftn=c.bind(ag._rfftn, p, "rfftn"),
+        irfftn=c.bind(ag._irfftn, p, "irfftn"),
+        hfft=c.bind(c.hfft, p, "hfft"),
+        ihfft=c.bind(c.ihfft, p, "ihfft"),
+        fftfreq=_freq(np.fft.fftfreq, "fftfreq"),
+        rfftfreq=_freq(np.fft.rfftfreq, "rfftfreq"),
+        fftshift=fftshift,
+        ifftshift=ifftshift,
+    )
     vars(linalg).update(
         matmul=matmul,
         tensordot=tensordot,
@@ -551,6 +732,7 @@ def build() -> Any:
         log_softmax=log_softmax,
         einsum=einsum,
         linalg=linalg,
+        fft=fft,
         e=float(np.e),
         pi=float(np.pi),
         inf=float("inf"),
