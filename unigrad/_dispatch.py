@@ -131,9 +131,7 @@ _REGISTRY: dict[str, _Entry] = {
     "tensorflow": _Entry(
         "tensorflow",
         framework="tensorflow",
-        test=_any_of(
-            _subclass_of("tensorflow", "Tensor"), _subclass_of("tensorflow", "Variable")
-        ),
+        test=_any_of(_subclass_of("tensorflow", "Tensor"), _subclass_of("tensorflow", "Variable")),
         loader=_module_loader("unigrad.backends.tensorflow"),
         requires=("tensorflow",),
     ),

@@ -219,7 +219,21 @@ def prims() -> Any:
 
         return test
 
+    def round_(x: Any, decimals: int = 0) -> Any:
+        # tnp.round calls ndarray.astype, which needs TensorFlow's process-wide numpy
+        # behaviour (2.21): tf.math.round rounds half to even, as NumPy
+        x = tf.convert_to_tensor(x)
+        if x.dtype.is_complex:
+            return tf.complex(round_(tf.math.real(x), decimals), round_(tf.math.imag(x), decimals))
+        if not x.dtype.is_floating:
+            return x
+        if decimals == 0:
+            return tf.math.round(x)
+        scale = tf.cast(10.0**decimals, x.dtype)
+        return tf.math.round(x * scale) / scale
+
     vars(p).update(
+        round=round_,
         argsort=argsort,
         sort=sort,
         isnan=_complex_test(tnp.isnan, tf.logical_or),
@@ -310,9 +324,7 @@ def build() -> Any:
         return bool(np.isdtype(_np_dtype(dtype), kind))
 
     def result_type(*arrays_and_dtypes: Any) -> Any:
-        return np.result_type(
-            *(_dtype(a) if hasattr(a, "dtype") else a for a in arrays_and_dtypes)
-        )
+        return np.result_type(*(_dtype(a) if hasattr(a, "dtype") else a for a in arrays_and_dtypes))
 
     def searchsorted(x1: Any, x2: Any, /, *, side: str = "left", sorter: Any = None) -> Any:
         if sorter is not None:
@@ -431,7 +443,10 @@ def build() -> Any:
     def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
         if dtype is None:
             dtype = _default_dtype(fill_value)
-        return tf.fill(tuple(shape) if not isinstance(shape, int) else (shape,), tf.cast(fill_value, _np_dtype(dtype)))
+        return tf.fill(
+            tuple(shape) if not isinstance(shape, int) else (shape,),
+            tf.cast(fill_value, _np_dtype(dtype)),
+        )
 
     def _default_dtype(v: Any) -> Any:
         if isinstance(v, bool):
@@ -492,7 +507,9 @@ def build() -> Any:
         device: Any = None,
         endpoint: bool = True,
     ) -> Any:
-        default = np.complex64 if isinstance(start, complex) or isinstance(stop, complex) else np.float32
+        default = (
+            np.complex64 if isinstance(start, complex) or isinstance(stop, complex) else np.float32
+        )
         out = np.linspace(start, stop, num, endpoint=endpoint, dtype=_np_dtype(dtype) or default)
         return tf.constant(out)
 
@@ -564,7 +581,8 @@ def build() -> Any:
 
     def slogdet(x: Any, /) -> Any:
         sign_, logabs = tf.linalg.slogdet(x)
-        return c.SlogdetResult(sign_, logabs)
+        # TensorFlow 2.21 gives log|det| in the input's complex dtype: the standard's is real
+        return c.SlogdetResult(sign_, tf.math.real(logabs) if logabs.dtype.is_complex else logabs)
 
     def pinv(x: Any, /, *, rtol: Any = None) -> Any:
         return tf.linalg.pinv(x, rcond=rtol)
@@ -575,9 +593,7 @@ def build() -> Any:
     fft = _Module("unigrad._array_api.tensorflow_tape.fft", tf.signal)
 
     def _nd(inverse: bool) -> Any:
-        def transform(
-            x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward"
-        ) -> Any:
+        def transform(x: Any, /, *, s: Any = None, axes: Any = None, norm: str = "backward") -> Any:
             from ._autograd import _nd_axes
 
             sizes, axes_ = _nd_axes(x, s, axes)
@@ -590,9 +606,7 @@ def build() -> Any:
         return transform
 
     def _one(inverse: bool) -> Any:
-        def transform(
-            x: Any, /, *, n: Any = None, axis: int = -1, norm: str = "backward"
-        ) -> Any:
+        def transform(x: Any, /, *, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
             return p.fft._one(x, n, axis, norm, inverse)
 
         transform.__name__ = transform.__qualname__ = "ifft" if inverse else "fft"

@@ -292,9 +292,7 @@ def namespace_for(cls: type[Tensor]) -> Portable:
         elif cls.__unigrad_backend__ == "tensorflow":
             from .._array_api import _tensorflow
 
-            rec = RecordingNamespace(
-                cls, _tensorflow.build(), "unigrad.tape.tensorflow_namespace"
-            )
+            rec = RecordingNamespace(cls, _tensorflow.build(), "unigrad.tape.tensorflow_namespace")
         else:
             from .._array_api import _jax
 

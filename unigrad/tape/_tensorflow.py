@@ -73,7 +73,7 @@ class _TensorflowEngine(Engine):
         return (np.ndarray, np.generic)
 
     def is_array(self, v: Any) -> bool:
-        return isinstance(v, self._array_types) or isinstance(v, self._np_types)
+        return isinstance(v, (*self._array_types, *self._np_types))
 
     def canon(self, v: Any) -> Any:
         tf = self._tf
