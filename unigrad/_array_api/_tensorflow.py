@@ -88,15 +88,13 @@ class _FFT:
             xm = tf.concat([xm, pad], axis=-1)
         size = xm.shape[-1]
         out = tf.signal.ifft(xm) if inverse else tf.signal.fft(xm)
-        if norm == "ortho":
-            scale = math.sqrt(size) if inverse else 1 / math.sqrt(size)
-            out = out * tf.cast(scale, out.dtype)
-        elif norm == ("backward" if inverse else "forward"):
-            scale = size if inverse else 1 / size
-            out = out * tf.cast(scale, out.dtype)
-        elif norm not in ("backward", "forward"):
+        # tf.signal.ifft divides by n (NumPy's "backward"), tf.signal.fft does not
+        if norm not in ("backward", "ortho", "forward"):
             msg = f"norm must be 'backward', 'ortho' or 'forward', got {norm!r}"
             raise ValueError(msg)
+        scale = {"backward": 1.0, "ortho": math.sqrt(size), "forward": float(size)}[norm]
+        if scale != 1.0:
+            out = out * tf.cast(scale if inverse else 1 / scale, out.dtype)
         return tnp.moveaxis(out, -1, axis)
 
     def fft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
