@@ -158,6 +158,11 @@ def _getitem(x: Any, idx: Any) -> Any:
         return i._value if isinstance(i, Tensor) else i
 
     idx = tuple(plain(i) for i in idx) if isinstance(idx, tuple) else plain(idx)
+    one = idx[0] if isinstance(idx, tuple) and len(idx) == 1 else idx
+    if getattr(one, "dtype", None) == "bool" and len(getattr(one, "shape", (1,))) == 0:
+        # a 0-d mask (NumPy: a new axis of length 1 or 0); TensorFlow refuses it
+        new = np_array_ops._getitem(x, None)
+        return new if bool(one) else new[:0]
     return np_array_ops._getitem(x, idx)
 
 

@@ -257,6 +257,28 @@ class TensorflowTensor(Tensor):
             shape = tuple(shape[0])
         return record_call(type(self), _reshape, (self, tuple(shape)), {})
 
+    def __setitem__(self, key: Any, value: Any, /) -> None:
+        """``x[key] = value`` on a constant: a new tensor through a host copy
+        (``tf.Tensor`` has no item assignment); refused on a tensor with history, as on
+        the other tapes."""
+        if self.requires_grad or (isinstance(value, Tensor) and value.requires_grad):
+            super().__setitem__(key, value)  # (the tape's refusal)
+        import numpy as np
+        import tensorflow as tf
+
+        def host(v: Any) -> Any:
+            if isinstance(v, Tensor):
+                v = v._value
+            if isinstance(v, tf.Tensor):
+                return v.numpy()
+            if type(v) is tuple:
+                return tuple(host(e) for e in v)
+            return v
+
+        new = np.array(self._value.numpy(), copy=True)
+        new[host(key)] = host(value)
+        self._value = tf.constant(new)
+
     def _element(self, what: str) -> Any:
         import numpy as np
 
