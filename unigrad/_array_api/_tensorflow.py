@@ -320,8 +320,19 @@ def build() -> Any:
         return tnp.signbit(v)
 
     def can_cast(from_: Any, to: Any, /) -> bool:
-        f = _dtype(from_) if hasattr(from_, "dtype") else _np_dtype(from_)
-        return bool(np.can_cast(f, _np_dtype(to)))
+        return bool(np.can_cast(_dtype_or(from_), _np_dtype(to)))
+
+    def _dtype_or(x: Any) -> Any:
+        """An array's NumPy dtype, or a dtype (object or scalar type) as NumPy's."""
+        if not isinstance(x, type) and hasattr(x, "dtype"):
+            return _dtype(x)
+        return _np_dtype(x)
+
+    def finfo(type: Any, /) -> Any:
+        return c.finfo(np, _dtype_or(type))
+
+    def iinfo(type: Any, /) -> Any:
+        return c.iinfo(np, _dtype_or(type))
 
     def isdtype(dtype: Any, kind: Any) -> bool:
         return bool(np.isdtype(_np_dtype(dtype), kind))
@@ -473,7 +484,7 @@ def build() -> Any:
 
     def full_like(x: Any, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> Any:
         dt = _np_dtype(dtype) or _dtype(x)
-        return tf.fill(tf.shape(x), tf.cast(fill_value, dt))
+        return tf.fill(tf.shape(x), tf.constant(np.asarray(fill_value, dtype=dt)))
 
     def eye(
         n_rows: int,
@@ -738,8 +749,8 @@ def build() -> Any:
         linspace=linspace,
         asarray=asarray,
         sign=sign,
-        finfo=c.bind(c.finfo, np, "finfo"),
-        iinfo=c.bind(c.iinfo, np, "iinfo"),
+        finfo=finfo,
+        iinfo=iinfo,
         logsumexp=logsumexp,
         sigmoid=sigmoid,
         softplus=softplus,
