@@ -94,7 +94,7 @@ class _FFT:
             raise ValueError(msg)
         scale = {"backward": 1.0, "ortho": math.sqrt(size), "forward": float(size)}[norm]
         if scale != 1.0:
-            out = out * tf.cast(scale if inverse else 1 / scale, out.dtype)
+            out = out * tf.constant(scale if inverse else 1 / scale, out.dtype)
         return tnp.moveaxis(out, -1, axis)
 
     def fft(self, x: Any, n: Any = None, axis: int = -1, norm: str = "backward") -> Any:
@@ -232,7 +232,7 @@ def prims() -> Any:
             return x
         if decimals == 0:
             return tf.math.round(x)
-        scale = tf.cast(10.0**decimals, x.dtype)
+        scale = tf.constant(10.0**decimals, x.dtype)
         return tf.math.round(x * scale) / scale
 
     vars(p).update(
@@ -280,7 +280,11 @@ def _promote(tnp: Any, x1: Any, x2: Any) -> tuple[Any, Any]:
         return _dtype(v) if hasattr(v, "dtype") else v
 
     target = np.result_type(dt(x1), dt(x2))
-    return tf.cast(x1, target), tf.cast(x2, target)
+
+    def to(v: Any) -> Any:  # (a Python number straight to the target: no float32 step)
+        return tf.cast(v, target) if hasattr(v, "dtype") else tf.constant(v, target)
+
+    return to(x1), to(x2)
 
 
 @functools.cache
