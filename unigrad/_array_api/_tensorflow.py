@@ -144,6 +144,32 @@ def _cumsum(x: Any, axis: int, dtype: Any = None) -> Any:
     return tf.cumsum(x, axis=axis)
 
 
+class _Info:
+    """The namespace's ``__array_namespace_info__()``: NumPy's, with this namespace's
+    defaults (float32 and complex64, as TensorFlow's; int64 integers and indices)."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self._np = np.__array_namespace_info__()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._np, name)
+
+    def default_device(self) -> Any:
+        return "cpu"
+
+    def default_dtypes(self, *, device: Any = None) -> dict[str, Any]:
+        import numpy as np
+
+        return {
+            "real floating": np.dtype(np.float32),
+            "complex floating": np.dtype(np.complex64),
+            "integral": np.dtype(np.int64),
+            "indexing": np.dtype(np.int64),
+        }
+
+
 class _Prims(_Module):
     """``tf.experimental.numpy`` plus the names the tape's operators and ``_common``
     read that it lacks."""
@@ -770,7 +796,7 @@ def build() -> Any:
         inf=float("inf"),
         nan=float("nan"),
         newaxis=None,
-        __array_namespace_info__=np.__array_namespace_info__,
+        __array_namespace_info__=_Info,
     )
     for name in _DTYPES:
         setattr(ns, name, getattr(np, name))
