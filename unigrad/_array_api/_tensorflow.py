@@ -261,7 +261,26 @@ def prims() -> Any:
         scale = tf.constant(10.0**decimals, x.dtype)
         return tf.math.round(x * scale) / scale
 
+    @tf.custom_gradient  # type: ignore[untyped-decorator]
+    def _real_abs(x: Any) -> Any:
+        sign = tf.stop_gradient(tf.sign(x))
+
+        def grad(g: Any) -> Any:
+            return g * sign
+
+        return tf.abs(x), grad
+
+    def abs_(x: Any) -> Any:
+        # real abs differentiated through sign(x) cut from x: TensorFlow's own rule
+        # (grad * sign(x), tensorflow/python/ops/math_grad.py) connects the derivative to
+        # x through Sign, whose gradient is registered as zeros, and the tape's
+        # dependence walk (rule 14: abs's derivative is a constant) would follow it
+        x = tf.convert_to_tensor(x)
+        return _real_abs(x) if x.dtype.is_floating else tf.abs(x)
+
     vars(p).update(
+        abs=abs_,
+        absolute=abs_,
         round=round_,
         argsort=argsort,
         sort=sort,
@@ -724,6 +743,7 @@ def build() -> Any:
     ):
         setattr(ns, name, c.bind(getattr(c, name), p, name))
     vars(ns).update(
+        abs=p.abs,
         acos=tnp.arccos,
         acosh=tnp.arccosh,
         asin=tnp.arcsin,
