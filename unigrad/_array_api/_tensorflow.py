@@ -589,6 +589,27 @@ def build() -> Any:
     def sign(x: Any, /) -> Any:
         return tnp.sign(x) + tf.zeros((), _dtype(x))
 
+    def logaddexp(x1: Any, x2: Any, /) -> Any:
+        # tnp.logaddexp's derivative at x1 == x2 is (1, 0) (TensorFlow 2.21 differentiates
+        # its maximum(x1, x2) branch); with the shift cut from the graph it is (1/2, 1/2)
+        x1, x2 = _promote(tnp, x1, x2)
+        m = tf.stop_gradient(tf.maximum(x1, x2))
+        finite = tf.math.is_finite(m)
+        shift = tf.where(finite, m, tf.zeros_like(m))
+        out = shift + tf.math.log(tf.exp(x1 - shift) + tf.exp(x2 - shift))
+        return tf.where(finite, out, tnp.logaddexp(x1, x2))
+
+    def diff(
+        x: Any, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None
+    ) -> Any:
+        parts = [v for v in (prepend, x, append) if v is not None]
+        if len(parts) > 1:
+            x = tf.concat([tf.convert_to_tensor(v, x.dtype) for v in parts], axis=axis)
+        return tnp.diff(x, n=n, axis=axis)
+
+    def count_nonzero(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
+        return tf.math.count_nonzero(x, axis=axis, keepdims=keepdims, dtype=tf.int64)
+
     def logsumexp(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
         if axis == () or len(x.shape) == 0:
             return x + 0.0 * x
@@ -744,6 +765,9 @@ def build() -> Any:
         setattr(ns, name, c.bind(getattr(c, name), p, name))
     vars(ns).update(
         abs=p.abs,
+        logaddexp=logaddexp,
+        count_nonzero=count_nonzero,
+        diff=diff,
         acos=tnp.arccos,
         acosh=tnp.arccosh,
         asin=tnp.arcsin,
