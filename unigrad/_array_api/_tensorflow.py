@@ -12,6 +12,7 @@ of TensorFlow's own promotion rules): tensors are handled through functions only
 
 from __future__ import annotations
 
+import builtins
 import functools
 from typing import Any
 
@@ -440,11 +441,26 @@ def build() -> Any:
     def min(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
         return tnp.min(x, axis=axis, keepdims=keepdims)
 
+    def _int_via_int64(fn: Any) -> Any:
+        # TensorFlow 2.21 has no CPU MatMul kernel for int8/int16/uint* (NotFoundError):
+        # integer products in int64, cast back (NumPy's wraparound)
+        def f(x1: Any, x2: Any, **kwargs: Any) -> Any:
+            x1, x2 = _promote(tnp, x1, x2)
+            if x1.dtype.is_integer and x1.dtype not in (tf.int32, tf.int64):
+                out = fn(tf.cast(x1, tf.int64), tf.cast(x2, tf.int64), **kwargs)
+                return tf.cast(out, x1.dtype)
+            return fn(x1, x2, **kwargs)
+
+        return f
+
+    _matmul = _int_via_int64(tnp.matmul)
+    _tensordot = _int_via_int64(tnp.tensordot)
+
     def matmul(x1: Any, x2: Any, /) -> Any:
-        return tnp.matmul(x1, x2)
+        return _matmul(x1, x2)
 
     def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
-        return tnp.tensordot(x1, x2, axes=axes)
+        return _tensordot(x1, x2, axes=axes)
 
     def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
         if axis is None:
@@ -669,7 +685,37 @@ def build() -> Any:
         return c.SlogdetResult(sign_, tf.math.real(logabs) if logabs.dtype.is_complex else logabs)
 
     def pinv(x: Any, /, *, rtol: Any = None) -> Any:
-        return tf.linalg.pinv(x, rcond=rtol)
+        # through the SVD (tf.linalg.pinv takes real matrices only), NumPy's cutoff
+        u, sv, vh = p.linalg.svd(x, full_matrices=False)
+        m, n = x.shape[-2], x.shape[-1]
+        real = sv.dtype
+        if rtol is None:
+            rtol = builtins.max(m, n) * float(np.finfo(_np_dtype(real)).eps)
+        cutoff = tf.cast(rtol, real) * tf.reduce_max(sv, axis=-1, keepdims=True)
+        inv = tf.where(sv > cutoff, 1 / tf.where(sv > cutoff, sv, tf.ones_like(sv)), 0)
+        inv = tf.cast(inv, x.dtype)
+        return tf.linalg.adjoint(vh) @ (inv[..., :, None] * tf.linalg.adjoint(u))
+
+    def solve(x1: Any, x2: Any, /) -> Any:
+        # the standard's broadcasting (a 1-d x2 is one vector); tf.linalg.solve wants
+        # equal ranks and batch shapes
+        x1, x2 = _promote(tnp, x1, x2)
+        vector = len(x2.shape) == 1
+        if vector:
+            x2 = x2[:, None]
+        batch = np.broadcast_shapes(tuple(x1.shape[:-2]), tuple(x2.shape[:-2]))
+        x1 = tf.broadcast_to(x1, (*batch, *x1.shape[-2:]))
+        x2 = tf.broadcast_to(x2, (*batch, *x2.shape[-2:]))
+        out = tf.linalg.solve(x1, x2)
+        return out[..., 0] if vector else out
+
+    def outer(x1: Any, x2: Any, /) -> Any:
+        x1, x2 = _promote(tnp, x1, x2)
+        return c.outer(p, x1, x2)
+
+    def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        x1, x2 = _promote(tnp, x1, x2)
+        return c.cross(p, x1, x2, axis=axis)
 
     def matrix_rank(x: Any, /, *, rtol: Any = None) -> Any:
         return tf.cast(tf.linalg.matrix_rank(x, tol=None if rtol is None else rtol), tf.int64)
@@ -741,7 +787,9 @@ def build() -> Any:
         eigh=p.linalg.eigh,
         inv=p.linalg.inv,
         det=p.linalg.det,
-        solve=p.linalg.solve,
+        solve=solve,
+        outer=outer,
+        cross=cross,
         slogdet=slogdet,
         pinv=pinv,
         matrix_rank=matrix_rank,
