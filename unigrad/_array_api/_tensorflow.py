@@ -399,6 +399,9 @@ def build() -> Any:
         return tf.reshape(out, shape)
 
     def nonzero(x: Any, /) -> Any:
+        if len(x.shape) == 0:
+            msg = "nonzero of a 0-d array: expected at least one dimension (the standard)"
+            raise ValueError(msg)
         return tuple(tf.cast(i, tf.int64) for i in tnp.nonzero(x))
 
     def _unique(x: Any) -> Any:
@@ -489,7 +492,21 @@ def build() -> Any:
         return tnp.roll(x, shift, axis=axis)
 
     def tile(x: Any, repetitions: Any, /) -> Any:
-        return tnp.tile(x, repetitions)
+        reps = tuple(int(r) for r in repetitions)
+        nd = len(x.shape)
+        if len(reps) < nd:
+            reps = (1,) * (nd - len(reps)) + reps
+        elif len(reps) > nd:
+            x = tf.reshape(x, (1,) * (len(reps) - nd) + tuple(x.shape))
+        try:
+            return tf.tile(x, reps)
+        except tf.errors.OpError:
+            # no Tile kernel for this dtype on the CPU (TensorFlow 2.21: uint16 and
+            # wider unsigned): the same bits as the signed integer of that width
+            signed = {tf.uint16: tf.int16, tf.uint32: tf.int32, tf.uint64: tf.int64}
+            if x.dtype not in signed:
+                raise
+            return tf.bitcast(tf.tile(tf.bitcast(x, signed[x.dtype]), reps), x.dtype)
 
     def where(condition: Any, x1: Any, x2: Any, /) -> Any:
         return tnp.where(condition, x1, x2)
