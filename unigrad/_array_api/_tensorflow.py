@@ -142,6 +142,11 @@ def _cumsum(x: Any, axis: int, dtype: Any = None) -> Any:
         x = tf.cast(x, _np_dtype(dtype))
     elif x.dtype == tf.bool:
         x = tf.cast(x, tf.int64)
+    elif x.dtype.is_integer and x.dtype.size < 8:  # NumPy's (the standard's) sum dtype
+        x = tf.cast(x, tf.uint64 if x.dtype.is_unsigned else tf.int64)
+    if x.dtype.is_unsigned and x.dtype.size == 8:
+        # (no CPU Cumsum kernel for uint64 in TensorFlow 2.21: the same bits in int64)
+        return tf.bitcast(tf.cumsum(tf.bitcast(x, tf.int64), axis=axis), tf.uint64)
     return tf.cumsum(x, axis=axis)
 
 
