@@ -487,7 +487,7 @@ def build() -> Any:
     def squeeze(x: Any, /, axis: Any) -> Any:
         return tnp.squeeze(x, axis=axis)
 
-    def expand_dims(x: Any, /, *, axis: int = 0) -> Any:
+    def expand_dims(x: Any, /, axis: int = 0) -> Any:
         return tnp.expand_dims(x, axis)
 
     def reshape(x: Any, /, shape: Any, *, copy: bool | None = None) -> Any:

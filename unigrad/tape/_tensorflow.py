@@ -279,6 +279,30 @@ class TensorflowTensor(Tensor):
         new[host(key)] = host(value)
         self._value = tf.constant(new)
 
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[Any, int] | None = None,
+        copy: bool | None = None,
+    ) -> Any:
+        cpu = self._value.__dlpack_device__()[0] == 1
+        if self.requires_grad or not cpu or (copy is not True and dl_device is None):
+            return super().__dlpack__(
+                stream=stream, max_version=max_version, dl_device=dl_device, copy=copy
+            )
+        # tf.Tensor.__dlpack__ refuses copy=True and any dl_device (TensorFlow 2.21): a
+        # host tensor's export through a NumPy array (a copy, or a view of the host value)
+        import numpy as np
+
+        if dl_device is not None and tuple(dl_device) != (1, 0):
+            msg = f"a CPU tensor cannot be exported to DLPack device {dl_device!r}"
+            raise BufferError(msg)
+        host = np.array(self._value.numpy(), copy=True)
+        return host.__dlpack__(max_version=max_version, copy=copy is True or None)
+
     def _element(self, what: str) -> Any:
         import numpy as np
 
