@@ -248,6 +248,9 @@ def prims() -> Any:
     def _complex_test(fn: Any, both: Any) -> Any:
         def test(x: Any) -> Any:
             x = tf.convert_to_tensor(x)
+            if x.dtype.is_integer or x.dtype == tf.bool:  # (no kernel: the answer)
+                filled = fn is tnp.isfinite
+                return tf.fill(tf.shape(x), filled)
             if x.dtype.is_complex:
                 return both(fn(tf.math.real(x)), fn(tf.math.imag(x)))
             return fn(x)
@@ -276,15 +279,49 @@ def prims() -> Any:
 
         return tf.abs(x), grad
 
+    def _unsigned_safe(fn: Any, unsigned: Any) -> Any:
+        # TensorFlow 2.21 registers many elementwise kernels for signed types only
+        # (InvalidArgumentError "Value for attr 'T' of uint8 is not in the list"):
+        # the unsigned answer written out
+        def f(x: Any, *args: Any, **kwargs: Any) -> Any:
+            x = tf.convert_to_tensor(x)
+            if x.dtype.is_unsigned:
+                return unsigned(x)
+            return fn(x, *args, **kwargs)
+
+        f.__name__ = f.__qualname__ = getattr(fn, "__name__", "f")
+        return f
+
+    def _integral_identity(fn: Any) -> Any:
+        def f(x: Any) -> Any:  # floor/ceil/trunc of an integer or bool: itself
+            x = tf.convert_to_tensor(x)
+            return x if (x.dtype.is_integer or x.dtype == tf.bool) else fn(x)
+
+        f.__name__ = f.__qualname__ = getattr(fn, "__name__", "f")
+        return f
+
     def abs_(x: Any) -> Any:
         # real abs differentiated through sign(x) cut from x: TensorFlow's own rule
         # (grad * sign(x), tensorflow/python/ops/math_grad.py) connects the derivative to
         # x through Sign, whose gradient is registered as zeros, and the tape's
         # dependence walk (rule 14: abs's derivative is a constant) would follow it
         x = tf.convert_to_tensor(x)
+        if x.dtype.is_unsigned:
+            return x
         return _real_abs(x) if x.dtype.is_floating else tf.abs(x)
 
+    def _neg_unsigned(x: Any) -> Any:  # NumPy's wraparound: 0 - x
+        return tf.zeros_like(x) - x
+
+    def _sign_unsigned(x: Any) -> Any:
+        return tf.cast(x > 0, x.dtype)
+
     vars(p).update(
+        negative=_unsigned_safe(tnp.negative, _neg_unsigned),
+        sign=_unsigned_safe(tnp.sign, _sign_unsigned),
+        floor=_integral_identity(tnp.floor),
+        ceil=_integral_identity(tnp.ceil),
+        fix=_integral_identity(tnp.fix),
         abs=abs_,
         absolute=abs_,
         round=round_,
@@ -364,7 +401,7 @@ def build() -> Any:
         return p.right_shift(x1, x2)
 
     def trunc(x: Any, /) -> Any:
-        return tnp.fix(x)
+        return p.fix(x)
 
     def copysign(x1: Any, x2: Any, /) -> Any:
         x1, x2 = _promote(tnp, x1, x2)
@@ -625,6 +662,9 @@ def build() -> Any:
         return tf.constant(arr)
 
     def sign(x: Any, /) -> Any:
+        x = tf.convert_to_tensor(x)
+        if x.dtype.is_unsigned or x.dtype == tf.bool:
+            return p.sign(x)
         return tnp.sign(x) + tf.zeros((), _dtype(x))
 
     def logaddexp(x1: Any, x2: Any, /) -> Any:
