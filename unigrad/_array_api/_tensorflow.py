@@ -873,7 +873,37 @@ def build() -> Any:
         "vecdot",
     ):
         setattr(ns, name, c.bind(getattr(c, name), p, name))
+    from . import _c99
+
+    def complex_special(name: str) -> Any:
+        fn = getattr(ns, name)
+
+        def f(x: Any, /) -> Any:  # the standard's complex special cases (TF's kernels miss some)
+            out = fn(x)
+            x = tf.convert_to_tensor(x)
+            if not x.dtype.is_complex:
+                return out
+            v = x.numpy()
+            with np.errstate(all="ignore"):
+                mask, re, im = _c99.special(np, name, v.real, v.imag)
+            if not mask.any():
+                return out
+            value = np.empty(v.shape, v.dtype)
+            value.real, value.imag = re, im
+            return _c99.pin(tnp, tf.constant(mask), tf.constant(value), out, tf.stop_gradient)
+
+        f.__name__ = f.__qualname__ = name
+        return f
+
+    def signbit(x: Any, /) -> Any:  # the sign bit itself (-0.0 and -NaN included)
+        x = tf.convert_to_tensor(x)
+        if not x.dtype.is_floating:
+            return tnp.signbit(x)
+        ints = {2: tf.int16, 4: tf.int32, 8: tf.int64}[x.dtype.size]
+        return tf.bitcast(x, ints) < 0
+
     vars(ns).update(
+        signbit=signbit,
         abs=p.abs,
         logaddexp=logaddexp,
         count_nonzero=count_nonzero,
@@ -954,4 +984,7 @@ def build() -> Any:
     )
     for name in _DTYPES:
         setattr(ns, name, getattr(np, name))
+    for name in _c99.FUNCTIONS:
+        if hasattr(ns, name):
+            setattr(ns, name, complex_special(name))
     return ns
