@@ -316,7 +316,22 @@ def prims() -> Any:
     def _sign_unsigned(x: Any) -> Any:
         return tf.cast(x > 0, x.dtype)
 
+    def power(x1: Any, x2: Any) -> Any:
+        # no unsigned Pow kernel (TensorFlow 2.21): the same bits in the signed integer of
+        # that width (products wrap modulo 2^bits either way)
+        d1 = getattr(x1, "dtype", None)
+        d2 = getattr(x2, "dtype", None)
+        if not any(d is not None and tf.as_dtype(d).is_unsigned for d in (d1, d2)):
+            return tnp.power(x1, x2)
+        x1, x2 = _promote(tnp, x1, x2)
+        if not x1.dtype.is_unsigned:
+            return tnp.power(x1, x2)
+        signed = {1: tf.int16, 2: tf.int32, 4: tf.int64, 8: tf.int64}[x1.dtype.size]
+        out = tnp.power(tf.cast(x1, signed), tf.cast(x2, signed))
+        return tf.cast(out, x1.dtype)
+
     vars(p).update(
+        power=power,
         negative=_unsigned_safe(tnp.negative, _neg_unsigned),
         sign=_unsigned_safe(tnp.sign, _sign_unsigned),
         floor=_integral_identity(tnp.floor),
@@ -915,7 +930,7 @@ def build() -> Any:
         atan=tnp.arctan,
         atanh=tnp.arctanh,
         atan2=tnp.arctan2,
-        pow=tnp.power,
+        pow=p.power,
         astype=astype,
         permute_dims=permute_dims,
         bitwise_invert=bitwise_invert,
