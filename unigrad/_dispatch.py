@@ -128,6 +128,13 @@ _REGISTRY: dict[str, _Entry] = {
         loader=_module_loader("unigrad.backends.numpy"),
         requires=("numpy", "autograd"),
     ),
+    "tensorflow": _Entry(
+        "tensorflow",
+        framework="tensorflow",
+        test=_any_of(_subclass_of("tensorflow", "Tensor"), _subclass_of("tensorflow", "Variable")),
+        loader=_module_loader("unigrad.backends.tensorflow"),
+        requires=("tensorflow",),
+    ),
 }
 _BUILTIN = frozenset(_REGISTRY)
 _TYPE_CACHE: dict[type, Backend] = {}

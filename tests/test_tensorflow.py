@@ -1,0 +1,89 @@
+"""The tensorflow backend's own translations (issue 29); the contract itself is tested on
+it by the ``backend`` fixture. Skipped where TensorFlow is not importable."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import unigrad
+
+tf = pytest.importorskip("tensorflow")
+
+
+def test_import_unigrad_imports_no_tensorflow():
+    code = "import sys, unigrad; assert 'tensorflow' not in sys.modules, 'imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_tape_tensors_report_numpy_dtypes():
+    x = unigrad.watch(tf.constant([1.0, 2.0], tf.float64))
+    assert x.dtype == np.dtype("float64")
+    assert unigrad.namespace(x).float64 == x.dtype
+    (g,) = unigrad.grad((x * x).sum(), x)
+    assert isinstance(g, tf.Tensor)
+    assert g.dtype == tf.float64
+
+
+def test_a_variable_is_watched_through_its_value():
+    v = tf.Variable([1.0, 2.0])
+    x = unigrad.watch(v)
+    (g,) = unigrad.grad((x * x).sum(), x)
+    np.testing.assert_allclose(g.numpy(), [2.0, 4.0])
+
+
+def test_complex_gradient_is_torchs_convention():
+    # d Re(z^2) / dz in torch's convention: conj(2 z)
+    z0 = np.array([1 + 2j, -0.5 + 0.25j], np.complex128)
+    z = unigrad.watch(tf.constant(z0))
+    (g,) = unigrad.grad(unigrad.namespace(z).real(z * z).sum(), z)
+    np.testing.assert_allclose(g.numpy(), np.conj(2 * z0), rtol=1e-12)
+
+
+def test_third_order_through_nested_gradient_tapes():
+    x = unigrad.watch(tf.constant([0.5, 2.0], tf.float64))
+    xp = unigrad.namespace(x)
+    (g1,) = unigrad.grad(xp.sin(x).sum(), x, create_graph=True)
+    (g2,) = unigrad.grad(g1.sum(), x, create_graph=True)
+    (g3,) = unigrad.grad(g2.sum(), x)
+    np.testing.assert_allclose(g3.numpy(), -np.cos([0.5, 2.0]), rtol=1e-12)
+
+
+def test_cumulative_prod_gradient_at_an_exact_zero():
+    # TensorFlow's own Cumprod gradient divides by x (NaN here); the namespace's is not
+    x = unigrad.watch(tf.constant([2.0, 0.0, 3.0], tf.float64))
+    xp = unigrad.namespace(x)
+    (g,) = unigrad.grad(xp.cumulative_prod(x).sum(), x)
+    np.testing.assert_allclose(g.numpy(), [1.0, 2.0 + 6.0, 0.0])
+
+
+def test_cumulative_prod_complex_gradient_is_conjugated():
+    z0 = np.array([1 + 1j, 2 - 1j], np.complex128)
+    z = unigrad.watch(tf.constant(z0))
+    xp = unigrad.namespace(z)
+    (g,) = unigrad.grad(xp.real(xp.cumulative_prod(z)).sum(), z)
+    # d/dz Re(z0 + z0 z1) = conj(1 + z1), d/dz1 = conj(z0)
+    np.testing.assert_allclose(g.numpy(), np.conj([1 + z0[1], z0[0]]), rtol=1e-12)
+
+
+@pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+@pytest.mark.parametrize("name", ["fft", "ifft", "rfft", "irfft", "fftn", "ifftn"])
+def test_fft_values_are_numpys(name, norm):
+    a = np.random.default_rng(0).normal(size=(3, 4))
+    x = unigrad.watch(tf.constant(a))
+    out = getattr(unigrad.namespace(x).fft, name)(x, norm=norm)
+    np.testing.assert_allclose(
+        unigrad.to_numpy(out), getattr(np.fft, name)(a, norm=norm), rtol=1e-10, atol=1e-12
+    )
+
+
+def test_item_assignment_on_a_constant_makes_a_new_tensor():
+    x = unigrad.watch(tf.constant([1.0]))
+    c = unigrad.namespace(x).zeros((3,))
+    c[1] = 5.0
+    np.testing.assert_array_equal(unigrad.to_numpy(c), [0.0, 5.0, 0.0])
+    with pytest.raises(unigrad.TapeError):
+        (x * 1.0)[0] = 2.0
