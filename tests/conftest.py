@@ -35,6 +35,13 @@ import pytest
 import unigrad
 from unigrad.conformance import Kit
 
+# Paddle before tensorflow, before any test module imports either: TensorFlow 2.21 exports
+# its C++ protobuf to the whole process and paddle 3.3.1's libraries, loaded after it, bind
+# to it and crash (see unigrad/_dispatch.py, `_paddle_loader`). Only where both are
+# installed: the other environments import nothing here.
+if importlib.util.find_spec("tensorflow") is not None and importlib.util.find_spec("paddle"):
+    import paddle  # noqa: F401
+
 BACKENDS = ("torch", "paddle", "jax", "numpy", "tensorflow")
 #: The backends ``rotate_backends`` deals values to (tensorflow, skipped where it is not
 #: installed, takes no share: every value still runs somewhere in the default run).

@@ -3,6 +3,7 @@ it by the ``backend`` fixture. Skipped where TensorFlow is not importable."""
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
 
@@ -87,3 +88,36 @@ def test_item_assignment_on_a_constant_makes_a_new_tensor():
     np.testing.assert_array_equal(unigrad.to_numpy(c), [0.0, 5.0, 0.0])
     with pytest.raises(unigrad.TapeError):
         (x * 1.0)[0] = 2.0
+
+
+_NEEDS_PADDLE = pytest.mark.skipif(
+    importlib.util.find_spec("paddle") is None, reason="paddle is not installed"
+)
+
+
+@_NEEDS_PADDLE
+def test_loading_paddle_after_tensorflow_refuses_instead_of_crashing():
+    # TensorFlow 2.21 then paddle 3.3.1 in one process is a SIGSEGV (unigrad/_dispatch.py,
+    # `_paddle_loader`): unigrad's own import of paddle says so first
+    code = (
+        "import tensorflow, unigrad\n"
+        "try:\n"
+        "    unigrad.get_backend('paddle')\n"
+        "except unigrad.BackendError as e:\n"
+        "    assert 'import paddle before tensorflow' in str(e).lower(), e\n"
+        "else:\n"
+        "    raise SystemExit('no BackendError')\n"
+        "import sys; assert 'paddle' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+@_NEEDS_PADDLE
+def test_the_conformance_runner_loads_paddle_before_tensorflow():
+    code = (
+        "from unigrad.conformance._runner import load_backends\n"
+        "infos = [info for _, info in load_backends(['tensorflow', 'paddle'])]\n"
+        "assert [i.name for i in infos] == ['tensorflow', 'paddle'], infos\n"
+        "assert not any(i.error for i in infos), infos\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
