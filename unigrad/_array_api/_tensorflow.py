@@ -61,10 +61,74 @@ class _Linalg:
         return _tf().linalg.inv(x)
 
     def det(self, x: Any) -> Any:
-        return _tf().linalg.det(x)
+        return _det()(x)
 
     def solve(self, a: Any, b: Any) -> Any:
         return _tf().linalg.solve(a, b)
+
+
+@functools.cache
+def _det() -> Any:
+    """``tf.linalg.det`` with the cofactor matrix as its derivative, in TensorFlow's
+    gradient convention. TensorFlow 2.21's ``MatrixDeterminant`` gradient
+    (``grad * det(A) * inv(A^H)``, tensorflow/python/ops/linalg_grad.py) misses the
+    conjugate of ``det(A)`` for complex ``A`` (the gradient of ``Re det`` came out wrong)
+    and inverts ``A``, an ``InvalidArgumentError`` at a singular matrix where the
+    derivative exists. The cofactors are the signed determinants of the minors (exact at
+    every matrix, and differentiable again through this same function) for matrices up
+    to 4x4 or ill-conditioned ones, ``det(A) inv(A)^T`` for larger well-conditioned
+    ones: the numpy tape's rule (``_autograd._det_primitive``)."""
+    import numpy as np
+    import tensorflow as tf
+
+    def cofactors(a: Any) -> Any:
+        n = a.shape[-1]
+        if n == 0:
+            return tf.zeros_like(a)
+        if n == 1:
+            return tf.ones_like(a)
+        if n > 4 and hasattr(a, "numpy"):
+            value = a.numpy()
+            eps = np.finfo(value.dtype).eps
+            if np.all(np.linalg.cond(value) < 1.0 / np.sqrt(eps)):
+                return det(a)[..., None, None] * tf.linalg.matrix_transpose(tf.linalg.inv(a))
+        # minor (i, j): rows without i, columns without j, for all (i, j) at once
+        keep = np.array([[k for k in range(n) if k != i] for i in range(n)])
+        rows = tf.gather(a, keep, axis=-2)  # (..., i, n-1, n)
+        minors = tf.gather(rows, keep, axis=-1)  # (..., i, n-1, j, n-1)
+        r = len(minors.shape)
+        minors = tf.transpose(minors, [*range(r - 4), r - 4, r - 2, r - 3, r - 1])
+        sign = np.array([[(-1.0) ** (i + j) for j in range(n)] for i in range(n)])
+        return det(minors) * tf.constant(sign, a.dtype)
+
+    @tf.custom_gradient  # type: ignore[untyped-decorator]
+    def det(a: Any) -> Any:
+        def grad(g: Any) -> Any:  # TensorFlow's convention: conj of the holomorphic VJP
+            return g[..., None, None] * tf.math.conj(cofactors(a))
+
+        return tf.linalg.det(a), grad
+
+    return det
+
+
+def _integer_pow(x: Any, n: int) -> Any:
+    """``x ** n`` for a Python integer ``n``, its derivative ``n x ** (n - 1)`` written
+    through this same function (jax's ``integer_pow``): ``x ** 0`` is a constant.
+    TensorFlow 2.21's ``Pow`` gradient (``grad * y * pow(x, y - 1)``, math_grad.py) keeps
+    ``x`` in ``pow(x, 0)``, so ``x ** 2``'s second derivative, the constant 2, came out
+    connected to ``x`` (rule 14)."""
+    tf = _tf()
+    if n == 0:
+        return tf.ones_like(x)
+
+    @tf.custom_gradient  # type: ignore[untyped-decorator]
+    def f(x: Any) -> Any:
+        def grad(g: Any) -> Any:  # TensorFlow's convention: conj of the holomorphic VJP
+            return g * tf.math.conj(tf.cast(n, x.dtype) * _integer_pow(x, n - 1))
+
+        return tf.pow(x, tf.cast(n, x.dtype)), grad
+
+    return f(x)
 
 
 class _FFT:
@@ -321,6 +385,15 @@ def prims() -> Any:
         # that width (products wrap modulo 2^bits either way)
         d1 = getattr(x1, "dtype", None)
         d2 = getattr(x2, "dtype", None)
+        if (
+            d1 is not None
+            and (tf.as_dtype(d1).is_floating or tf.as_dtype(d1).is_complex)
+            and isinstance(x2, (int, float))
+            and not isinstance(x2, bool)
+            and float(x2).is_integer()
+            and builtins.abs(x2) <= 2**31
+        ):
+            return _integer_pow(tf.convert_to_tensor(x1), int(x2))
         if not any(d is not None and tf.as_dtype(d).is_unsigned for d in (d1, d2)):
             return tnp.power(x1, x2)
         x1, x2 = _promote(tnp, x1, x2)
@@ -490,6 +563,19 @@ def build() -> Any:
         return tnp.sum(x, axis=axis, dtype=_np_dtype(dtype), keepdims=keepdims)
 
     def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        """The product; over axes of length 1 alone (of a float or complex ``x``), the
+        factor itself: TensorFlow 2.21's ``Prod`` gradient (exclusive cumulative products
+        of ``x``) keeps ``x`` in the constant 1 a ``create_graph`` gradient then is."""
+        x = tf.convert_to_tensor(x)
+        rank = len(x.shape)
+        axes = range(rank) if axis is None else (axis,) if isinstance(axis, int) else axis
+        dims = tuple(d % builtins.max(rank, 1) for d in axes)
+        if (
+            (x.dtype.is_floating or x.dtype.is_complex)
+            and (dtype is None or _np_dtype(dtype) == _dtype(x))
+            and builtins.all(x.shape[d] == 1 for d in dims)
+        ):
+            return tf.identity(x if keepdims or not dims else tf.squeeze(x, dims))
         return tnp.prod(x, axis=axis, dtype=_np_dtype(dtype), keepdims=keepdims)
 
     def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
