@@ -121,3 +121,20 @@ def test_the_conformance_runner_loads_paddle_before_tensorflow():
         "assert not any(i.error for i in infos), infos\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+
+
+def test_plain_tensors_are_not_arrays_of_the_standard_and_the_constants_are():
+    # TensorFlow's own tf.Tensor has no .T and no integer-array indexing
+    # (tensorflow#50438): a differential program's constants are the namespace's on
+    # tensorflow (Kit.constant, caps.standard_arrays False), which have both
+    from unigrad.conformance import Kit
+
+    plain = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    assert not hasattr(plain, "T")
+    kit = Kit(unigrad.get_backend("tensorflow"))
+    assert not kit.caps.standard_arrays
+    c = kit.constant([[1.0, 2.0], [3.0, 4.0]], "float64")
+    i = kit.constant([1, -2, 1], "int64")
+    np.testing.assert_array_equal(unigrad.to_numpy(c.T), [[1.0, 3.0], [2.0, 4.0]])
+    np.testing.assert_array_equal(unigrad.to_numpy(c[i]), [[3.0, 4.0], [1.0, 2.0], [3.0, 4.0]])
+    assert not c.requires_grad

@@ -499,6 +499,12 @@ def build() -> Any:
     def _signbit(v: Any) -> Any:
         return tnp.signbit(v)
 
+    def hypot(x1: Any, x2: Any, /) -> Any:
+        # tnp.hypot adds the squares without promoting them first (TensorFlow 2.21: a
+        # float32 and a float64 argument raised InvalidArgumentError in AddV2)
+        x1, x2 = _promote(tnp, x1, x2)
+        return tnp.hypot(x1, x2)
+
     def can_cast(from_: Any, to: Any, /) -> bool:
         return bool(np.can_cast(_dtype_or(from_), _np_dtype(to)))
 
@@ -1024,6 +1030,7 @@ def build() -> Any:
         bitwise_right_shift=bitwise_right_shift,
         trunc=trunc,
         copysign=copysign,
+        hypot=hypot,
         can_cast=can_cast,
         isdtype=isdtype,
         result_type=result_type,

@@ -50,6 +50,7 @@ class TensorflowBackend(TapeBackend):
         leaf_hooks_in_grad=False,
         float16_cpu=True,
         functional=False,
+        standard_arrays=False,
     )
 
     def _array_types(self) -> tuple[type, ...]:
@@ -110,6 +111,46 @@ class TensorflowBackend(TapeBackend):
 
 def _cast(x: Any, dtype: Any) -> Any:
     return tf.cast(x, dtype)
+
+
+def _reflect_comparisons() -> None:
+    """``tf_tensor < tape_tensor`` (and ``<=``, ``>``, ``>=``, ``==``, ``!=``) as the
+    tape tensor's reflected comparison, as with any other framework's arrays.
+
+    TensorFlow 2.21's comparison operators (``tensor_math_operator_overrides.py``) call
+    ``gen_math_ops.less`` and the others directly, with no ``NotImplemented`` and no
+    reflected fallback (its arithmetic operators have one), so the tape tensor was
+    converted to a ``tf.Tensor``: a `unigrad.TapeError` for one that requires grad.
+    Those ops consult their fallback dispatchers when an argument does not convert (the
+    ``TypeError``): one registered here answers for a tape tensor on the right and
+    declines everything else, so TensorFlow's own types are untouched. (The public
+    ``tf.experimental.dispatch_for_api`` dispatches on ``CompositeTensor`` types only.)
+    """
+    from tensorflow.python.ops import gen_math_ops
+
+    class Reflected(tf.__internal__.dispatch.OpDispatcher):  # type: ignore[misc]
+        def __init__(self, op: str) -> None:
+            self.op = op
+
+        def handle(self, args: Any, kwargs: Any) -> Any:
+            x, y = (*args, *kwargs.values())[:2]  # (x, y) or ==/!='s (self, other)
+            if isinstance(y, TensorflowTensor) and not isinstance(x, Tensor):
+                return getattr(y, self.op)(x)
+            return self.NOT_SUPPORTED
+
+    operators = tf.__operators__  # == and != (tensor_equals, tensor_not_equals)
+    for api, op in (
+        (gen_math_ops.less, "__gt__"),
+        (gen_math_ops.less_equal, "__ge__"),
+        (gen_math_ops.greater, "__lt__"),
+        (gen_math_ops.greater_equal, "__le__"),
+        (operators.eq, "__eq__"),
+        (operators.ne, "__ne__"),
+    ):
+        Reflected(op).register(api)
+
+
+_reflect_comparisons()
 
 
 BACKEND = TensorflowBackend()
