@@ -57,3 +57,17 @@ def test_comparison_with_a_plain_tensor_on_the_left(backend: B) -> None:
     ):
         np.testing.assert_array_equal(backend.np(got), want)
         assert not backend.requires_grad(got)
+
+
+def test_vecdot_of_float32_and_float64_promotes(backend: B) -> None:
+    """``vecdot`` of a float32 and a float64 vector is float64; tensorflow raised a raw
+    InvalidArgumentError in Mul (seed 2026 program 455). Tolerance: float64 rounding."""
+    a = backend.leaf([3.0, -0.5], "float32")
+    b = backend.leaf([4.0, 1.25], "float64")
+    for fn in (backend.xp.vecdot, backend.xp.linalg.vecdot):
+        v = fn(a, b)
+        assert backend.dtype(v) == "float64"
+        backend.close(v, 12.0 - 0.625, rtol=1e-12, atol=0)
+        ga, gb = unigrad.grad(v, [a, b])
+        backend.close(ga, [4.0, 1.25], rtol=1e-7)
+        backend.close(gb, [3.0, -0.5], rtol=1e-7)

@@ -980,6 +980,14 @@ def build() -> Any:
         "vecdot",
     ):
         setattr(ns, name, c.bind(getattr(c, name), p, name))
+
+    def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
+        # the common rule multiplies with `*`, which does not promote on tf.Tensor
+        # (TensorFlow 2.21: a float32 and a float64 vector raised InvalidArgumentError)
+        x1, x2 = _promote(tnp, x1, x2)
+        return c.vecdot(p, x1, x2, axis=axis)
+
+    ns.vecdot = linalg.vecdot = vecdot
     from . import _c99
 
     def complex_special(name: str) -> Any:
