@@ -71,3 +71,16 @@ def test_vecdot_of_float32_and_float64_promotes(backend: B) -> None:
         ga, gb = unigrad.grad(v, [a, b])
         backend.close(ga, [4.0, 1.25], rtol=1e-7)
         backend.close(gb, [3.0, -0.5], rtol=1e-7)
+
+
+def test_a_constant_create_graph_result_takes_the_standards_indexing(backend: B) -> None:
+    """A ``create_graph`` gradient without history (here the constant 1) indexed by a
+    mask and transposed; tensorflow returned a plain ``tf.Tensor``, which has no ``.T``
+    and took no tape-tensor mask (seed 2026 program 1834). Exact: ones."""
+    xp = backend.xp
+    x = backend.leaf([[0.67, -1.19], [1.15, 0.56], [-0.46, 1.23]], "float64")
+    (g,) = unigrad.grad(xp.sum(xp.expand_dims(x, axis=1)), x, create_graph=True)
+    assert not backend.requires_grad(g)
+    mask = backend.tensor([[True, False], [False, False], [True, True]], "bool")
+    backend.close(g[mask], [1.0, 1.0, 1.0], rtol=0, atol=0)
+    backend.close(g.T, np.ones((2, 3)), rtol=0, atol=0)

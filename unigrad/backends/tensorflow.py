@@ -21,7 +21,7 @@ import tensorflow as tf
 from .._errors import NotDifferentiableError, message
 from ..tape import Tensor
 from ..tape._tensorflow import TensorflowTensor, tensorflow_engine
-from ._base import Capabilities, Kind
+from ._base import Capabilities, GradRequest, Kind
 from ._tape import TapeBackend
 
 __all__ = ["BACKEND", "TensorflowBackend"]
@@ -52,6 +52,18 @@ class TensorflowBackend(TapeBackend):
         functional=False,
         standard_arrays=False,
     )
+
+    def grad(self, request: GradRequest) -> list[Any | None]:
+        """The tape's gradients; with ``create_graph``, a result without history (a
+        constant derivative) is a constant tape tensor, not a plain ``tf.Tensor``: the
+        caller computes on with it, and a plain ``tf.Tensor`` is not an array of the
+        standard (no ``.T``, no integer-array or tape-tensor mask indexing,
+        tensorflow#50438), where the other tapes' plain arrays are."""
+        grads = super().grad(request)
+        if not request.create_graph:
+            return grads
+        cls = self.tensor_cls
+        return [g if g is None or isinstance(g, Tensor) else cls._constant(g) for g in grads]
 
     def _array_types(self) -> tuple[type, ...]:
         return (tf.Tensor, tf.Variable)
