@@ -138,3 +138,30 @@ def test_plain_tensors_are_not_arrays_of_the_standard_and_the_constants_are():
     np.testing.assert_array_equal(unigrad.to_numpy(c.T), [[1.0, 3.0], [2.0, 4.0]])
     np.testing.assert_array_equal(unigrad.to_numpy(c[i]), [[3.0, 4.0], [1.0, 2.0], [3.0, 4.0]])
     assert not c.requires_grad
+
+
+def test_functional_complex_vhp_is_torchs():
+    # unigrad.functional on tensorflow: tf.GradientTape's gradient is already torch's
+    # complex convention, the vhp of a real function of complex inputs included
+    torch = pytest.importorskip("torch")
+    from unigrad import functional as F
+
+    rng = np.random.default_rng(0)
+    z0 = rng.normal(size=3) + 1j * rng.normal(size=3)
+    u0 = rng.normal(size=3) + 1j * rng.normal(size=3)
+    _, got = F.vhp(
+        lambda z: tf.reduce_sum(tf.math.real(tf.exp(z) * z * z)), tf.constant(z0), tf.constant(u0)
+    )
+    _, want = torch.autograd.functional.vhp(
+        lambda z: (torch.exp(z) * z * z).real.sum(), torch.tensor(z0), torch.tensor(u0)
+    )
+    np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-12)
+
+
+def test_functional_inputs_given_twice_are_two_inputs():
+    from unigrad import functional as F
+
+    x = tf.constant([1.0, 2.0])
+    ja, jb = F.jacobian(lambda a, b: a * b, (x, x))
+    np.testing.assert_array_equal(ja.numpy(), np.diag([1.0, 2.0]))
+    np.testing.assert_array_equal(jb.numpy(), np.diag([1.0, 2.0]))

@@ -21,7 +21,7 @@ import tensorflow as tf
 from .._errors import NotDifferentiableError, message
 from ..tape import Tensor
 from ..tape._tensorflow import TensorflowTensor, tensorflow_engine
-from ._base import Capabilities, GradRequest, Kind
+from ._base import Capabilities, FunctionalImpl, GradRequest, Kind
 from ._tape import TapeBackend
 
 __all__ = ["BACKEND", "TensorflowBackend"]
@@ -49,7 +49,7 @@ class TensorflowBackend(TapeBackend):
         backward_create_graph=True,
         leaf_hooks_in_grad=False,
         float16_cpu=True,
-        functional=False,
+        functional=True,
         standard_arrays=False,
     )
 
@@ -64,6 +64,11 @@ class TensorflowBackend(TapeBackend):
             return grads
         cls = self.tensor_cls
         return [g if g is None or isinstance(g, Tensor) else cls._constant(g) for g in grads]
+
+    def functional(self) -> FunctionalImpl:
+        from ..functional import _tensorflow
+
+        return _tensorflow
 
     def _array_types(self) -> tuple[type, ...]:
         return (tf.Tensor, tf.Variable)
