@@ -410,7 +410,7 @@ def build() -> Any:
         x1, x2 = _promote(tnp, x1, x2)
         return c.vecdot(p, x1, x2, axis=axis)
 
-    ns.vecdot = linalg.vecdot = vecdot
+    vars(ns)["vecdot"] = vars(linalg)["vecdot"] = vecdot
     from . import _c99
 
     def complex_special(name: str) -> Any:
