@@ -165,3 +165,25 @@ def test_functional_inputs_given_twice_are_two_inputs():
     ja, jb = F.jacobian(lambda a, b: a * b, (x, x))
     np.testing.assert_array_equal(ja.numpy(), np.diag([1.0, 2.0]))
     np.testing.assert_array_equal(jb.numpy(), np.diag([1.0, 2.0]))
+
+
+def test_jit_runs_a_tensorflow_step_as_written():
+    # unigrad.jit does not compile tensorflow steps yet (compiles_steps off): the step
+    # runs eagerly, every call, under the same front rules
+    assert not unigrad.get_backend("tensorflow").capabilities.compiles_steps
+    calls = []
+
+    @unigrad.jit
+    def step(w, x):
+        calls.append(1)
+        w = unigrad.watch(w)
+        loss = unigrad.namespace(w).sum((x @ w) ** 2)
+        (g,) = unigrad.grad(loss, w)
+        return loss, g
+
+    w, x = tf.constant([[0.5], [1.0]]), tf.constant([[1.0, 2.0]])
+    for _ in range(2):
+        loss, g = step(w, x)
+        np.testing.assert_allclose(loss.numpy(), 6.25)
+        np.testing.assert_allclose(g.numpy(), [[5.0], [10.0]])
+    assert len(calls) == 2
