@@ -84,3 +84,22 @@ def test_a_constant_create_graph_result_takes_the_standards_indexing(backend: B)
     mask = backend.tensor([[True, False], [False, False], [True, True]], "bool")
     backend.close(g[mask], [1.0, 1.0, 1.0], rtol=0, atol=0)
     backend.close(g.T, np.ones((2, 3)), rtol=0, atol=0)
+
+
+def test_maximum_and_minimum_split_a_tie(backend: B) -> None:
+    """The derivative of maximum/minimum is 1 for the winner and 1/2 each at a tie, and
+    it is a constant (rule 14). tensorflow gave a tie to x1 whole, and maximum(x, 0)
+    went through tf.nn.relu: 0 at the tie, its second-order gradient connected to x.
+    Exact values."""
+    xp = backend.xp
+    x = backend.leaf([0.0, 1.0, 2.0], "float64")
+    y = backend.leaf([0.0, 1.0, 1.0], "float64")
+    gx, gy = unigrad.grad(xp.sum(xp.maximum(x, y)), [x, y])
+    backend.close(gx, [0.5, 0.5, 1.0], rtol=0, atol=0)
+    backend.close(gy, [0.5, 0.5, 0.0], rtol=0, atol=0)
+    gx, gy = unigrad.grad(xp.sum(xp.minimum(x, y)), [x, y])
+    backend.close(gx, [0.5, 0.5, 0.0], rtol=0, atol=0)
+    backend.close(gy, [0.5, 0.5, 1.0], rtol=0, atol=0)
+    (g,) = unigrad.grad(xp.sum(xp.maximum(x, 0.0)), x, create_graph=True)
+    backend.close(g, [0.5, 1.0, 1.0], rtol=0, atol=0)
+    assert not backend.requires_grad(g)

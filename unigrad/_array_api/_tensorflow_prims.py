@@ -100,6 +100,20 @@ class _Prims(_Module):
     read that it lacks."""
 
 
+def _unbroadcast(g: Any, shape: Any) -> Any:
+    """``g`` summed down to ``shape`` (the axes broadcasting added or stretched)."""
+    import tensorflow as tf
+
+    shape = tuple(shape)
+    lead = len(g.shape) - len(shape)
+    axes = [*range(lead)] + [
+        lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1
+    ]
+    if axes:
+        g = tf.reduce_sum(g, axis=axes, keepdims=True)
+    return tf.reshape(g, shape)
+
+
 def _getitem(x: Any, idx: Any) -> Any:
     from tensorflow.python.ops.numpy_ops import np_array_ops
 
@@ -256,7 +270,38 @@ def prims() -> Any:
         out = tnp.power(tf.cast(x1, signed), tf.cast(x2, signed))
         return tf.cast(out, x1.dtype)
 
+    def _balanced(fn: Any, wins: Any, logical: Any) -> Any:
+        """``maximum``/``minimum`` whose derivative is 1 for the winner and 1/2 each at a
+        tie, as torch's, jax's and autograd's. TensorFlow 2.21's gives a tie to ``x1``
+        whole (``_MaximumMinimumGrad``), and ``tnp.maximum(x, 0)`` goes through
+        ``tf.nn.relu``: 0 at the tie, and a second-order gradient (``ReluGradGrad``)
+        that keeps the constant derivative connected to ``x`` (rule 14). Here the
+        weights come from comparisons (constants) and the value is TensorFlow's own."""
+
+        def f(x1: Any, x2: Any) -> Any:
+            x1, x2 = _promote(tnp, x1, x2)
+            if x1.dtype == tf.bool:
+                return logical(x1, x2)
+            if not x1.dtype.is_floating:
+                return fn(x1, x2)
+            return _weighted(x1, x2)
+
+        @tf.custom_gradient  # type: ignore[untyped-decorator]
+        def _weighted(x1: Any, x2: Any) -> Any:
+            one = tf.ones_like(fn(x1, x2))
+            w = tf.where(wins(x1, x2), one, tf.where(tf.equal(x1, x2), one / 2, 0 * one))
+
+            def grad(g: Any) -> Any:
+                return _unbroadcast(g * w, x1.shape), _unbroadcast(g * (1 - w), x2.shape)
+
+            return fn(x1, x2), grad
+
+        f.__name__ = f.__qualname__ = fn.__name__
+        return f
+
     vars(p).update(
+        maximum=_balanced(tf.maximum, tf.greater, tf.logical_or),
+        minimum=_balanced(tf.minimum, tf.less, tf.logical_and),
         power=power,
         negative=_unsigned_safe(tnp.negative, _neg_unsigned),
         sign=_unsigned_safe(tnp.sign, _sign_unsigned),
