@@ -214,8 +214,9 @@ cosh = unary("cosh", paddle.cosh, lambda x: 0.5 * (paddle.exp(x) + paddle.exp(-x
 
 def _tan_kernel(x: Any) -> Any:
     """paddle's tan, save for complex: paddle 3.3.1's complex tan gradient divides by
-    cos(x)**2, which overflows to NaN (complex64 from |Im x| ~ 45; differential seed
-    2026, program 24777), so ``-i tanh(i x)``, whose gradient paddle reads from the
+    cos(x)**2, which overflows to NaN (complex64 from |Im x| ~ 45;
+    test_tan_and_tanh_derivatives_far_from_the_real_axis in test_divergences_2026.py), so
+    ``-i tanh(i x)``, whose gradient paddle reads from the
     output (1 - tanh^2) and which has the same values."""
     if x.dtype not in (paddle.complex64, paddle.complex128):
         return paddle.tan(x)
@@ -330,8 +331,9 @@ def pow(a: Any, b: Any) -> Any:
     """``a ** b`` for two tensors of one dtype: paddle's kernel's value; where an input
     requires grad, the derivatives of ``exp(b log|a|)`` (real) or of ``exp(b log a)``
     (complex: paddle 3.3.1's complex ``elementwise_pow_grad`` gives wrong values for
-    both inputs, off by more than a missing conjugation (differential seed 7, program
-    1047); no upstream issue found)."""
+    both inputs, off by more than a missing conjugation
+    (test_complex_pow_with_a_tensor_exponent_gradients in test_backend_fixes.py); no
+    upstream issue found)."""
     if a.dtype in _COMPLEX and (not a.stop_gradient or not b.stop_gradient):
         with paddle.no_grad():
             y = paddle.pow(a.detach(), b.detach())

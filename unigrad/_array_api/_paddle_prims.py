@@ -27,7 +27,8 @@ def own_nodes(results: Sequence[Any]) -> tuple[Any, ...]:
     (``SystemError: (Fatal) Invalid slot_id for GradTensorHolder::add()``) where a pass
     stops at an input made by a result other than the first of such a node (``svd``'s
     ``S``/``Vh``, ``eigh``'s eigenvectors) without running the node: ``grad(2 * s, s)``,
-    ``s = svd(x)[1]`` (differential seed 2026, programs 4588, 12878, 48395). A node of
+    ``s = svd(x)[1]`` (test_a_later_result_of_a_decomposition_as_an_input in
+    test_backend_fixes.py). A node of
     its own per result is one slot, which paddle stops at."""
     return tuple(r if r.stop_gradient else r.clone() for r in results)
 
@@ -171,8 +172,9 @@ class _Prims:
     def broadcast_to(x: Any, shape: Sequence[int]) -> Any:
         if len(shape) == 0 and not x.stop_gradient:
             # paddle 3.3.1's expand returns x itself for the shape ``()``, so a gradient
-            # with respect to the result counted every use of x (differential seed 2026,
-            # program 21340: ``broadcast_arrays`` of 0-d tensors); torch's result is a
+            # with respect to the result counted every use of x
+            # (test_a_0d_broadcast_to_its_own_shape_is_a_tensor_of_its_own in
+            # test_any_program.py: ``broadcast_arrays`` of 0-d tensors); torch's result is a
             # tensor of its own: a copy here
             return x.clone()
         return paddle.broadcast_to(x, list(shape))

@@ -12,7 +12,16 @@ paddle.grad differs from the contract in ways this package closes, one module a 
 * `_records`: paddle's `GraphView` for the contract room, and the records of
   ``create_graph`` calls (rules 6 and 16g).
 * `_structure`: what a ``create_graph`` gradient really depends on (rule 14), from a
-  table of paddle's backward formulas; `_nodes`, the memo of nodes it reads.
+  table of paddle's backward formulas.
+* `_nodes`: paddle's grad nodes as the other modules read them: the memo of their edges
+  and names, and `reach`, the one depth-first walk every reachability question shares.
+
+State: each module keeps its registries in one object with a documented lifetime, read
+and changed under `_engine.ENGINE_LOCK`: `_consumption.CONSUMED` (consumed nodes and
+their hooks), `_records.CALLS` (the records of live create_graph results),
+`_structure.DECIDED` (what the structure pass decided about them), `_nodes._MEMO`
+(the node memo), `_engine._PASS` (the running pass, per thread); and `_adapter._WATCHED`
+(the leaves `watch` made, while they live).
 * `_quirks`: paddle's own defects where unigrad meets them (wrong complex kernels of
   gradient graphs, inputs paddle treats as one tensor, view-op inputs, PyLayer cuts,
   constant seeds), each with the paddle version and the test or issue that shows it.

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -32,10 +33,7 @@ from .._base import (
     Kind,
 )
 from ._consumption import (
-    _CONSUMED_AT,
-    _FREED_HOOKS,
-    _LIST_CONSUMED,
-    _children,
+    CONSUMED,
     _is_leaf_node,
     _mark_executed,
     _refuse_consumed_before_backward,
@@ -52,6 +50,7 @@ from ._engine import (
     _set_has_grad,
     _translate,
 )
+from ._nodes import next_functions, node_ptr, reach
 from ._quirks import (
     _STOP_STRUCTURE,
     _WRONG_COMPLEX_KERNELS,
@@ -98,7 +97,8 @@ def _left_alone(outputs: tuple[Any, ...]) -> list[Any]:
     result's spurious edges, to keep theirs None: paddle 3.3.1's
     engine accumulates zeros there, and a post-hook cannot stop it (it fills an empty
     gradient with zeros: measured), nor does a node expose its leaf tensor (differential
-    seed 2026, programs 12191, 30664, 36031). Walks only while such a leaf exists."""
+    test_backward_leaves_alone_a_leaf_reached_only_through_a_cut in test_dependence.py).
+    Walks only while such a leaf exists."""
     fresh = [x for x in list(_WATCHED.values()) if x.grad is None and not x.stop_gradient]
     if not fresh or not (recorded() or _cuts_dependence(outputs, True)):
         return []  # (a create_graph result's record may leave a leaf out too)
@@ -108,20 +108,7 @@ def _left_alone(outputs: tuple[Any, ...]) -> list[Any]:
 
 def _leaf_nodes(roots: list[Any]) -> set[Any]:
     """The leaves' accumulation nodes the roots reach."""
-    found: set[Any] = set()
-    seen: set[int] = set()
-    stack = list(roots)
-    while stack:
-        node = stack.pop()
-        ptr = node.node_ptr()
-        if ptr in seen:
-            continue
-        seen.add(ptr)
-        if _is_leaf_node(node):
-            found.add(node)
-            continue
-        stack.extend(_children(node))
-    return found
+    return {n for n in reach(roots, next_functions, key=node_ptr) if _is_leaf_node(n)}
 
 
 class PaddleBackend(Backend):
@@ -225,14 +212,9 @@ class PaddleBackend(Backend):
         else:
             return
         # (not past the running pass's no_grad_vars: the cut branch brings zeros, which
-        # `_NoHigherOrder` lets through: differential seed 2026, program 16329)
-        seen: set[int] = set(_PASS.cuts)
-        stack = [_grad_fn(y) for y in outputs]
-        while stack:
-            node = stack.pop()
-            if node is None or node.node_ptr() in seen:
-                continue
-            seen.add(node.node_ptr())
+        # `_NoHigherOrder` lets through: test_a_complex_create_graph_result_as_a_cut in
+        # test_any_program.py)
+        for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr, exclude=_PASS.cuts):
             name = node.name()
             if name in _WRONG_COMPLEX_KERNELS:
                 op = _WRONG_COMPLEX_KERNELS[name]
@@ -257,7 +239,6 @@ class PaddleBackend(Backend):
                     "real and imaginary parts for higher orders), or use another backend.",
                 )
                 raise HigherOrderUnavailableError(msg)
-            stack.extend(node.next_functions)
 
     def _call(
         self,
@@ -275,7 +256,7 @@ class PaddleBackend(Backend):
             raise err
         grad_mode = _has_grad()
         state["in_grad"] = True
-        _PASS.plain = _checked(outputs)
+        _PASS.plain = functools.partial(_checked, outputs)  # (when a consumed node runs)
         _PASS.call = (outputs, inputs)
         try:
             with _quiet_glog():
@@ -339,7 +320,8 @@ class PaddleBackend(Backend):
                 # own, which live as long as the tensor returned)
                 # (then through a native identity op: paddle runs no tensor hook on a
                 # PyLayer's output, so a cut there was refused where the other backends
-                # answer: differential seed 2026, program 16329)
+                # answer: test_a_complex_create_graph_result_as_a_cut
+                # in test_any_program.py)
                 with paddle.set_grad_enabled(True):  # (as create_graph records, always)
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:
@@ -406,7 +388,7 @@ class PaddleBackend(Backend):
         cut_ids = {id(v) for v in request.no_grad_vars or ()}
         cut_nodes = [_grad_fn(v) for v in cuts]
         reached = _reachable(request.outputs, set(cut_nodes))
-        consumed = _FREED_HOOKS or _LIST_CONSUMED
+        consumed = CONSUMED.any()
         uncut = _reachable(request.outputs, set()) if cut_nodes and consumed else reached
         run = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in uncut]
         grads: list[Any | None] = [None] * len(inputs)
@@ -500,7 +482,7 @@ class PaddleBackend(Backend):
         """Mark the nodes the pass ran consumed (`_mark_executed`), and (rule 6) the
         forward nodes carried by the create_graph results among them. ``list_ops=False``
         (a ``create_graph=True, retain_graph=False`` call) enters the nodes of list ops
-        (`_MULTI_SLOT`) in `_LIST_CONSUMED` instead of hooking them: its results' graphs
+        (`_MULTI_SLOT`) in `CONSUMED.lists` instead of hooking them: its results' graphs
         run through them (rule 15), and a post-hook cannot hand their gradients on
         (paddle 3.3.1), kept while one of ``owners`` (the call's outputs and results)
         lives. ``dependence``: the graph may hold a node of `CUT_NODES`, whose edges the
@@ -609,7 +591,7 @@ class PaddleBackend(Backend):
             # and consumed by unigrad's marks (`_consume`) as everywhere
             cut = not request.retain_graph and _cuts_dependence(request.outputs, False)
             try:
-                if _CONSUMED_AT and not request.retain_graph and not fast:
+                if CONSUMED.stamps and not request.retain_graph and not fast:
                     _refuse_consumed_before_backward(request.outputs)
                 alone = _left_alone(request.outputs) if _WATCHED else []
                 with _quiet_glog():

@@ -6,8 +6,8 @@ result that carries it (rule 6: the pass's `_PASS.plain`, `_records._checked`); 
 wrapped error becomes `GraphFreedError` (`_engine._translate`). A list op's node
 consumed by a ``create_graph=True, retain_graph=False`` call takes no hook (paddle 3.3.1
 cannot hand its gradients on from one, and the results' graphs run through it): it is
-entered in `_LIST_CONSUMED` and checked before a pass (`_records._check_carried`). Each
-consumption is stamped for rule 6 (`_CONSUMED_AT`, `unigrad.contract._carried`).
+entered in `CONSUMED.lists` and checked before a pass (`_records._check_carried`). Each
+consumption is stamped for rule 6 (`CONSUMED`, `unigrad.contract._carried`).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from ..._errors import (
 )
 from ...contract import _carried, _graph
 from ...contract._carried import FREED_MESSAGE
-from ._engine import _PASS, _SENTINEL
-from ._nodes import peek
+from ._engine import _PASS, _SENTINEL, plain_set
+from ._nodes import next_functions, node_ptr, peek, reach
 from ._refcounts import _grad_fn, _handed
 from ._structure import CUT_NODES, edges, recorded
 
@@ -36,7 +36,7 @@ from ._structure import CUT_NODES, edges, recorded
 #: gradient slot holds several tensors, which a post-hook cannot hand back (paddle 3.3.1
 #: converts a hook's result to one tensor per slot: a raw ``TypeError``, or a crash
 #: when the list is flattened). A create_graph call consumes them without a hook
-#: (`_LIST_CONSUMED`), and a consumed one refuses to pass gradients on (`_pass_on`).
+#: (`CONSUMED.lists`), and a consumed one refuses to pass gradients on (`_pass_on`).
 _MULTI_SLOT = frozenset(
     {
         "AddNGradNodeFinal",
@@ -78,7 +78,7 @@ def _freed_hook(ptr: int, *args: Any) -> Any:
     only below create_graph results that carry it (rule 6: `_PASS.plain`; the call
     that made them consumed it, and its results stay differentiable: rule 15), where
     the node's gradients pass unchanged."""
-    plain = _PASS.plain
+    plain = plain_set()
     if (plain is None or ptr in plain) and not _leads_nowhere(ptr):
         raise RuntimeError(_SENTINEL)
     return _pass_on(args[0])
@@ -97,109 +97,129 @@ def _leads_nowhere(ptr: int) -> bool:
         return False
     outputs, inputs = call
     wanted = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
-    found = None
-    seen: set[int] = set()
-    stack = [_grad_fn(y) for y in outputs]
-    while stack:
-        node = stack.pop()
-        if node is None or (p := node.node_ptr()) in seen:
-            continue
-        if p == ptr:
-            found = node
-            break
-        seen.add(p)
-        if node.name() not in CUT_NODES:
-            stack.extend(node.next_functions)
+    found = next(
+        (
+            n
+            for n in reach(map(_grad_fn, outputs), next_functions, through=_not_cut, key=node_ptr)
+            if n.node_ptr() == ptr
+        ),
+        None,
+    )
     if found is None:
         # reached only through a cut (rule 14: sign(v) of a consumed v): the
-        # contract's pass does not run it (differential seed 11, program 4642)
+        # contract's pass does not run it
+        # (test_a_consumed_node_behind_a_cut_is_not_the_passs in
+        # test_differential_extensions.py)
         return True
-    seen.clear()
-    stack = [found]
-    while stack:
-        node = stack.pop()
-        if node is None or (p := node.node_ptr()) in seen:
-            continue
-        if p in wanted:
-            return False
-        seen.add(p)
-        if node.name() not in CUT_NODES:
-            stack.extend(node.next_functions)
-    return True
+    below = reach([found], next_functions, through=_not_cut, key=node_ptr)
+    return not any(n.node_ptr() in wanted for n in below)
 
 
-#: ``node_ptr -> the post-hook for that node``. The registry holds a reference to each
-#: hook so that a node is never the last owner of one: paddle's engine destroys nodes
-#: (those its ``GeneralGrad`` cache kept from the previous pass) with the GIL released,
-#: and freeing a Python object there aborts the process ("PyThreadState_Get: ... the
-#: GIL is released"). A hook only carries its node's pointer, so a node that reuses
-#: the address reuses the hook. Hooks whose nodes are gone (the registry holds the only
-#: reference) are freed, with the GIL held, before each consuming pass marks its nodes.
-_FREED_HOOKS: dict[int, Callable[..., Any]] = {}
+def _not_cut(node: Any) -> bool:
+    return node.name() not in CUT_NODES
 
 
-#: The size of `_FREED_HOOKS` after its last sweep. Entries are only added by marking
-#: and only removed by a sweep. While the registry has not grown since, every node
-#: marked since reused a hook already there (a node at a freed node's address: a hook
-#: carries only its pointer), so no hook was created and the sweep (which reads every
-#: hook of every live graph) is skipped: a dead hook stays a while longer, harmless,
-#: and live objects do not grow. When it has grown, it is swept as before.
-_swept_size = 0
+class _Consumed:
+    """What passes consumed on paddle's graphs: one registry for the life of the
+    process (`CONSUMED`), read and changed under the engine's lock (`ENGINE_LOCK`).
 
+    An entry lives as long as its node: a hook's entry until a sweep finds no node
+    holding the hook, a list op's entry while one of its owners lives.
 
-#: ``node_ptr -> the stamp of the pass that consumed it`` (rule 6,
-#: `unigrad.contract._carried`); an entry counts while the node holds its freed hook
-#: (`_consumed_at`), and goes with the hook.
-_CONSUMED_AT: dict[int, int] = {}
+    Attributes:
+        hooks: ``node_ptr -> the post-hook for that node`` (`_freed_hook`). The registry
+            holds a reference to each hook so that a node is never the last owner of
+            one: paddle's engine destroys nodes (those its ``GeneralGrad`` cache kept
+            from the previous pass) with the GIL released, and freeing a Python object
+            there aborts the process ("PyThreadState_Get: ... the GIL is released"). A
+            hook only carries its node's pointer, so a node that reuses the address
+            reuses the hook. Hooks whose nodes are gone (the registry holds the only
+            reference) are freed, with the GIL held, before each consuming pass marks
+            its nodes (`sweep`).
+        swept: the size of ``hooks`` after its last sweep. Entries are only added by
+            marking and only removed by a sweep. While the registry has not grown since,
+            every node marked since reused a hook already there, so no hook was created
+            and the sweep (which reads every hook of every live graph) is skipped: a dead
+            hook stays a while longer, harmless, and live objects do not grow.
+        stamps: ``node_ptr -> the stamp of the pass that consumed it`` (rule 6,
+            `unigrad.contract._carried`); an entry counts while the node holds its hook
+            (`at`), and goes with the hook.
+        lists: rule 15 on paddle: the list ops' nodes (`_MULTI_SLOT`) a
+            ``create_graph=True, retain_graph=False`` call consumed, which take no hook:
+            ``node_ptr -> (the stamp, the node, weak references to that call's outputs
+            and results)``. The entry holds the node (paddle's wrapper holds the C++
+            node: no other node takes its address) while one of those tensors lives;
+            once they are all gone the entry goes (a pass through the node from an
+            intermediate tensor held alone then answers).
+    """
 
+    __slots__ = ("hooks", "lists", "stamps", "swept")
 
-def _stamp(nodes: Any) -> int:
-    stamp = _carried.consume_epoch()
-    for node in nodes:
-        _CONSUMED_AT[node.node_ptr()] = stamp
-    return stamp
+    def __init__(self) -> None:
+        self.hooks: dict[int, Callable[..., Any]] = {}
+        self.swept = 0
+        self.stamps: dict[int, int] = {}
+        self.lists: dict[int, tuple[int, Any, tuple[weakref.ref[Any], ...]]] = {}
 
+    def any(self) -> bool:
+        """Whether a node may be consumed (a hook or a list op's entry exists)."""
+        return bool(self.hooks or self.lists)
 
-#: Rule 15 on paddle: the list ops' nodes (`_MULTI_SLOT`) a ``create_graph=True,
-#: retain_graph=False`` call consumed, which take no hook: ``node_ptr -> (the stamp,
-#: the node, weak references to that call's outputs and results)``. The entry holds the
-#: node (paddle's wrapper holds the C++ node: no other node takes its address) while
-#: one of those tensors lives; once they are all gone the entry goes (a pass through
-#: the node from an intermediate tensor held alone then answers).
-_LIST_CONSUMED: dict[int, tuple[int, Any, tuple[weakref.ref[Any], ...]]] = {}
+    def stamp(self, nodes: Iterable[Any]) -> int:
+        """Stamp ``nodes`` as consumed by a new pass; the stamp."""
+        stamp = _carried.consume_epoch()
+        stamps = self.stamps
+        for node in nodes:
+            stamps[node.node_ptr()] = stamp
+        return stamp
 
+    def live_lists(self) -> dict[int, int]:
+        """The live entries of ``lists``, ``node_ptr -> stamp`` (dead ones dropped)."""
+        if not self.lists:
+            return {}
+        live: dict[int, int] = {}
+        for ptr, (stamp, _, owners) in list(self.lists.items()):
+            if any(r() is not None for r in owners):
+                live[ptr] = stamp
+            else:
+                del self.lists[ptr]
+                if ptr not in self.hooks:
+                    self.stamps.pop(ptr, None)
+        return live
 
-def _consumed_list_ops() -> dict[int, int]:
-    """The live entries of `_LIST_CONSUMED`, ``node_ptr -> stamp`` (dead ones dropped)."""
-    if not _LIST_CONSUMED:
-        return {}
-    live: dict[int, int] = {}
-    for ptr, (stamp, _, owners) in list(_LIST_CONSUMED.items()):
-        if any(r() is not None for r in owners):
-            live[ptr] = stamp
-        else:
-            del _LIST_CONSUMED[ptr]
-            if ptr not in _FREED_HOOKS:
-                _CONSUMED_AT.pop(ptr, None)
-    return live
-
-
-def _consumed_at(ptr: int) -> int:
-    entry = _LIST_CONSUMED.get(ptr)
-    if entry is not None and any(r() is not None for r in entry[2]):
-        return entry[0]
-    hook = _FREED_HOOKS.get(ptr)
-    # 3: the registry's reference, this name's and getrefcount's argument: no node
-    # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
-    if hook is None or sys.getrefcount(hook) <= 3:
-        return 0
-    stamp = _CONSUMED_AT.get(ptr, 0)
-    if stamp:
-        # the holder may be a copy paddle's engine kept, not the node now at ``ptr``
-        _drop_engine_copies()
-        if sys.getrefcount(hook) <= 3:
+    def at(self, ptr: int) -> int:
+        """The stamp of the pass that consumed the node at ``ptr``, or 0."""
+        entry = self.lists.get(ptr)
+        if entry is not None and any(r() is not None for r in entry[2]):
+            return entry[0]
+        hook = self.hooks.get(ptr)
+        # 3: the registry's reference, this name's and getrefcount's argument: no node
+        # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
+        if hook is None or sys.getrefcount(hook) <= 3:
             return 0
-    return stamp
+        stamp = self.stamps.get(ptr, 0)
+        if stamp:
+            # the holder may be a copy paddle's engine kept, not the node now at ``ptr``
+            _drop_engine_copies()
+            if sys.getrefcount(hook) <= 3:
+                return 0
+        return stamp
+
+    def sweep(self) -> None:
+        """Free the hooks no node holds (see ``swept``)."""
+        hooks = self.hooks
+        if not hooks or len(hooks) <= self.swept:
+            return
+        getrefcount = sys.getrefcount
+        # 2: the registry's reference and getrefcount's argument: no node holds it
+        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
+            del hooks[p]
+            self.stamps.pop(p, None)
+        self.swept = len(hooks)
+
+
+#: The one registry of consumed nodes (see `_Consumed`).
+CONSUMED = _Consumed()
 
 
 def _drop_engine_copies() -> None:
@@ -209,8 +229,9 @@ def _drop_engine_copies() -> None:
     partial graph, post-hooks included, and keeps them until the next ``paddle.grad``
     pass clears them. A copy of a consumed node holds the node's freed hook after the
     node itself died, so a new node that reuses the dead node's address looked
-    consumed (a false `GraphFreedError`: differential seed 20261123 with the extension
-    set drawn, a ``backward`` after a ``grad`` that met a consumed graph). A one-element
+    consumed (a false `GraphFreedError`, a ``backward`` after a ``grad`` that met a
+    consumed graph: test_a_new_graph_is_not_consumed_where_a_dead_consumed_node_lived in
+    test_differential_extensions.py). A one-element
     pass clears them; it runs only where a consumed node is found (the error path)."""
     with paddle.set_grad_enabled(True):
         a = paddle.ones([1], dtype="float32")
@@ -224,39 +245,11 @@ def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
     it runs before a later node's freed hook raises, so a refused pass would damage
     nodes a create_graph result's graph still crosses (a list-op node, unmarked by a
     create_graph=True, retain_graph=False call, rule 15)."""
-    plain = _PASS.plain
-    seen: set[int] = set()
-    stack = [n for n in map(_grad_fn, outputs) if n is not None]
-    while stack:
-        node = stack.pop()
+    plain = plain_set()
+    for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr):
         ptr = node.node_ptr()
-        if ptr in seen:
-            continue
-        seen.add(ptr)
-        if (plain is None or ptr in plain) and _consumed_at(ptr):
+        if (plain is None or ptr in plain) and CONSUMED.at(ptr):
             raise GraphFreedError(FREED_MESSAGE)
-        stack.extend(_children(node))
-
-
-def _sweep_hooks() -> None:
-    global _swept_size
-    getrefcount = sys.getrefcount
-    hooks = _FREED_HOOKS
-    if not hooks or len(hooks) <= _swept_size:
-        return
-    # 2: the registry's reference and getrefcount's argument: no node holds it
-    for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
-        del hooks[p]
-        _CONSUMED_AT.pop(p, None)
-    _swept_size = len(hooks)
-
-
-def _hook_for(node: Any) -> Callable[..., Any]:
-    ptr = node.node_ptr()
-    hook = _FREED_HOOKS.get(ptr)
-    if hook is None:
-        hook = _FREED_HOOKS[ptr] = functools.partial(_freed_hook, ptr)
-    return hook
 
 
 def _children(node: Any) -> list[Any]:
@@ -282,7 +275,7 @@ def _mark_executed(
 
     ``list_ops=False`` (a ``create_graph=True, retain_graph=False`` call, whose results'
     graphs run through the nodes it consumed) enters the list ops' nodes in
-    `_LIST_CONSUMED` instead, kept while one of ``owners`` (the call's outputs and
+    `CONSUMED.lists` instead, kept while one of ``owners`` (the call's outputs and
     results) lives. Edges out of
     a node named in ``cut_names`` are not followed (rule 14: what only ``sign`` reaches
     is not the pass's). ``carried_of(node)``: the forward nodes a create_graph result's
@@ -302,7 +295,7 @@ def _mark_executed(
     recursion limit. (Nodes are keys by identity: paddle gives back the same wrapper
     for a node while one is alive, and the walk holds every node it met.)
     """
-    _sweep_hooks()
+    CONSUMED.sweep()
     if cuts:  # nothing beyond a no_grad_vars cut is the pass's: it stays usable
         roots = [r for r in roots if r.node_ptr() not in cuts]
     parents: dict[Any, list[Any]] = {r: [] for r in roots}
@@ -350,7 +343,7 @@ def _mark_executed(
             for c in leads:
                 p = c.node_ptr()
                 if p in found:
-                    if _consumed_at(p):
+                    if CONSUMED.at(p):
                         again.append(c)
                     else:
                         ran.add(c)
@@ -358,21 +351,22 @@ def _mark_executed(
     lists: list[Any] = []
     if not list_ops:
         lists = [n for n in ran if n.name() in _MULTI_SLOT]
-    elif _LIST_CONSUMED:
-        lists = [n for n in ran if n.node_ptr() in _LIST_CONSUMED]
+    elif CONSUMED.lists:
+        lists = [n for n in ran if n.node_ptr() in CONSUMED.lists]
     if lists:
         ran.difference_update(lists)
-    stamp = _stamp([*ran, *again, *lists])
+    stamp = CONSUMED.stamp([*ran, *again, *lists])
     refs = tuple(weakref.ref(y) for y in owners)
+    consumed_lists = CONSUMED.lists
     for node in [*again, *lists]:
         ptr = node.node_ptr()
-        entry = _LIST_CONSUMED.get(ptr)
+        entry = consumed_lists.get(ptr)
         if entry is not None:
-            _LIST_CONSUMED[ptr] = (stamp, entry[1], entry[2] + refs)
+            consumed_lists[ptr] = (stamp, entry[1], entry[2] + refs)
         elif node.name() in _MULTI_SLOT and not list_ops:
-            _LIST_CONSUMED[ptr] = (stamp, node, refs)
-    hooks = _FREED_HOOKS
-    for node in ran:  # `_hook_for`, inlined (once per node run)
+            consumed_lists[ptr] = (stamp, node, refs)
+    hooks = CONSUMED.hooks
+    for node in ran:
         ptr = node.node_ptr()
         hook = hooks.get(ptr)
         if hook is None:

@@ -69,9 +69,11 @@ class _Pass(threading.local):
     unigrad raised inside the pass, which paddle wraps (`_translate` hands it on).
     """
 
-    #: What the running pass may go through: None (nothing consumed), or the pointers
-    #: of the nodes it reaches without entering a gradient graph (see ``_plain``).
-    plain: set[int] | None = None
+    #: What a consumed node the running pass meets raises on: None (every one), or the
+    #: pointers of the nodes the pass reaches other than only below a create_graph
+    #: result that carries them (`_records._checked`); or the function that computes
+    #: it, called when a consumed node first runs (`plain_set`): most passes meet none.
+    plain: set[int] | Callable[[], set[int] | None] | None = None
     #: What this thread's post-hooks returned while paddle keeps a reference to it
     #: (see `_handed`).
     returned: list[Any]
@@ -85,6 +87,14 @@ class _Pass(threading.local):
 
 
 _PASS = _Pass()
+
+
+def plain_set() -> set[int] | None:
+    """The running pass's `_Pass.plain`, computed now if it was left for later."""
+    plain = _PASS.plain
+    if callable(plain):
+        plain = _PASS.plain = plain()
+    return plain
 
 
 def _engine() -> Callable[..., list[Any]] | None:
@@ -240,8 +250,9 @@ def _translate(err: BaseException) -> BaseException:
 
 
 #: What paddle 3.3.1's ``PowDoubleGradNode`` (``DX``) and ``PowTripleGradNode`` (``D_X``,
-#: the second derivative of ``x ** p`` differentiated again: differential seed 2026,
-#: program 23898) raise when a pass through a gradient of ``x ** p`` (a Python scalar
+#: the second derivative of ``x ** p`` differentiated again:
+#: test_a_third_derivative_of_a_scalar_power_toward_another_input in test_backend_fixes.py)
+#: raise when a pass through a gradient of ``x ** p`` (a Python scalar
 #: ``p``) does not differentiate with respect to ``x``: their kernels require the ``x``
 #: gradient output (PaddlePaddle/Paddle#57371 made them skip a missing ``grad_out``
 #: gradient only).

@@ -25,10 +25,22 @@ tensor drops in place, ``detach_()``, until the memo is emptied).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-__all__ = ["forgetter", "hold", "kids", "memo", "name", "peek", "peek_name", "remember"]
+__all__ = [
+    "forgetter",
+    "hold",
+    "kids",
+    "memo",
+    "name",
+    "next_functions",
+    "node_ptr",
+    "peek",
+    "peek_name",
+    "reach",
+    "remember",
+]
 
 
 class _Memo:
@@ -137,3 +149,57 @@ def forgetter(table: dict[Any, tuple[weakref.ref[Any], Any]], key: Any) -> Calla
             del table[key]
 
     return forget
+
+
+def next_functions(node: Any) -> list[Any]:
+    """``node``'s children read from paddle, not the memo (None for an edge to nothing)."""
+    return node.next_functions  # type: ignore[no-any-return]
+
+
+def node_ptr(node: Any) -> int:
+    """``node``'s address: its identity where the walk holds no wrapper."""
+    return int(node.node_ptr())
+
+
+def reach(
+    roots: Iterable[Any],
+    children: Callable[[Any], Iterable[Any]],
+    *,
+    through: Callable[[Any], bool] | None = None,
+    key: Callable[[Any], Any] | None = None,
+    exclude: Iterable[Any] = (),
+) -> Iterator[Any]:
+    """Each node reachable from ``roots``, once, depth first: the walk every
+    reachability question about paddle's graph asks (which nodes a pass reaches, whether
+    a leaf or a cut is among them, which create_graph results it crosses).
+
+    Args:
+        roots: where the walk starts; None entries are skipped, as are children that
+            are None (an edge to nothing).
+        children: what a node leads to: `kids` (the memo), `peek`, `next_functions`
+            (paddle's own edges), `edges` (a recorded result's roots), or a function
+            of a path state (a tuple of a node and what the path crossed).
+        through: whether to go on past a yielded node (its children are read only
+            then, after the caller has seen it, so a caller that stops at a node reads
+            nothing below it); None: always.
+        key: a node's identity in the walk; None: the object itself (a wrapper the memo
+            holds is the node's one wrapper), `node_ptr` where the walk holds none.
+        exclude: keys of nodes the walk neither yields nor goes past (a pass's cuts).
+
+    Yields:
+        Each node (or path state) once, in depth-first order.
+    """
+    seen: set[Any] = set(exclude)
+    stack = list(roots)
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        if node is None:
+            continue
+        k = node if key is None else key(node)
+        if k in seen:
+            continue
+        seen.add(k)
+        yield node
+        if through is None or through(node):
+            push(children(node))

@@ -214,7 +214,8 @@ class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
             # a cut's zeros (no_grad_vars: `_zero_grad` on the copy of this output the
             # user holds, a branch paddle's pass still runs): the derivative of zeros is
             # zeros whatever the kernels behind, so the pass answers as the other
-            # backends do (differential seed 2026, programs 16329, 23434)
+            # backends do (test_a_complex_create_graph_result_as_a_cut in
+            # test_any_program.py)
             return paddle.zeros_like(dg)
         # raised inside paddle's engine, which wraps it: the pass re-raises this one
         _PASS.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)

@@ -1,5 +1,5 @@
 """paddle's graph for the contract's structural rules, and the records of ``create_graph``
-calls (rows 6b, 16g): `_PaddleGraph` (the `GraphView`), `_RECORDS`, `_CALL_INPUTS`.
+calls (rows 6b, 16g): `_PaddleGraph` (the `GraphView`) and `CALLS` (the records).
 """
 
 from __future__ import annotations
@@ -18,31 +18,58 @@ from ...contract._refusals import candidates
 from .._base import (
     GradRequest,
 )
-from ._consumption import (
-    _FREED_HOOKS,
-    _children,
-    _consumed_at,
-    _consumed_list_ops,
-    _is_leaf_node,
-)
+from ._consumption import CONSUMED, _children, _is_leaf_node
 from ._engine import ENGINE_LOCK
-from ._nodes import forgetter
+from ._nodes import forgetter, next_functions, node_ptr, reach
 from ._refcounts import _grad_fn
 from ._tensor_methods import _is_alias
 
-#: ``node_ptr -> (a weak reference to the create_graph result, the records)``. paddle's
-#: nodes take no attributes, and a post-hook registered on a double-grad node (the way
-#: `_GRAD_GRAPH` keeps a marker alive) leaks the node's memory (+5 MB per 300 steps of
-#: the soak loop): the result tensor, which holds its node, keeps the entry valid; once
-#: it is gone, the entry goes (a tensor derived from it alone then carries no record).
-_RECORDS: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
+
+class _Calls:
+    """The records of the live ``create_graph`` results: one registry for the life of
+    the process (`CALLS`), read and changed under the engine's lock (`ENGINE_LOCK`).
+    Each entry lives as long as its result tensor (a weak reference whose callback
+    deletes it, `forgetter`): once the result is gone, a tensor derived from it alone
+    carries no record.
+
+    Attributes:
+        records: ``node_ptr -> (a weak reference to the create_graph result, the
+            records)``. paddle's nodes take no attributes, and a post-hook registered
+            on a double-grad node (a way to keep a marker alive) leaks the node's
+            memory (+5 MB per 300 steps of the soak loop): the result tensor, which
+            holds its node, keeps the entry valid.
+        inputs: ``node pointer of a create_graph result -> (a weak reference to the
+            result, weak references to the inputs of the calls that made it
+            (`_call_inputs_behind`), [the stamp it was made at] (rule 6,
+            `_check_carried`))``.
+    """
+
+    __slots__ = ("inputs", "records")
+
+    def __init__(self) -> None:
+        self.records: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
+        self.inputs: dict[
+            int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]]
+        ] = {}
+
+    def of(self, node: Any) -> Any:
+        """The records of the create_graph result whose node is ``node`` (a sequence)."""
+        slot = self.records.get(node.node_ptr())
+        if slot is None or slot[0]() is None:
+            return ()
+        return slot[1]
+
+    def inputs_of(
+        self, ptr: int
+    ) -> tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]] | None:
+        """The live ``inputs`` entry of the result whose node is at ``ptr``, or None."""
+        held = self.inputs.get(ptr)
+        return None if held is None or held[0]() is None else held
 
 
-def _records(node: Any) -> Any:
-    slot = _RECORDS.get(node.node_ptr())
-    if slot is None or slot[0]() is None:
-        return ()
-    return slot[1]
+#: The one registry of create_graph records (see `_Calls`).
+CALLS = _Calls()
+_records = CALLS.of
 
 
 def _node_ptr(node: Any) -> int:
@@ -55,7 +82,7 @@ def _record_call(
     """Attach the call's `Record` to each differentiable result's node (``nodes``: the
     inputs', ``outs``: the outputs' that have one, as `structure` read them: the
     record is built from those reads rather than by `record_of`, each read costing
-    ~1 us), and enter the results in `_CALL_INPUTS`."""
+    ~1 us), and enter the results in `CALLS.inputs`."""
     rec = Record(
         frozenset(n.node_ptr() for n in nodes if n is not None),
         tuple(outs),
@@ -74,17 +101,12 @@ def _record_call(
         if bases is None:
             bases = tuple(weakref.ref(x) for x in request.inputs)
         ptr = node.node_ptr()
-        held = _CALL_INPUTS.get(ptr)
-        if held is None or held[0]() is None:
-            held = _CALL_INPUTS[ptr] = (weakref.ref(g, forgetter(_CALL_INPUTS, ptr)), ([], [0]))
+        held = CALLS.inputs_of(ptr)
+        if held is None:
+            table = CALLS.inputs
+            held = table[ptr] = (weakref.ref(g, forgetter(table, ptr)), ([], [0]))
         held[1][0].extend(bases)
         held[1][1][0] = _carried.now()  # rule 6: made after the call's own consumption
-
-
-#: ``node pointer of a create_graph result -> (a weak reference to the result, weak
-#: references to the inputs of the calls that made it (`_call_inputs_behind`), [the
-#: stamp it was made at] (rule 6, `_check_carried`))``.
-_CALL_INPUTS: dict[int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]]] = {}
 
 
 def _carried_nodes(rec: Record, depth: int = 0) -> dict[int, Any]:
@@ -129,17 +151,11 @@ def _exempt_walk(
     computed through; their consumption is the result's question). Whether a result
     was met."""
     memo: dict[int, set[int]] = {}
-    none: frozenset[int] = frozenset()
-    seen: set[tuple[int, frozenset[int]]] = set()
-    stack: list[tuple[Any, frozenset[int]]] = [(r, none) for r in roots]
     crossed = False
-    while stack:
-        node, exempt = stack.pop()
-        ptr = node.node_ptr()
-        if (ptr, exempt) in seen or (within is not None and ptr not in within):
-            continue
-        seen.add((ptr, exempt))
-        visit(node, ptr, ptr in exempt)
+
+    def step(state: tuple[Any, frozenset[int]]) -> list[tuple[Any, frozenset[int]]]:
+        nonlocal crossed
+        node, exempt = state
         recs = _records(node)
         if recs:
             crossed = True
@@ -150,20 +166,31 @@ def _exempt_walk(
                     memo[key] = _carried_ptrs(rec)
                 more |= memo[key]
             exempt = exempt | more
-        stack.extend((c, exempt) for c in _children(node))
+        return [(c, exempt) for c in _children(node) if within is None or c.node_ptr() in within]
+
+    none: frozenset[int] = frozenset()
+    starts = [(r, none) for r in roots if within is None or r.node_ptr() in within]
+    for node, exempt in reach(starts, step, key=_state_key):
+        ptr = node.node_ptr()
+        visit(node, ptr, ptr in exempt)
     return crossed
+
+
+def _state_key(state: tuple[Any, Any]) -> tuple[int, Any]:
+    """A path state's identity in a walk: its node's address and what the path crossed."""
+    return state[0].node_ptr(), state[1]
 
 
 def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None:
     """`GraphFreedError` before a pass that runs, other than below a create_graph result
     that carries it (`_exempt_walk`), a create_graph result one of whose carried nodes a
     pass consumed after the result was made (rule 6), or a list op's node a
-    ``create_graph=True, retain_graph=False`` call consumed (`_LIST_CONSUMED`, rule 15).
+    ``create_graph=True, retain_graph=False`` call consumed (`CONSUMED.lists`, rule 15).
     Walks only while such a consumption may have happened (a live result older than the
-    latest consuming pass, or a live entry of `_LIST_CONSUMED`)."""
+    latest consuming pass, or a live entry of `CONSUMED.lists`)."""
     latest = _carried.now()
-    stale = any(h[1][1][0] < latest for h in list(_CALL_INPUTS.values()) if h[0]() is not None)
-    lists = _consumed_list_ops()
+    stale = any(h[1][1][0] < latest for h in list(CALLS.inputs.values()) if h[0]() is not None)
+    lists = CONSUMED.live_lists()
     if not stale and not lists:
         return
     is_target: Callable[[Any], bool] = _is_leaf_node  # backward() into every leaf
@@ -178,11 +205,11 @@ def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None
             return
         if ptr in lists:
             raise GraphFreedError(FREED_MESSAGE)
-        held = _CALL_INPUTS.get(ptr)
-        if held is None or held[0]() is None or held[1][1][0] >= latest:
+        held = CALLS.inputs_of(ptr)
+        if held is None or held[1][1][0] >= latest:
             return
         for rec in _records(node):
-            _carried.check(_carried_ptrs(rec), _consumed_at, held[1][1][0])
+            _carried.check(_carried_ptrs(rec), CONSUMED.at, held[1][1][0])
 
     _exempt_walk([r for r in roots if r.node_ptr() in runs], runs, visit)
 
@@ -192,7 +219,7 @@ def _checked(outputs: Sequence[Any]) -> set[int] | None:
     pointers of the nodes the outputs reach other than only below a create_graph result
     that carries them (`_exempt_walk`); None (every consumed node raises) where the
     outputs reach no such result, or no node was consumed."""
-    if not _RECORDS or not _FREED_HOOKS:
+    if not CALLS.records or not CONSUMED.hooks:
         return None
     checked: set[int] = set()
 
@@ -211,28 +238,20 @@ def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[A
     makes paddle compute the base's gradient (then dropped)."""
     have = {id(x) for x in inputs}
     extra: list[Any] = []
-    seen: set[int] = set()
-    stack = [n for n in (_grad_fn(y) for y in outputs) if n is not None]
-    while stack:
-        node = stack.pop()
-        ptr = node.node_ptr()
-        if ptr in seen:
-            continue
-        seen.add(ptr)
-        held = _CALL_INPUTS.get(ptr)
-        if held is not None and held[0]() is not None:
+    for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr):
+        held = CALLS.inputs_of(node.node_ptr())
+        if held is not None:
             for ref in held[1][0]:
                 x = ref()
                 if x is not None and id(x) not in have:
                     have.add(id(x))
                     extra.append(x)
-        stack.extend(_children(node))
     return extra
 
 
 class _PaddleGraph(GraphView):
     """paddle's graph for the contract's structural rules: ``GradNode`` objects named by
-    their pointers, the records in `_RECORDS`, full-range slices as the alias paddle's
+    their pointers, the records in `CALLS`, full-range slices as the alias paddle's
     ``__getitem__`` marks (`_tensor_methods`); read under `ENGINE_LOCK`, as another
     thread's pass may be changing the graph."""
 
@@ -246,15 +265,16 @@ class _PaddleGraph(GraphView):
     records = staticmethod(_records)
 
     def keep(self, node: Any, record: Record, position: int, result: Any) -> None:
-        # (the entry lives as long as the result tensor: see `_RECORDS`)
+        # (the entry lives as long as the result tensor: see `_Calls`)
         ptr = node.node_ptr()
-        slot = _RECORDS.get(ptr)
+        table = CALLS.records
+        slot = table.get(ptr)
         if slot is None or slot[0]() is None:
-            slot = _RECORDS[ptr] = (weakref.ref(result, forgetter(_RECORDS, ptr)), [])
+            slot = table[ptr] = (weakref.ref(result, forgetter(table, ptr)), [])
         slot[1].append(record.at(position))
 
     def recording(self) -> bool:
-        return bool(_RECORDS)
+        return bool(CALLS.records)
 
     full_slice = staticmethod(_is_alias)
 
@@ -282,29 +302,24 @@ def _unrecorded_gradient(roots: list[Any], cands: list[tuple[str, Any]]) -> str 
     """The first candidate the roots reach through a double-grad node that no recorded
     create_graph result covers, or None.
 
-    A record lives as long as its result tensor (see `_RECORDS`): a tensor derived from
+    A record lives as long as its result tensor (see `_Calls`): a tensor derived from
     a create_graph gradient that is gone (``grad(...)[0].T``), or a gradient taken with
     ``paddle.grad`` itself, leaves a gradient graph the structural rule cannot see. An
     intermediate behind one is refused, as paddle did before the rule was common: never
     paddle's own formulas' answer where the contract's cannot be told.
     """
     targets = {n.node_ptr(): label for label, n in cands}
-    seen: set[tuple[int, bool]] = set()
-    stack = [(r, False) for r in roots]
-    while stack:
-        node, orphan = stack.pop()
-        if node is None:
-            continue
-        ptr = node.node_ptr()
-        if (ptr, orphan) in seen:
-            continue
-        seen.add((ptr, orphan))
-        if orphan and ptr in targets:
-            return targets[ptr]
+
+    def step(state: tuple[Any, bool]) -> list[tuple[Any, bool]]:
+        node, orphan = state
         if not orphan:
             if _records(node):
-                continue  # a recorded gradient: the structural rule has decided
+                return []  # a recorded gradient: the structural rule has decided
             name = node.name()
             orphan = "DoubleGrad" in name or "TripleGrad" in name
-        stack.extend((c, orphan) for c in node.next_functions)
+        return [(c, orphan) for c in node.next_functions if c is not None]
+
+    for node, orphan in reach([(r, False) for r in roots if r is not None], step, key=_state_key):
+        if orphan and (label := targets.get(node.node_ptr())) is not None:
+            return label
     return None

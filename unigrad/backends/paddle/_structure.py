@@ -18,7 +18,7 @@ result) maps to the nodes its formulas read (the roots), and every later walk
 the spurious edges paddle's numbers are zeros. An unknown node reads everything (its
 own node is a root): at worst a spurious dependence, paddle's own answer, never a
 missing one. A record lives as long as its result tensor (a weak reference, as
-`unigrad.backends.paddle._records._RECORDS`); no hook is put on a double-grad node (they leak).
+`unigrad.backends.paddle._records._Calls`); no hook is put on a double-grad node (they leak).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import Any
 
 from ..._errors import NotDifferentiableError
 from .._base import constant_output_message
-from ._nodes import forgetter, hold, kids, memo, name, peek, peek_name, remember
+from ._nodes import forgetter, hold, kids, memo, name, peek, peek_name, reach, remember
 from ._nodes import name as _name
 from ._refcounts import _grad_fn
 
@@ -77,15 +77,17 @@ _LINEAR = frozenset(
         "FlipGradNode",
         "RollGradNode",
         # take_along_axis (the namespace's sort on paddle), tile and repeat: a scatter-add
-        # or sum of the incoming gradient (differential seed 11, programs 744, 1907,
-        # 1908, 4454: unknown nodes read everything, so constant gradients required grad)
+        # or sum of the incoming gradient
+        # (test_tile_repeat_and_take_along_axis_are_linear_in_the_gradient in
+        # test_differential_extensions.py: unknown nodes read everything, so constant
+        # gradients required grad)
         "TakeAlongAxisGradNode",
         "TileGradNode",
         "RepeatInterleaveGradNode",
         # unbind and split (the namespace's cumulative products of paddle: a stack or
         # concat of the incoming gradients; an unknown node made the constant gradient of
-        # cumulative_prod over a length-1 axis require grad: differential seed 2026,
-        # program 28970)
+        # cumulative_prod over a length-1 axis require grad:
+        # test_a_cumulative_product_over_one_element_is_linear in test_dependence.py)
         "UnbindGradNode",
         "SplitGradNode",
         "SplitWithNumGradNode",
@@ -129,7 +131,8 @@ CUT_NODES = frozenset(
 #: others have no complex kernel in paddle 3.3.1 (measured: ``maximum``, ``clip``,
 #: ``max``, ``relu``, ... of a complex tensor raise ``NotFound``), so they are linear in
 #: any call (a complex output beside them left ``maximum``'s constant gradient requiring
-#: grad: differential seed 2026, program 9546).
+#: grad: test_a_piecewise_linear_gradient_beside_a_complex_output_is_a_constant in
+#: test_dependence.py).
 _PIECEWISE_LINEAR = frozenset(
     {
         "AbsGradNode",
@@ -169,46 +172,65 @@ _READS: dict[str, tuple[tuple[int, ...], ...]] = {
     "PNormGradNode": ((0, -1),),
 }
 
-#: ``result's node -> (a weak reference to the result, the roots)``: see the module
-#: docstring.
-_ROOTS: dict[Any, tuple[weakref.ref[Any], list[Any]]] = {}
+
+class _Decided:
+    """What `structure` decided about live create_graph results and their seeds: one
+    registry for the life of the process (`DECIDED`), changed under the engine's lock.
+    Each entry lives as long as a result tensor (a weak reference whose callback
+    deletes it, `forgetter`); then paddle's own graph holds again: a spurious
+    dependence, never a missing one.
+
+    Attributes:
+        roots: ``result's node -> (a weak reference to the result, the roots)``: the
+            nodes a recorded result's formulas read, which walks go to instead of
+            paddle's edges (see the module docstring).
+        seed_copies: ``node -> (a weak reference to a result of its call, None)``: the
+            leaf nodes of the constant seeds unigrad makes for a ``create_graph`` call
+            (paddle.grad makes every seed require grad). The call's results' graphs
+            reach them, and so do later calls' forward graphs built on the results:
+            there they are constants, as is any node that leads to them alone
+            (`_Walk.const`). The node is held, so paddle gives back the same wrapper
+            for it (`unigrad.backends.paddle._nodes`).
+    """
+
+    __slots__ = ("roots", "seed_copies")
+
+    def __init__(self) -> None:
+        self.roots: dict[Any, tuple[weakref.ref[Any], list[Any]]] = {}
+        self.seed_copies: dict[Any, tuple[weakref.ref[Any], None]] = {}
+
+
+#: The one registry of structure decisions (see `_Decided`).
+DECIDED = _Decided()
 
 
 def recorded() -> bool:
     """Whether a record may be alive (a walk must then go through `edges`)."""
-    return bool(_ROOTS)
+    return bool(DECIDED.roots)
 
 
 def edges(node: Any, keep: bool = True) -> list[Any]:
     """The nodes a walk goes to from ``node``: its children (None for an edge to
     nothing), or a recorded result's roots (see the module docstring). ``keep=False``
     leaves what it reads out of the memo (`unigrad.backends._paddle_nodes.peek`)."""
-    if _ROOTS:
-        rec = _ROOTS.get(node)
+    roots = DECIDED.roots
+    if roots:
+        rec = roots.get(node)
         if rec is not None and rec[0]() is not None:
             return rec[1]
     return kids(node) if keep else peek(node)
 
 
-#: ``node -> a weak reference to a result of its call``: the leaf nodes of the constant
-#: seeds unigrad makes for a ``create_graph`` call (paddle.grad makes every seed require
-#: grad). The call's results' graphs reach them, and so do later calls' forward graphs
-#: built on the results: there they are constants, as is any node that leads to them
-#: alone (`_Walk.const`). An entry lives as long as that result (then paddle's own answer
-#: holds: a spurious dependence, never a missing one). The node is held, so paddle gives
-#: back the same wrapper for it (`unigrad.backends.paddle._nodes`).
-_SEED_COPIES: dict[Any, tuple[weakref.ref[Any], None]] = {}
-
-
 def seed_copies(nodes: Sequence[Any], results: Sequence[Any]) -> None:
-    """Register ``nodes`` (see `_SEED_COPIES`) for as long as the first differentiable
-    one of ``results``."""
+    """Register ``nodes`` (see `_Decided.seed_copies`) for as long as the first
+    differentiable one of ``results``."""
     anchor = next((g for g in results if g is not None and not g.stop_gradient), None)
     if anchor is None:
         return
+    table = DECIDED.seed_copies
     for node in nodes:
         if node is not None:
-            _SEED_COPIES[node] = (weakref.ref(anchor, forgetter(_SEED_COPIES, node)), None)
+            table[node] = (weakref.ref(anchor, forgetter(table, node)), None)
 
 
 class _Walk:
@@ -232,11 +254,11 @@ class _Walk:
         #: a node's inputs (mask) -> the nodes its edges' formulas read, for the nodes
         #: with an edge that leads to fewer inputs than the node
         self.every: dict[int, dict[Any, None]] = {}
-        #: nodes that lead to unigrad's constant seeds alone (`_SEED_COPIES`)
+        #: nodes that lead to unigrad's constant seeds alone (`_Decided.seed_copies`)
         self.const: set[Any] = set()
         kid_map, mask = self.kids, self.mask
-        const, copies = self.const, _SEED_COPIES
-        read = edges if _ROOTS else kids  # (no record alive: paddle's edges)
+        const, copies = self.const, DECIDED.seed_copies
+        read = edges if DECIDED.roots else kids  # (no record alive: paddle's edges)
         stack = [(r, False) for r in roots]
         pop, push = stack.pop, stack.append
         while stack:
@@ -335,16 +357,17 @@ class _Walk:
             # an input's node: reached by a start that leads to that input
             if any(mask.get(s, 0) & targets[w] for s in stack):
                 left.discard(w)
-        seen: set[Any] = set()
+        if not left:
+            return True
         kid_map = self.kids
-        while stack and left:
-            node = stack.pop()
-            if node in seen:
-                continue
-            seen.add(node)
+
+        def read(node: Any) -> list[Any]:
+            return kid_map.get(node) or edges(node)
+
+        for node in reach(stack, read):
             left.discard(node)
-            ks = kid_map.get(node) or edges(node)
-            stack.extend(c for c in ks if c is not None)
+            if not left:
+                return True
         return not left
 
 
@@ -360,7 +383,7 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
     found = memo(node)
     if found is not None and found[0] is ks:  # (a record's roots are other children)
         return found[1]  # type: ignore[no-any-return]
-    rec = _ROOTS.get(node) if _ROOTS else None
+    rec = DECIDED.roots.get(node) if DECIDED.roots else None
     if rec is not None and rec[1] is ks:
         # a recorded result: its node is paddle's identity op, but the result is some
         # function of its roots, linear or not (d(x*x)/dv, v = -x, is x*x: its own
@@ -397,27 +420,17 @@ def _paddle_reach(
     the first one found), or None when it goes through a node of ``stop`` (a kernel
     refused later: keep paddle's graph as it is)."""
     entered: set[Any] = set()
-    seen: set[Any] = set()
-    stack = [g_node]
-    while stack:
-        node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
+
+    def onward(node: Any) -> bool:  # (not into the forward graph, nor past a cut)
+        return node not in forward and name(node) not in CUT_NODES
+
+    for node in reach([g_node], edges, through=onward):
         if node in forward:
             entered.add(node)
             if first:
                 return entered
-            continue
-        if stop and name(node) in stop:
+        elif stop and name(node) in stop:
             return None
-        if name(node) in CUT_NODES:  # its derivative is zero: nothing past it counts
-            continue
-        ks = edges(node)
-        if first and not forward.isdisjoint(ks):
-            entered.add(next(c for c in ks if c in forward))
-            return entered
-        stack.extend(c for c in ks if c is not None)
     return entered
 
 
@@ -435,7 +448,8 @@ def own_shared_nodes(grads: list[Any]) -> None:
     node's inputs (``d(x @ w)/dx`` and ``d(x @ w)/dw``), and its walks and passes see
     nodes, not output slots: a later pass that reaches one result's graph through that
     node reached the others too, so one of them taken as an input got zeros where it is
-    unused (differential seed 2026, program 16226: ``UnusedInputError`` expected)."""
+    unused (test_one_result_of_a_call_is_unused_by_a_function_of_another in
+    test_dependence.py: ``UnusedInputError`` expected)."""
     idx = [i for i, g in enumerate(grads) if g is not None and not g.stop_gradient]
     if len(idx) < 2:
         return
@@ -514,7 +528,7 @@ def structure(
             continue
         grads[i] = g = _own_node(g)
         own = grad_fn(g)
-        _ROOTS[own] = (weakref.ref(g, forgetter(_ROOTS, own)), list(deps[i]))
+        DECIDED.roots[own] = (weakref.ref(g, forgetter(DECIDED.roots, own)), list(deps[i]))
     return input_nodes, output_nodes
 
 
@@ -526,17 +540,11 @@ def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
     op (split, unbind) also blocks its other outputs here.
     """
     hold(outputs)
-    seen: set[Any] = set()
-    stack = [_grad_fn(y) for y in outputs]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen or node in cuts:
-            continue
-        seen.add(node)
-        if _name(node) in CUT_NODES:  # its derivative is identically zero (rule 14)
-            continue
-        stack.extend(edges(node))  # a recorded result: its roots
-    return seen
+
+    def onward(node: Any) -> bool:  # (a recorded result's edges are its roots: `edges`)
+        return node not in cuts and _name(node) not in CUT_NODES
+
+    return {n for n in reach(map(_grad_fn, outputs), edges, through=onward) if n not in cuts}
 
 
 def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
@@ -545,17 +553,12 @@ def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
     if keep:
         hold(outputs)
     read_name = _name if keep else peek_name
-    seen: set[Any] = set()
-    stack = [_grad_fn(y) for y in outputs]
-    while stack:
-        node = stack.pop()
-        if node is None or node in seen:
-            continue
-        seen.add(node)
-        if read_name(node) in CUT_NODES:
-            return True
-        stack.extend(edges(node, keep))
-    return False
+    read = edges if keep else _peek_edges
+    return any(read_name(n) in CUT_NODES for n in reach(map(_grad_fn, outputs), read))
+
+
+def _peek_edges(node: Any) -> list[Any]:
+    return edges(node, False)
 
 
 def _refuse_constant_outputs(outputs: tuple[Any, ...], keep: bool) -> None:
@@ -571,16 +574,9 @@ def _reaches_leaf(node: Any, keep: bool) -> bool:
     """Whether ``node`` reaches a leaf other than through a node of `CUT_NODES` (stops
     at the first; ``keep`` False: what it reads stays out of the memo)."""
     read_name = _name if keep else peek_name
-    seen: set[Any] = set()
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n is None or n in seen:
-            continue
-        seen.add(n)
-        name = read_name(n)
-        if name == "GradNodeAccumulation":
-            return True
-        if name not in CUT_NODES:
-            stack.extend(edges(n, keep))
-    return False
+
+    def onward(n: Any) -> bool:
+        return read_name(n) not in CUT_NODES
+
+    read = edges if keep else _peek_edges
+    return any(read_name(n) == "GradNodeAccumulation" for n in reach([node], read, through=onward))

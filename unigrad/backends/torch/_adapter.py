@@ -88,7 +88,9 @@ class TorchBackend(Backend):
     def requires_grad(self, x: Any) -> bool:
         # rule 14: torch marks sign(x) or sin(sign(x)) as requiring grad, but a tensor
         # whose every path to a leaf crosses a cut edge depends on nothing (as an input
-        # of backward(inputs=...) it is one that does not require grad: seed 20261123)
+        # of backward(inputs=...) it is one that does not require grad:
+        # test_an_input_that_depends_on_nothing_is_one_that_does_not_require_grad in
+        # test_differential_extensions.py)
         if not x.requires_grad:
             return False
         fn = x.grad_fn

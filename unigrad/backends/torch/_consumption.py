@@ -15,7 +15,7 @@ from ..._errors import (
 )
 from ...contract import _carried
 from ...contract._carried import FREED_MESSAGE
-from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _covers, _ref
+from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _covers, _ref, _runs_recursive
 from ._records import _RECORD, _RECORDS_LIVE, _carried_by
 from ._structure import _live_edges
 
@@ -63,7 +63,8 @@ def _plan(
     collection. Edges into ``no_grad_vars`` (``cuts``) are not followed: nothing beyond
     a cut runs; with ``edge_cuts`` (the graph has `_CUT_EDGES`), neither are those
     (rule 14: a node reached only through ``sign`` is not the pass's, and a consumed one
-    there does not raise: differential seed 11, program 4642). The walk answers
+    there does not raise: test_a_consumed_node_behind_a_cut_is_not_the_passs in
+    test_differential_extensions.py). The walk answers
     ``_graph.executed``'s question for torch's node types.
     It runs on every consuming call (a training step's last), so it is written for
     speed: `_runs_recursive` reads each node's edges once and decides it on the way
@@ -106,46 +107,6 @@ def _plan(
 def _consumed_at(node: Any) -> int:
     token = node.metadata.get(_CONSUMED)
     return 0 if token is None else int(token.at)
-
-
-def _runs_recursive(
-    roots: list[Any], every_leaf: bool, leaves: set[int], targets: set[Any]
-) -> list[Any]:
-    """`_plan`'s nodes without cuts, depth first: a node runs iff one of its children is
-    a target or runs. ``useful`` holds, per node met, whether the edge into it is worth
-    following (it is a target or runs); a node is decided once, after its children
-    (autograd graphs have no cycles)."""
-    useful: dict[Any, bool] = {}
-    known = useful.get
-    runs: list[Any] = []
-    ran = runs.append
-
-    def decide(node: Any) -> bool:
-        hit = False
-        for c, _ in node.next_functions:
-            if c is None:
-                continue
-            u = known(c)
-            if u is None:
-                if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
-                    u = useful[c] = every_leaf or id(c.variable) in leaves
-                else:
-                    u = useful[c] = decide(c) or c in targets
-            if u:
-                hit = True
-        if hit:
-            ran(node)
-        return hit
-
-    try:
-        for r in roots:
-            if r not in useful:
-                useful[r] = decide(r) or r in targets
-    finally:
-        # `decide` holds itself through its closure: a cycle that would keep every node
-        # met (and so the whole graph) alive until the garbage collector runs
-        decide = None  # type: ignore[assignment]
-    return runs
 
 
 def _runs_iterative(
@@ -293,7 +254,10 @@ def _leading(nodes: list[Any], inputs: tuple[Any, ...] | None) -> list[Any]:
             leaves.add(id(x))
         else:
             targets.add(x.grad_fn)
-    ran = set(_runs_iterative(nodes, inputs is None, leaves, targets, _NO_CUTS))
+    try:
+        ran = set(_runs_recursive(nodes, inputs is None, leaves, targets))
+    except RecursionError:
+        ran = set(_runs_iterative(nodes, inputs is None, leaves, targets, _NO_CUTS))
     return [n for n in nodes if n in ran]
 
 

@@ -35,3 +35,43 @@ def _covers(node: Any) -> bool:
         v - (1 << 64) if v >= 1 << 63 else v for v in (node._saved_start, node._saved_end)
     )
     return slice(start, end).indices(n)[:2] == (0, n)
+
+
+def _runs_recursive(
+    roots: list[Any], every_leaf: bool, leaves: set[int], targets: set[Any]
+) -> list[Any]:
+    """`_plan`'s nodes without cuts, depth first: a node runs iff one of its children is
+    a target or runs. ``useful`` holds, per node met, whether the edge into it is worth
+    following (it is a target or runs); a node is decided once, after its children
+    (autograd graphs have no cycles)."""
+    useful: dict[Any, bool] = {}
+    known = useful.get
+    runs: list[Any] = []
+    ran = runs.append
+
+    def decide(node: Any) -> bool:
+        hit = False
+        for c, _ in node.next_functions:
+            if c is None:
+                continue
+            u = known(c)
+            if u is None:
+                if type(c) is _ACCUMULATE:  # a leaf: shared between graphs, never runs
+                    u = useful[c] = every_leaf or id(c.variable) in leaves
+                else:
+                    u = useful[c] = decide(c) or c in targets
+            if u:
+                hit = True
+        if hit:
+            ran(node)
+        return hit
+
+    try:
+        for r in roots:
+            if r not in useful:
+                useful[r] = decide(r) or r in targets
+    finally:
+        # `decide` holds itself through its closure: a cycle that would keep every node
+        # met (and so the whole graph) alive until the garbage collector runs
+        decide = None  # type: ignore[assignment]
+    return runs

@@ -14,7 +14,7 @@ from .._base import (
     BackwardRequest,
     GradRequest,
 )
-from ._graph import _ACCUMULATE, _children, _covers, _ref
+from ._graph import _ACCUMULATE, _children, _covers, _ref, _runs_recursive
 
 
 def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:
@@ -23,12 +23,17 @@ def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:
     among them carry (walked once per record, when a consumed node is alive)."""
     if rec.carried is None:
         keys = rec.inputs
-        ran = _graph.executed(
-            rec.outputs,
-            _children,
-            lambda n: _ident(n) in keys,
-            lambda n: type(n) is _ACCUMULATE,
-        )
+        leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
+        targets = {k for k in keys if type(k) is not int}
+        try:
+            ran = _runs_recursive(list(rec.outputs), False, leaves, targets)
+        except RecursionError:
+            ran = _graph.executed(
+                rec.outputs,
+                _children,
+                lambda n: _ident(n) in keys,
+                lambda n: type(n) is _ACCUMULATE,
+            )
         carried = dict.fromkeys(ran)
         for node in ran:
             for earlier, _ in node.metadata.get(_RECORD) or ():

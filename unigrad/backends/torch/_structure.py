@@ -207,8 +207,10 @@ def _edge_cut_hooks(outputs: tuple[Any, ...]) -> list[Any]:
     torch sends zeros (``ceil``'s formula is ``zeros_like``), and the backward formulas
     beyond multiply them by functions of their inputs, so the result's graph reached
     those inputs: ``d(remainder(v, ceil(pow(v, x))))/dx`` is a constant, but torch's
-    result required grad through ``pow``'s backward (differential seed 11, program
-    3129). Undefined, nothing beyond the cut runs into the results (`_cut_hooks`)."""
+    result required grad through ``pow``'s backward
+    (test_a_gradient_through_a_cut_of_a_nonlinear_op_is_a_constant in
+    test_differential_extensions.py). Undefined, nothing beyond the cut runs into the
+    results (`_cut_hooks`)."""
     stack = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
     seen = set(stack)
     handles = []
