@@ -111,7 +111,8 @@ def _paddle_loader() -> Backend:
     (another protobuf version) and crash with SIGSEGV in their static operator
     registration (``RepeatedPtrFieldBase::AddOutOfLineHelper``). The same clash class:
     tensorflow#2646, conda-forge/tensorflow-feedstock#449. Imported the other way round
-    both work, as paddle loads its libraries ``RTLD_LOCAL``.
+    both work, as paddle loads its libraries ``RTLD_LOCAL``. Test:
+    test_tensorflow.py::test_loading_paddle_after_tensorflow_refuses_instead_of_crashing.
     """
     if "paddle" not in sys.modules and _TF_GLOBAL_FLAGS in sys.modules:
         msg = (

@@ -63,7 +63,8 @@ def build() -> Any:
 
     def hypot(x1: Any, x2: Any, /) -> Any:
         # tnp.hypot adds the squares without promoting them first (TensorFlow 2.21: a
-        # float32 and a float64 argument raised InvalidArgumentError in AddV2)
+        # float32 and a float64 argument raised InvalidArgumentError in AddV2; test:
+        # test_divergences_tf.py::test_hypot_of_float32_and_float64_promotes)
         x1, x2 = _promote(tnp, x1, x2)
         return tnp.hypot(x1, x2)
 
@@ -136,7 +137,9 @@ def build() -> Any:
         of ``x``, math_grad.py) differentiates again through ``Cumprod``'s gradient,
         which divides by ``x``: the second derivative came out 0 where an element is an
         exact zero, and the constant 1 of a product of one factor stayed connected to
-        ``x``. Multiplies and slices are exact to any order."""
+        ``x``. Multiplies and slices are exact to any order. Tests:
+        test_raw_errors.py::test_prod_differentiates_to_second_order,
+        test_divergences_2026.py::test_product_of_one_factor_has_a_constant_derivative."""
         x = tf.convert_to_tensor(x)
         if dtype is not None and not (x.dtype.is_floating or x.dtype.is_complex):
             return tnp.prod(x, axis=axis, dtype=_np_dtype(dtype), keepdims=keepdims)
@@ -421,7 +424,8 @@ def build() -> Any:
 
     def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:
         # the common rule multiplies with `*`, which does not promote on tf.Tensor
-        # (TensorFlow 2.21: a float32 and a float64 vector raised InvalidArgumentError)
+        # (TensorFlow 2.21: a float32 and a float64 vector raised InvalidArgumentError;
+        # test: test_divergences_tf.py::test_vecdot_of_float32_and_float64_promotes)
         x1, x2 = _promote(tnp, x1, x2)
         return c.vecdot(p, x1, x2, axis=axis)
 

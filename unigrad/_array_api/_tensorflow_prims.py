@@ -19,7 +19,8 @@ def _integer_pow(x: Any, n: int) -> Any:
     through this same function (jax's ``integer_pow``): ``x ** 0`` is a constant.
     TensorFlow 2.21's ``Pow`` gradient (``grad * y * pow(x, y - 1)``, math_grad.py) keeps
     ``x`` in ``pow(x, 0)``, so ``x ** 2``'s second derivative, the constant 2, came out
-    connected to ``x`` (rule 14)."""
+    connected to ``x`` (rule 14). Test:
+    test_divergences_2026.py::test_square_second_derivative_is_a_constant."""
     tf = _tf()
     if n == 0:
         return tf.ones_like(x)
@@ -276,7 +277,8 @@ def prims() -> Any:
         whole (``_MaximumMinimumGrad``), and ``tnp.maximum(x, 0)`` goes through
         ``tf.nn.relu``: 0 at the tie, and a second-order gradient (``ReluGradGrad``)
         that keeps the constant derivative connected to ``x`` (rule 14). Here the
-        weights come from comparisons (constants) and the value is TensorFlow's own."""
+        weights come from comparisons (constants) and the value is TensorFlow's own.
+        Test: test_divergences_tf.py::test_maximum_and_minimum_split_a_tie."""
 
         def f(x1: Any, x2: Any) -> Any:
             x1, x2 = _promote(tnp, x1, x2)

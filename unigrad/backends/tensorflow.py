@@ -58,7 +58,8 @@ class TensorflowBackend(TapeBackend):
         constant derivative) is a constant tape tensor, not a plain ``tf.Tensor``: the
         caller computes on with it, and a plain ``tf.Tensor`` is not an array of the
         standard (no ``.T``, no integer-array or tape-tensor mask indexing,
-        tensorflow#50438), where the other tapes' plain arrays are."""
+        tensorflow#50438), where the other tapes' plain arrays are. Test:
+        test_divergences_tf.py::test_a_constant_create_graph_result_takes_the_standards_indexing."""
         grads = super().grad(request)
         if not request.create_graph:
             return grads
@@ -142,6 +143,7 @@ def _reflect_comparisons() -> None:
     ``TypeError``): one registered here answers for a tape tensor on the right and
     declines everything else, so TensorFlow's own types are untouched. (The public
     ``tf.experimental.dispatch_for_api`` dispatches on ``CompositeTensor`` types only.)
+    Test: test_divergences_tf.py::test_comparison_with_a_plain_tensor_on_the_left.
     """
     from tensorflow.python.ops import gen_math_ops
 
