@@ -1,9 +1,10 @@
 """The ``backend`` fixture: every behaviour is tested on every backend.
 
-``backend`` is parametrised over the four built-in backends and yields a :class:`B`, a
+``backend`` is parametrised over the built-in backends and yields a :class:`B`, a
 small neutral toolkit (make tensors, watch them, compare numbers) so that one test body
-runs unchanged on torch, paddle, jax and numpy. A backend whose framework is not
-installed is skipped. Markers, validated at collection:
+runs unchanged on torch, paddle, jax, numpy and tensorflow. A backend whose framework is
+not installed (or not importable: TensorFlow is outside the default environment) is
+skipped. Markers, validated at collection:
 
 * ``@pytest.mark.skip_backend("paddle", reason=...)``
 * ``@pytest.mark.xfail_backend("paddle", reason=...)`` (strict)
@@ -34,8 +35,24 @@ import pytest
 import unigrad
 from unigrad.conformance import Kit
 
-BACKENDS = ("torch", "paddle", "jax", "numpy")
-_MODULES = {"torch": ("torch",), "paddle": ("paddle",), "jax": ("jax",), "numpy": ("autograd",)}
+# Paddle before tensorflow, before any test module imports either: TensorFlow 2.21 exports
+# its C++ protobuf to the whole process and paddle 3.3.1's libraries, loaded after it, bind
+# to it and crash (see unigrad/_dispatch.py, `_paddle_loader`). Only where both are
+# installed: the other environments import nothing here.
+if importlib.util.find_spec("tensorflow") is not None and importlib.util.find_spec("paddle"):
+    import paddle  # noqa: F401
+
+BACKENDS = ("torch", "paddle", "jax", "numpy", "tensorflow")
+#: The backends ``rotate_backends`` deals values to (tensorflow, skipped where it is not
+#: installed, takes no share: every value still runs somewhere in the default run).
+ROTATION = BACKENDS[:4]
+_MODULES = {
+    "torch": ("torch",),
+    "paddle": ("paddle",),
+    "jax": ("jax",),
+    "numpy": ("autograd",),
+    "tensorflow": ("tensorflow",),
+}
 
 #: Default tolerances for float32 results.
 RTOL, ATOL = 1e-5, 1e-6
@@ -89,7 +106,7 @@ def _long_only(item: pytest.Item) -> bool:
     name, n = rotate.args
     i = callspec.indices[name] % n  # pytest numbers the product's parameter sets
     home = rotate.kwargs.get("home")
-    where = (home(i) if home is not None else None) or BACKENDS[i % len(BACKENDS)]
+    where = (home(i) if home is not None else None) or ROTATION[i % len(ROTATION)]
     return bool(callspec.params["backend"] != where)
 
 
@@ -157,6 +174,8 @@ def _module(name: str) -> Any:
         return importlib.import_module("jax.numpy")
     if name == "numpy":
         return np
+    if name == "tensorflow":
+        return importlib.import_module("tensorflow.experimental.numpy")
     return importlib.import_module(name)
 
 

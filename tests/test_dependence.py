@@ -212,6 +212,9 @@ def _native_relus(backend):
 
 @pytest.mark.skip_backend("jax", reason="the framework's own activations take no tape tensors")
 @pytest.mark.skip_backend("numpy", reason="the framework's own activations take no tape tensors")
+@pytest.mark.skip_backend(
+    "tensorflow", reason="the framework's own activations take no tape tensors"
+)
 @pytest.mark.parametrize("name", ["relu", "hardtanh", "leaky_relu"])
 def test_the_frameworks_own_piecewise_linear_activations(backend, name) -> None:
     """torch's relu keeps a graph to its output in its gradient (ThresholdBackward's

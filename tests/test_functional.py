@@ -20,6 +20,8 @@ def arr(backend, data, dtype="float32"):
         return importlib.import_module("paddle").to_tensor(a)
     if backend.name == "jax":
         return importlib.import_module("jax.numpy").asarray(a)
+    if backend.name == "tensorflow":
+        return importlib.import_module("tensorflow").constant(a)
     return a
 
 
@@ -248,7 +250,7 @@ def test_mixed_frameworks_and_tape_tensors(backend):
     other = np.ones(2, np.float32) if backend.name != "numpy" else arr_torch()
     with pytest.raises(unigrad.BackendError):
         F.vjp(lambda a, b: a * b, (x, other), v=x)
-    if backend.name in ("jax", "numpy"):
+    if backend.name in ("jax", "numpy", "tensorflow"):
         with pytest.raises(unigrad.TapeError):
             F.vjp(lambda a: a, unigrad.watch(x), v=x)
 
@@ -291,6 +293,14 @@ def test_create_graph(backend):
         backend.close(h, [6.0, 12.0])
         jitted = jax.jit(lambda a: F.jacobian(lambda b: b * b, a))(x)
         backend.close(jitted, np.diag([2.0, 4.0]))
+    elif backend.name == "tensorflow":  # a call is recorded by an enclosing tape
+        import tensorflow as tf
+
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            g = F.vjp(lambda b: xp.sum(b**3), x, create_graph=True)[1]
+            s = xp.sum(g)
+        backend.close(tape.gradient(s, x), [6.0, 12.0])
     else:
         import autograd
 
@@ -304,7 +314,8 @@ def test_results_are_plain_arrays(backend):
     x = arr(backend, [1.0, 2.0])
     _, g = F.vjp(lambda a: a * a, x, v=x)
     assert getattr(type(g), "__unigrad_backend__", None) is None
-    assert type(g).__module__.split(".")[0] in {"torch", "paddle", "jax", "jaxlib", "numpy"}
+    frameworks = {"torch", "paddle", "jax", "jaxlib", "numpy", "tensorflow"}
+    assert type(g).__module__.split(".")[0] in frameworks
 
 
 def test_each_backend_provides_its_engine_half(backend):

@@ -96,6 +96,53 @@ def _module_loader(modname: str) -> Callable[[], Backend]:
     return load
 
 
+#: The module TensorFlow imports when it loads its C++ core with ``RTLD_GLOBAL``
+#: (``tensorflow/python/pywrap_tensorflow.py``, TensorFlow 2.21 wheels).
+_TF_GLOBAL_FLAGS = "tensorflow.python.pywrap_dlopen_global_flags"
+
+
+def _paddle_loader() -> Backend:
+    """Load the paddle backend, refusing where importing paddle would crash the process.
+
+    TensorFlow 2.21 loads ``_pywrap_tensorflow_internal.so`` with ``RTLD_GLOBAL``, which
+    puts the C++ protobuf that ``libtensorflow_framework.so.2`` exports into the
+    process's global symbol scope; paddle 3.3.1's ``libphi_core.so`` and
+    ``libpaddle.so``, loaded after it, bind their protobuf references to TensorFlow's
+    (another protobuf version) and crash with SIGSEGV in their static operator
+    registration (``RepeatedPtrFieldBase::AddOutOfLineHelper``). The same clash class:
+    tensorflow#2646, conda-forge/tensorflow-feedstock#449. Imported the other way round
+    both work, as paddle loads its libraries ``RTLD_LOCAL``. Test:
+    test_tensorflow.py::test_loading_paddle_after_tensorflow_refuses_instead_of_crashing.
+    """
+    if "paddle" not in sys.modules and _TF_GLOBAL_FLAGS in sys.modules:
+        msg = (
+            "cannot load the paddle backend: expected paddle to be imported before "
+            "tensorflow in this process, got tensorflow imported first (TensorFlow exports "
+            "its C++ protobuf to the whole process and paddle's libraries bind to it: "
+            "importing paddle now crashes the interpreter with a segmentation fault). "
+            "Import paddle before tensorflow (`import paddle` first in the program or "
+            "its tests' conftest.py), or run the paddle work in another process; see "
+            "docs/tensorflow.md, 'TensorFlow and paddle in one process'"
+        )
+        raise BackendError(msg)
+    return _module_loader("unigrad.backends.paddle")()
+
+
+def import_order(names: Iterable[str]) -> list[str]:
+    """``names`` in an order their frameworks can be imported in one process: paddle's
+    before tensorflow's (see `_paddle_loader`), the others as given.
+
+    Examples:
+        >>> import_order(["tensorflow", "torch", "paddle"])
+        ['paddle', 'tensorflow', 'torch']
+    """
+    out = list(names)
+    if "paddle" in out and "tensorflow" in out and out.index("paddle") > out.index("tensorflow"):
+        out.remove("paddle")
+        out.insert(out.index("tensorflow"), "paddle")
+    return out
+
+
 # Built-ins, in the order they are tried. Tape tensors are recognised by the
 # ``__unigrad_backend__`` class attribute before any of these tests run.
 _REGISTRY: dict[str, _Entry] = {
@@ -110,7 +157,7 @@ _REGISTRY: dict[str, _Entry] = {
         "paddle",
         framework="paddle",
         test=_subclass_of("paddle", "Tensor"),
-        loader=_module_loader("unigrad.backends.paddle"),
+        loader=_paddle_loader,
         requires=("paddle",),
     ),
     "jax": _Entry(
@@ -127,6 +174,13 @@ _REGISTRY: dict[str, _Entry] = {
         test=_any_of(_subclass_of("numpy", "ndarray"), _subclass_of("numpy", "generic")),
         loader=_module_loader("unigrad.backends.numpy"),
         requires=("numpy", "autograd"),
+    ),
+    "tensorflow": _Entry(
+        "tensorflow",
+        framework="tensorflow",
+        test=_any_of(_subclass_of("tensorflow", "Tensor"), _subclass_of("tensorflow", "Variable")),
+        loader=_module_loader("unigrad.backends.tensorflow"),
+        requires=("tensorflow",),
     ),
 }
 _BUILTIN = frozenset(_REGISTRY)

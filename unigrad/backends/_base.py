@@ -82,6 +82,11 @@ class Capabilities:
             Python runs once per argument signature, and reading a value inside
             raises `unigrad.CompiledStepError`. Off: the step runs as written, every
             call.
+        standard_arrays: the framework's own tensors are arrays of the array API
+            standard (``.T``, ``.mT``, integer-array indexing, ...). Off on tensorflow:
+            a plain ``tf.Tensor`` has neither ``.T`` nor integer-array indexing
+            (tensorflow#50438); the namespace's constants (``xp.asarray(t)``) and every
+            tape tensor have them.
     """
 
     max_order: int | None = None
@@ -92,6 +97,7 @@ class Capabilities:
     functional: bool = False
     no_second_order: frozenset[str] = frozenset()
     compiles_steps: bool = False
+    standard_arrays: bool = True
 
 
 class FunctionalImpl(Protocol):

@@ -45,14 +45,15 @@ def _kind(dtype: Any) -> Kind:
     if k is None:
         import numpy as np
 
+        dt = getattr(dtype, "as_numpy_dtype", dtype)  # TensorFlow's tf.DType
         try:
-            if np.issubdtype(dtype, np.complexfloating):
+            if np.issubdtype(dt, np.complexfloating):
                 k = "c"
-            elif np.issubdtype(dtype, np.floating) or "float" in str(dtype):
+            elif np.issubdtype(dt, np.floating) or "float" in str(dtype):
                 k = "f"
-            elif np.issubdtype(dtype, np.bool_):
+            elif np.issubdtype(dt, np.bool_):
                 k = "b"
-            elif np.issubdtype(dtype, np.integer):
+            elif np.issubdtype(dt, np.integer):
                 k = "i"
             else:
                 k = "?"

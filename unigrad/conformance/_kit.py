@@ -51,6 +51,14 @@ class Kit:
 
         return self.backend.asarray(np.asarray(data, dtype=dtype), dtype)
 
+    def constant(self, data: Any, dtype: str = "float32") -> Any:
+        """A constant operand of a program (a differential program's unwatched leaf): a
+        plain tensor where those are arrays of the standard (``caps.standard_arrays``),
+        else the namespace's constant (``xp.asarray``: on tensorflow, whose plain
+        ``tf.Tensor`` has no ``.T`` and no integer-array indexing)."""
+        t = self.tensor(data, dtype)
+        return t if self.caps.standard_arrays else self.xp.asarray(t)
+
     def leaf(self, data: Any, dtype: str = "float32") -> Any:
         """A tensor that requires grad: ``unigrad.watch(tensor(data))``."""
         return unigrad.watch(self.tensor(data, dtype))

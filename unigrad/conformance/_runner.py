@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .._dispatch import backends as installed_backends
-from .._dispatch import get_backend
+from .._dispatch import get_backend, import_order
 from ..contract import checks
 from ._case import UNSET, Case
 from ._kit import Kit
@@ -30,6 +30,7 @@ __all__ = [
     "XfailEntry",
     "check",
     "load_backend",
+    "load_backends",
     "load_xfails",
     "run",
     "run_case",
@@ -200,6 +201,14 @@ def load_backend(name: str) -> tuple[Any, BackendInfo]:
     except Exception as err:  # a backend that does not load is a column of errors
         return None, BackendInfo(name, error=f"backend unavailable: {type(err).__name__}: {err}")
     return backend, BackendInfo(name, versions)
+
+
+def load_backends(names: Sequence[str]) -> list[tuple[Any, BackendInfo]]:
+    """`load_backend` of each name, in the order given, their frameworks imported in an
+    order one process can hold (`unigrad._dispatch.import_order`: paddle before
+    tensorflow)."""
+    loaded = {name: load_backend(name) for name in import_order(names)}
+    return [loaded[name] for name in names]
 
 
 def run_case(case: Case, kit: Kit, *, fast: bool = False) -> Result:
@@ -382,8 +391,7 @@ def run(
     names = list(installed_backends() if backends is None else backends)
     report = Report(list(cases), [])
     total, done = len(cases) * len(names), 0
-    for name in names:
-        backend, info = load_backend(name)
+    for name, (backend, info) in zip(names, load_backends(names), strict=True):
         report.backends.append(info)
         kit = Kit(backend) if backend is not None else None
         for case in cases:

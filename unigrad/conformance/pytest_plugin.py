@@ -119,11 +119,10 @@ def pytest_report_header(config: pytest.Config) -> list[str] | None:
     if not names:
         return None
     from .. import __version__
-    from ._runner import load_backend
+    from ._runner import load_backends
 
     lines = [f"unigrad {__version__} conformance suite"]
-    for name in names:
-        _, info = load_backend(name)
+    for name, (_, info) in zip(names, load_backends(names), strict=True):
         what = ", ".join(f"{k} {v}" for k, v in info.versions.items()) or info.error
         lines.append(f"  backend {name}: {what}")
     return lines

@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
 __all__ = ["hessian", "hvp", "jacobian", "jvp", "vhp", "vjp"]
 
-_TAPE_BACKENDS = ("jax", "numpy")
+_TAPE_BACKENDS = ("jax", "numpy", "tensorflow")
 
 
 def _owner(x: Any) -> Backend | None:

@@ -42,6 +42,7 @@ def _inexact(aval: Any) -> bool:
     dtype = getattr(aval, "dtype", None)
     if dtype is None:
         return False
+    dtype = getattr(dtype, "as_numpy_dtype", dtype)  # TensorFlow's tf.DType
     try:
         return bool(np.issubdtype(dtype, np.inexact)) or "float" in str(dtype)
     except TypeError:
@@ -227,6 +228,10 @@ def trace(engine: str, fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tup
     jaxpr; ``"numpy"``: autograd's trace, which also gives the values)."""
     if engine == "numpy":
         return numpy_trace(fn, vals)
+    if engine == "tensorflow":
+        from ._tensorflow import tensorflow_trace
+
+        return tensorflow_trace(fn, vals)
     values = tuple(fn(*vals))
     return values, jax_dependencies(fn, vals)
 
@@ -234,6 +239,6 @@ def trace(engine: str, fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tup
 def dependencies(engine: str, fn: Callable[..., Any], vals: Sequence[Any]) -> Deps:
     """For each output of ``fn(*vals)`` (a tuple of arrays), the argument positions it
     depends on differentiably, on ``engine`` (``"jax"`` or ``"numpy"``); see `trace`."""
-    if engine == "numpy":
-        return numpy_trace(fn, vals)[1]
+    if engine in ("numpy", "tensorflow"):
+        return trace(engine, fn, vals)[1]
     return jax_dependencies(fn, vals)

@@ -506,8 +506,8 @@ def is_inexact(dtype: Any) -> bool:
     if ok is None:
         import numpy as np
 
-        try:
-            ok = bool(np.issubdtype(dtype, np.inexact))
+        try:  # (a dtype object naming its NumPy dtype: TensorFlow's tf.DType)
+            ok = bool(np.issubdtype(getattr(dtype, "as_numpy_dtype", dtype), np.inexact))
         except TypeError:
             ok = False
         if not ok and "float" in str(dtype):

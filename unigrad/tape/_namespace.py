@@ -289,6 +289,10 @@ def namespace_for(cls: type[Tensor]) -> Portable:
             from .._array_api import _autograd
 
             rec = RecordingNamespace(cls, _autograd.build(), "unigrad.tape.numpy_namespace")
+        elif cls.__unigrad_backend__ == "tensorflow":
+            from .._array_api import _tensorflow
+
+            rec = RecordingNamespace(cls, _tensorflow.build(), "unigrad.tape.tensorflow_namespace")
         else:
             from .._array_api import _jax
 

@@ -11,7 +11,7 @@ import unigrad
 
 from .._case import Case
 from .._kit import Kit
-from .._runner import BackendInfo, Report, Result, Status, load_backend
+from .._runner import BackendInfo, Report, Result, Status, load_backends
 from . import _reference
 from ._execute import (
     CallOutcome,
@@ -204,8 +204,7 @@ def certify(
     start = time.perf_counter()
     kits: list[Kit] = []
     infos: list[BackendInfo] = []
-    for name in names:
-        be, info = load_backend(name)
+    for be, info in load_backends(names):
         infos.append(info)
         if be is not None:
             kits.append(Kit(be))

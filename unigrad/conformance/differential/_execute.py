@@ -134,7 +134,11 @@ def on_backend_compiled(program: Program, kit: Kit) -> list[CallOutcome] | None:
         return None
     # float and complex leaves are the step's arguments; masks and index arrays are
     # closed over (concrete), as a compiled step needs them to know its shapes
-    made = {s.name: kit.tensor(s.data, s.dtype) for s in program.steps if isinstance(s, Leaf)}
+    made = {
+        s.name: (kit.tensor if s.watched else kit.constant)(s.data, s.dtype)
+        for s in program.steps
+        if isinstance(s, Leaf)
+    }
     traced = [s.name for s in program.steps if isinstance(s, Leaf) and s.dtype[0] in "fc"]
     args = [made[n] for n in traced]
 

@@ -16,7 +16,8 @@ __all__ = ["Backward", "Grad", "Leaf", "Op", "Program", "Seed", "Step", "render_
 
 @dataclass(frozen=True)
 class Leaf:
-    """``name = k.leaf(data, dtype)`` (watched) or ``k.tensor(data, dtype)`` (a constant)."""
+    """``name = k.leaf(data, dtype)`` (watched) or ``k.constant(data, dtype)`` (a
+    constant: `Kit.constant`)."""
 
     name: str
     data: Any
@@ -24,7 +25,7 @@ class Leaf:
     watched: bool
 
     def line(self) -> str:
-        fn = "leaf" if self.watched else "tensor"
+        fn = "leaf" if self.watched else "constant"
         return f"{self.name} = k.{fn}({self.data!r}, {self.dtype!r})"
 
 

@@ -3592,7 +3592,350 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # div (session 26): torch's batched create_graph pass through a cut (issue 23, class 1)
+    # tensorflow (issue 29): the classes the tf2 branch fixed, run on every backend
+    (
+        "tensorflow: complex det gradient (TF's MatrixDeterminant gradient misses conj(det))",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(-1.16 + 1.15j), (0.33 + 1.08j)], [(0.34 + 1.09j), (-0.93 - 0.5j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-1.43 - 0.94j), (0.22 - 0.52j), (1.05 + 1.26j)],
+                        [(0.83 + 0.34j), (-0.97 + 0.57j), (0.76 - 0.65j)],
+                    ],
+                    dtype="complex128",
+                    watched=False,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[
+                        [(-0.6 - 0.74j), (0.61 + 1.01j)],
+                        [(0.46 - 0.77j), (-0.27 - 1.1j)],
+                        [(-1.35 - 0.92j), (0.3 + 0.64j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v4", op="neg", args=("x1",), params=()),
+                Op(name="v5", op="neg", args=("v4",), params=()),
+                Leaf(
+                    name="x6",
+                    data=[
+                        [(-0.75 - 0.74j), (-1.31 + 0.27j), (0.3 - 0.27j)],
+                        [(0.67 - 0.24j), (0.66 + 0.89j), (-0.54 + 1.02j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v7", op="imag", args=("x6",), params=()),
+                Leaf(
+                    name="x8",
+                    data=[[-1.02, -0.2, -0.74], [0.35, 1.49, 0.68]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v9", op="where_less_equal", args=("v7", "x8"), params=()),
+                Leaf(name="x10", data=[[-0.25, 0.7], [0.68, -1.13]], dtype="float64", watched=True),
+                Op(name="v11", op="linalg.cholesky", args=("x10",), params=(("dtype", "float64"),)),
+                Op(name="v12", op="linalg.cross", args=("v7", "x8"), params=()),
+                Op(name="v13", op="linalg.det", args=("v4",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13", "v13"),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(data=[(0.29 - 1.3j), (0.29 - 1.36j)], dtype="complex128"),
+                        Seed(data=[(-1.47 + 0.68j), (0.5 - 1.09j)], dtype="complex128"),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "tensorflow: vecdot of float32 and float64 (raw InvalidArgumentError in Mul)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=1.33, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[1.39, 0.76, 1.45], [0.38, 1.08, 1.33]],
+                    dtype="float64",
+                    watched=False,
+                ),
+                Leaf(name="x3", data=[-1.32, 0.92, 0.96], dtype="float64", watched=False),
+                Op(name="v4", op="max", args=("x3",), params=(("axis", -1), ("keepdims", False))),
+                Op(name="v5", op="permute_dims", args=("x2",), params=(("axes", (1, 0)),)),
+                Op(name="v6", op="ceil", args=("v4",), params=()),
+                Leaf(name="m7", data=[True, True, True], dtype="bool", watched=False),
+                Op(name="v8", op="nonzero_take", args=("x3", "m7"), params=()),
+                Op(name="v9", op="astype", args=("x3",), params=(("dtype", "float32"),)),
+                Op(name="v10", op="linalg.trace", args=("v5",), params=(("offset", 1),)),
+                Op(name="v11", op="linalg.vecdot", args=("v9", "x3"), params=()),
+                Op(
+                    name="v12",
+                    op="vector_norm",
+                    args=("v8",),
+                    params=(("axis", None), ("keepdims", False), ("ord", 3)),
+                ),
+                Op(name="v13", op="log", args=("v6",), params=()),
+                Backward(
+                    outputs=("v4", "v13"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    inputs=("x3", "x3", "x1"),
+                ),
+                Backward(
+                    outputs=("v13", "v13"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    inputs=("x3", "x2", "x2"),
+                ),
+            )
+        ),
+    ),
+    (
+        "tensorflow: a constant create_graph result indexed by a namespace mask (plain tf.Tensor)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-0.99, -1.08], [0.57, 0.26]], dtype="float64", watched=True),
+                Leaf(name="x2", data=0.79, dtype="float64", watched=False),
+                Leaf(
+                    name="x3",
+                    data=[[1.11, -0.8], [-0.39, 0.68], [1.42, 0.55]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x4",
+                    data=[[0.67, -1.19], [1.15, 0.56], [-0.46, 1.23]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v5", op="where_equal", args=("x3", "x4"), params=()),
+                Op(name="v6", op="erf", args=("x2",), params=()),
+                Op(name="v7", op="exp", args=("v6",), params=()),
+                Op(name="v8", op="expand_dims", args=("x4",), params=(("axis", 1),)),
+                Grad(
+                    name="g9",
+                    outputs=("v8", "v8"),
+                    inputs=("x4",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="i10", data=[0], dtype="int64", watched=False),
+                Op(
+                    name="v11",
+                    op="index_array",
+                    args=("v8", "i10"),
+                    params=(("index", ("array",)),),
+                ),
+                Leaf(
+                    name="m12",
+                    data=[[True, False], [False, False], [True, True]],
+                    dtype="bool",
+                    watched=False,
+                ),
+                Op(
+                    name="v13",
+                    op="index_mask",
+                    args=("g9[0]", "m12"),
+                    params=(("index", ("mask",)),),
+                ),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x4", "x3"),
+                    seeds=(Seed(data=[1.5, 1.39, 0.53], dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v13",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v15", op="isinf", args=("v8",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v13"),
+                    inputs=("x3", "x3", "x4"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "tensorflow: hypot of float32 and float64 (raw InvalidArgumentError in AddV2)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.55, dtype="float32", watched=True),
+                Op(name="v2", op="log10", args=("x1",), params=()),
+                Op(name="v3", op="conj", args=("v2",), params=()),
+                Op(name="v4", op="expand_dims", args=("v3",), params=(("axis", 0),)),
+                Op(name="v5", op="astype", args=("x1",), params=(("dtype", "float64"),)),
+                Op(name="v6", op="full_like", args=("v3",), params=()),
+                Op(name="v7", op="where_gt", args=("v5", "v6"), params=()),
+                Op(name="v8", op="where_greater_equal", args=("v6", "v5"), params=()),
+                Op(name="v9", op="hypot", args=("v4", "v7"), params=()),
+                Leaf(
+                    name="x10",
+                    data=[
+                        [(0.66 - 0.81j), (0.98 - 0.8j), (-0.56 + 0.76j)],
+                        [(0.61 - 0.43j), (0.63 - 1.42j), (1.3 + 0.72j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v11", op="imag", args=("x10",), params=()),
+                Grad(
+                    name="g12",
+                    outputs=("v11",),
+                    inputs=("x10", "x10"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "tensorflow: integer-array indexing of a constant (plain tf.Tensor, tensorflow#50438)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.59, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[-0.57, 0.56], [-0.61, -0.96], [-0.24, -1.26]],
+                    dtype="float64",
+                    watched=False,
+                ),
+                Leaf(name="x3", data=-1.44, dtype="float64", watched=True),
+                Op(name="v4", op="asin", args=("x3",), params=()),
+                Leaf(
+                    name="m5",
+                    data=[[True, True], [False, True], [True, False]],
+                    dtype="bool",
+                    watched=False,
+                ),
+                Op(name="v6", op="index_mask", args=("x2", "m5"), params=(("index", ("mask",)),)),
+                Leaf(name="i7", data=[1], dtype="int64", watched=False),
+                Op(name="v8", op="take", args=("v6", "i7"), params=(("axis", -1),)),
+                Leaf(name="i9", data=[1, -2, -3], dtype="int64", watched=False),
+                Op(
+                    name="v10", op="index_array", args=("v6", "i9"), params=(("index", ("array",)),)
+                ),
+                Op(name="v11", op="T", args=("x2",), params=()),
+                Op(name="v12", op="maximum", args=("v11", "x3"), params=()),
+                Leaf(name="i13", data=[[0], [2]], dtype="int64", watched=False),
+                Op(name="v14", op="take_along_axis", args=("v12", "i13"), params=(("axis", 1),)),
+                Op(name="v15", op="tan", args=("v12",), params=()),
+                Op(name="v16", op="tanh", args=("v15",), params=()),
+                Op(name="v17", op="tensordot", args=("v16", "x2"), params=(("axes", 1),)),
+                Grad(
+                    name="g18",
+                    outputs=("v12", "v17"),
+                    inputs=("x3",),
+                    seeds=(
+                        Seed(data=[0.89, 1.39], dtype="float64"),
+                        Seed(data=[1.3, 1.23], dtype="float64"),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "tensorflow: .T of a namespace result over constants (plain tf.Tensor, tensorflow#50438)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.95, -1.24, 0.69], dtype="float64", watched=True),
+                Leaf(name="x2", data=[[1.32, 0.46], [0.82, -1.46]], dtype="float64", watched=True),
+                Leaf(
+                    name="x3",
+                    data=[[-0.62, -1.45, 0.48], [0.31, 0.76, -1.14]],
+                    dtype="float64",
+                    watched=False,
+                ),
+                Leaf(name="x4", data=[-0.35, 0.62, -1.41], dtype="float64", watched=True),
+                Op(name="v5", op="searchsorted", args=("x4", "x1"), params=(("dtype", "float64"),)),
+                Op(name="v6", op="cosh", args=("x3",), params=()),
+                Op(name="v7", op="reciprocal", args=("v6",), params=()),
+                Op(name="v8", op="linalg.det", args=("x2",), params=()),
+                Op(name="v9", op="expand_dims", args=("v5",), params=(("axis", 1),)),
+                Op(name="v10", op="tanh", args=("v7",), params=()),
+                Op(name="v11", op="T", args=("v6",), params=()),
+                Op(name="v12", op="expm1", args=("v7",), params=()),
+                Op(name="v13", op="fft.fft", args=("v12",), params=(("axis", 1),)),
+                Op(name="v14", op="fft.fftn", args=("v10",), params=()),
+                Op(name="v15", op="fft.fftshift", args=("v13",), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v9",),
+                    inputs=("x4", "x4", "x4"),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g17",
+                    outputs=("v9", "v9"),
+                    inputs=("x4", "x4"),
+                    seeds=(None, Seed(data=[[0.69], [-0.69], [0.79]], dtype="float64")),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "torch: a batched create_graph gradient through ceil is a constant (2026/9347)",
         Program(
@@ -3706,10 +4049,9 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # div (session 26): an fft of an empty diff, torch's MKL error and the reference's reshape
     (
-        "torch: an fft along a non-empty axis of an empty array raised MKL's error; "
-        "the reference failed to reshape it (77/85)",
+        "torch: an fft along a non-empty axis of an empty array raised MKL's error; the "
+        "reference failed to reshape it (77/85)",
         Program(
             steps=(
                 Leaf(name="x1", data=[[0.52, -1.21], [0.45, 1.1]], dtype="float64", watched=True),
@@ -3788,10 +4130,9 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # div (session 26): matrix_norm of matrices with no row or no column (NumPy's answer)
     (
-        "matrix_norm of 2x0 and 0x2 matrices: 0 for 2, nuc, inf and -1 (torch: no history "
-        "for 2, IndexError for -1; paddle and the numpy tape: ValueError for the maxima)",
+        "matrix_norm of 2x0 and 0x2 matrices: 0 for 2, nuc, inf and -1 (torch: no history"
+        " for 2, IndexError for -1; paddle and the numpy tape: ValueError for the maxima)",
         Program(
             steps=(
                 Leaf(name="x1", data=[[[], []], [[], []]], dtype="float64", watched=True),
