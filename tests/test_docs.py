@@ -45,7 +45,16 @@ FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 # Top-level modules whose absence skips an example. Differentiating numpy arrays also needs
 # autograd, which a numpy example need not import: that case is caught from its error.
-_FRAMEWORK_MODULES = ("torch", "paddle", "jax", "jaxlib", "numpy", "autograd", "array_api_compat")
+_FRAMEWORK_MODULES = (
+    "torch",
+    "paddle",
+    "jax",
+    "jaxlib",
+    "numpy",
+    "autograd",
+    "array_api_compat",
+    "tensorflow",
+)
 _BUILTIN_BACKENDS = ("torch", "paddle", "jax", "numpy")
 _IMPORT = re.compile(
     r"^\s*(?:>>>\s*)?(?:import\s+([\w.]+(?:\s*(?:as\s+\w+)?\s*,\s*[\w.]+)*)|from\s+([\w.]+)\s+import)",
