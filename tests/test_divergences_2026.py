@@ -509,3 +509,25 @@ def test_matrix_norm_of_an_empty_matrix(backend: B, shape: tuple[int, ...]) -> N
             backend.close(y, want[..., None, None] if keep else want, rtol=0, atol=0)
         (g,) = unigrad.grad(xp.sum(xp.linalg.matrix_norm(x, ord=ord_)), x)
         assert backend.shape(g) == shape
+
+
+def test_meshgrid_of_two_dtypes(backend: B) -> None:
+    """torch 2.13's ``meshgrid`` raised a raw ``RuntimeError`` for arrays of two dtypes
+    (seed 27, program 8235); NumPy gives each grid its own array's dtype, as the other
+    backends do. Gradients reach each array through its grid. Tolerance: exact (sums of
+    ones)."""
+    xp = backend.xp
+    a = backend.leaf([1.0, 2.0], "float32")
+    b = backend.leaf([0.5, 1.5, 2.5], "float64")
+    for indexing, shape in (("xy", (3, 2)), ("ij", (2, 3))):
+        ga, gb = xp.meshgrid(a, b, indexing=indexing)
+        assert tuple(ga.shape) == shape
+        assert tuple(gb.shape) == shape
+        assert backend.dtype(ga) == "float32"
+        assert backend.dtype(gb) == "float64"
+        want_a, want_b = np.meshgrid([1.0, 2.0], [0.5, 1.5, 2.5], indexing=indexing)
+        backend.close(ga, want_a, rtol=0, atol=0)
+        backend.close(gb, want_b, rtol=0, atol=0)
+        da, db = unigrad.grad([xp.sum(ga), xp.sum(gb)], [a, b])
+        backend.close(da, [3.0, 3.0], rtol=0, atol=0)
+        backend.close(db, [2.0, 2.0, 2.0], rtol=0, atol=0)

@@ -235,6 +235,15 @@ def build() -> Portable:
                 return _Pow.apply(x1.to(dtype), x2.to(dtype))
         return xp.pow(x1, x2)
 
+    def meshgrid(*arrays: Any, indexing: str = "xy") -> list[Any]:
+        """The grids; of arrays of several dtypes, each grid in its own array's dtype, as
+        NumPy's (torch 2.13's ``meshgrid`` raises ``RuntimeError: meshgrid expects all
+        tensors to have the same dtype``; test_meshgrid_of_two_dtypes in
+        test_divergences_2026.py)."""
+        if len({a.dtype for a in arrays}) > 1:
+            return c.meshgrid(xp, *arrays, indexing=indexing)
+        return list(xp.meshgrid(*arrays, indexing=indexing))
+
     def det(x: Any, /) -> Any:
         """The determinant; its derivative is the cofactor matrix at every matrix."""
         if isinstance(x, torch.Tensor) and x.requires_grad:
@@ -291,6 +300,7 @@ def build() -> Portable:
                 real,
                 floor_divide,
                 copysign,
+                meshgrid,
                 pow,
                 prod,
                 einsum,

@@ -4459,4 +4459,95 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "torch: meshgrid of two dtypes raised torch's raw RuntimeError (NumPy: each grid"
+            " its array's dtype); seed 27, program 8235"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(-0.82 + 0.69j), (0.85 - 1.02j)],
+                        [(0.94 + 0.98j), (0.3 + 0.48j)],
+                        [(0.55 + 1.17j), (0.91 - 0.54j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[(0.31 + 0.35j), (0.34 + 0.53j), (1.01 - 1.03j)],
+                    dtype="complex128",
+                    watched=False,
+                ),
+                Op(name="v3", op="neg", args=("x2",), params=()),
+                Op(name="v4", op="neg", args=("v3",), params=()),
+                Op(name="v5", op="neg", args=("v3",), params=()),
+                Op(name="v6", op="astype", args=("x2",), params=(("dtype", "complex64"),)),
+                Op(name="v7", op="astype", args=("x2",), params=(("dtype", "complex64"),)),
+                Op(name="v8", op="neg", args=("v6",), params=()),
+                Op(
+                    name="v9",
+                    op="meshgrid",
+                    args=("v8", "v4"),
+                    params=(("i", 0), ("indexing", "xy")),
+                ),
+                Op(name="v10", op="sinh", args=("x2",), params=()),
+                Leaf(
+                    name="x11",
+                    data=[
+                        [(0.95 - 0.76j), (0.3 + 1.27j), (0.99 - 0.69j)],
+                        [(1.33 - 0.98j), (-0.4 + 0.75j), (0.37 + 0.49j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v12", op="abs", args=("x11",), params=()),
+                Op(name="v13", op="softmax", args=("v12",), params=()),
+                Op(name="v14", op="softplus", args=("v13",), params=()),
+                Op(
+                    name="v15",
+                    op="sort",
+                    args=("v14",),
+                    params=(("axis", -2), ("descending", False)),
+                ),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v14"),
+                    inputs=("x11", "x11"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[-0.79, -1.15, -1.05], [0.82, 0.67, -0.47]],
+                                [[0.59, 1.31, 1.44], [-1.4, -1.21, -0.26]],
+                            ],
+                            dtype="float64",
+                        ),
+                        Seed(
+                            data=[
+                                [
+                                    [[-1.25, -0.2], [-0.2, -0.92], [0.99, -1.3]],
+                                    [[0.8, 0.34], [1.31, 1.07], [-0.33, -1.3]],
+                                ],
+                                [
+                                    [[1.07, -0.78], [-0.88, 0.92], [-0.54, 0.24]],
+                                    [[0.51, 1.32], [-1.19, -1.17], [0.9, 0.36]],
+                                ],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
