@@ -72,10 +72,6 @@ CALLS = _Calls()
 _records = CALLS.of
 
 
-def _node_ptr(node: Any) -> int:
-    return int(node.node_ptr())
-
-
 def _record_call(
     request: GradRequest, grads: Sequence[Any], nodes: list[Any], outs: list[Any]
 ) -> None:
@@ -260,7 +256,7 @@ class _PaddleGraph(GraphView):
 
     children = staticmethod(_children)
 
-    ident = staticmethod(_node_ptr)
+    ident = staticmethod(node_ptr)
 
     records = staticmethod(_records)
 
