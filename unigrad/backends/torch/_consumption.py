@@ -239,16 +239,22 @@ def _consume(runs: list[Any] | None, inputs: tuple[Any, ...] | None = None) -> N
         for node in runs:
             for rec, _ in node.metadata.get(_RECORD) or ():
                 extra.update(dict.fromkeys(_carried_by(rec)))
-        if extra:
-            nodes = [*runs, *_leading(list(extra), inputs)]
+        if extra:  # (a node of ``runs`` leads to an input: flagged already)
+            ran = dict.fromkeys(runs, True)
+            rest = [n for n in extra if n not in ran]
+            if rest:
+                nodes = [*runs, *_leading(rest, inputs, ran)]
     for node in nodes:
         if type(node) in _VIEW_NODES and _kept(node):
             continue
         node.metadata[_CONSUMED] = token
 
 
-def _leading(nodes: list[Any], inputs: tuple[Any, ...] | None) -> list[Any]:
-    """The ``nodes`` from which a pass reaches one of ``inputs`` (None: any leaf)."""
+def _leading(
+    nodes: list[Any], inputs: tuple[Any, ...] | None, known: dict[Any, bool]
+) -> list[Any]:
+    """The ``nodes`` from which a pass reaches one of ``inputs`` (None: any leaf);
+    ``known``: nodes known to reach one (the walk stops there), filled in place."""
     leaves: set[int] = set()
     targets: set[Any] = set()
     for x in inputs or ():
@@ -257,7 +263,7 @@ def _leading(nodes: list[Any], inputs: tuple[Any, ...] | None) -> list[Any]:
         else:
             targets.add(x.grad_fn)
     try:
-        ran = set(_runs_recursive(nodes, inputs is None, leaves, targets))
+        ran = set(_runs_recursive(nodes, inputs is None, leaves, targets, None, known))
     except RecursionError:
         ran = set(_runs_iterative(nodes, inputs is None, leaves, targets, _NO_CUTS))
     return [n for n in nodes if n in ran]

@@ -44,13 +44,16 @@ def _runs_recursive(
     leaves: set[int],
     targets: set[Any],
     edges: Callable[[Any], Any] | None = None,
+    useful: dict[Any, bool] | None = None,
 ) -> list[Any]:
     """`_plan`'s nodes without ``no_grad_vars`` cuts, depth first: a node runs iff one of
     its children is a target or runs. ``useful`` holds, per node met, whether the edge
     into it is worth following (it is a target or runs); a node is decided once, after
     its children (autograd graphs have no cycles). ``edges(node)``: the edges followed
-    (`_structure._live_edges` leaves out rule 14's cut edges); None: all of them."""
-    useful: dict[Any, bool] = {}
+    (`_structure._live_edges` leaves out rule 14's cut edges); None: all of them.
+    ``useful``: answers known before the walk (it stops there), filled in place."""
+    if useful is None:
+        useful = {}
     known = useful.get
     runs: list[Any] = []
     ran = runs.append

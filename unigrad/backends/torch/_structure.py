@@ -11,6 +11,7 @@ pre-hooks that drop a cut tensor's gradient (`_cut_hooks`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any
 
@@ -80,8 +81,14 @@ def _cut_of(node: Any) -> tuple[int, ...] | None:
     return cut
 
 
-def _live_edges(node: Any) -> list[tuple[Any, int]]:
-    """``node``'s edges whose derivative is not identically zero (see `_CUT_EDGES`)."""
+def _live_edges(node: Any) -> Sequence[tuple[Any, int]]:
+    """``node``'s edges whose derivative is not identically zero (see `_CUT_EDGES`).
+
+    A node of a type met before without cut edges (the common node) gets torch's own
+    ``next_functions`` back, no list made: its ``(None, 0)`` entries included, which
+    every caller skips."""
+    if _CUT_BY_TYPE.get(type(node), 1) == ():
+        return node.next_functions  # type: ignore[no-any-return]
     cut = _cut_of(node)
     if cut is None:
         return []
@@ -166,7 +173,7 @@ def _depends(node: Any, *, pow_zero_cuts: bool = False) -> bool:
             return True
         if pow_zero_cuts and type(n) is _POW_SCALAR and n._saved_exponent == 0:
             continue
-        stack.extend(c for c, _ in _live_edges(n))
+        stack.extend(c for c, _ in _live_edges(n) if c is not None)
     return False
 
 
@@ -251,8 +258,10 @@ def _reachable(
         edge = stack.pop()
         if edge in cuts or edge in reached:
             continue
-        reached.add(edge)
         node = edge[0]
+        if node is None:  # (an undefined edge of torch's next_functions)
+            continue
+        reached.add(edge)
         if node in visited:
             continue
         visited.add(node)
