@@ -233,21 +233,87 @@ def _consume(runs: list[Any] | None, inputs: tuple[Any, ...] | None = None) -> N
         return
     token = _Consumed()
     _LIVE.add(_ref(token, _LIVE.discard))
-    nodes: Any = runs
-    if _RECORDS_LIVE:
-        extra: dict[Any, None] = {}
+    if not _RECORDS_LIVE:  # no create_graph result is alive: ``runs`` only
         for node in runs:
-            for rec, _ in node.metadata.get(_RECORD) or ():
-                extra.update(dict.fromkeys(_carried_by(rec)))
-        if extra:  # (a node of ``runs`` leads to an input: flagged already)
-            ran = dict.fromkeys(runs, True)
-            rest = [n for n in extra if n not in ran]
-            if rest:
-                nodes = [*runs, *_leading(rest, inputs, ran)]
-    for node in nodes:
+            if type(node) in _VIEW_NODES and _kept(node):
+                continue
+            node.metadata[_CONSUMED] = token
+        return
+    recs: dict[Any, None] = {}  # the create_graph calls whose results the pass ran
+    for node in runs:
+        md = node.metadata
+        pairs = md.get(_RECORD)
+        if pairs:
+            recs.update((rec, None) for rec, _ in pairs)
         if type(node) in _VIEW_NODES and _kept(node):
             continue
-        node.metadata[_CONSUMED] = token
+        md[_CONSUMED] = token
+    if recs:
+        ran = dict.fromkeys(runs, True)
+        for node in _carried_leading(list(recs), ran, inputs):
+            if type(node) in _VIEW_NODES and _kept(node):
+                continue
+            node.metadata[_CONSUMED] = token
+
+
+def _carried_leading(
+    recs: list[Any], ran: dict[Any, bool], inputs: tuple[Any, ...] | None
+) -> list[Any]:
+    """The nodes outside ``ran`` (a consuming pass's nodes, each ``True``) that the
+    records ``recs`` of the results it ran carry (`_carried_by`: what each call's pass
+    ran, and transitively what the records met there carry) and that lead to
+    ``inputs`` (None: any leaf).
+
+    `_carried_by`'s answer without a walk per record: the records of one set of inputs
+    (a PINN's nested calls, all toward its points) share one walk, whose answer is the
+    union of theirs (a node runs toward the inputs, whichever output it was reached
+    from); records of a node of ``ran`` are among ``recs`` already. A node carried
+    toward inputs that are all the pass's own leads to them; the others are decided by
+    a walk toward the pass's inputs that stops at ``ran`` (`_leading`)."""
+    if inputs is None:
+        own: frozenset[Any] | None = None
+    else:
+        own = frozenset(id(x) if x.grad_fn is None else x.grad_fn for x in inputs)
+    carried: dict[Any, None] = {}
+    check: dict[Any, None] = {}  # carried nodes toward inputs not all the pass's
+    walks: dict[frozenset[Any], dict[Any, bool]] = {}  # per inputs: the walk's answers
+    seen = set(recs)
+    todo = recs
+    while todo:
+        by_inputs: dict[frozenset[Any], list[Any]] = {}
+        for rec in todo:
+            if rec.carried is not None:  # (walked already: `_check_consumed`)
+                for node in rec.carried:
+                    if node not in ran and node not in carried:
+                        carried[node] = None
+                        check[node] = None
+            else:
+                by_inputs.setdefault(rec.inputs, []).append(rec)
+        todo = []
+        for keys, group in by_inputs.items():
+            useful = walks.setdefault(keys, {})
+            leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
+            targets = {k for k in keys if type(k) is not int}
+            roots = [n for rec in group for n in rec.outputs]
+            try:
+                found = _runs_recursive(roots, False, leaves, targets, None, useful)
+            except RecursionError:
+                found = _runs_iterative(roots, False, leaves, targets, _NO_CUTS)
+            leads = own is not None and keys <= own
+            for node in found:
+                if node in ran or node in carried:
+                    continue
+                carried[node] = None
+                if not leads:
+                    check[node] = None
+                for earlier, _ in node.metadata.get(_RECORD) or ():
+                    if earlier not in seen:
+                        seen.add(earlier)
+                        todo.append(earlier)
+    if not check:
+        return list(carried)
+    led = set(_leading(list(check), inputs, ran))
+    return [n for n in carried if n not in check or n in led]
 
 
 def _leading(
