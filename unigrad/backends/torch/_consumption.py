@@ -267,9 +267,10 @@ def _carried_leading(
     `_carried_by`'s answer without a walk per record: the records of one set of inputs
     (a PINN's nested calls, all toward its points) share one walk, whose answer is the
     union of theirs (a node runs toward the inputs, whichever output it was reached
-    from); records of a node of ``ran`` are among ``recs`` already. A node carried
-    toward inputs that are all the pass's own leads to them; the others are decided by
-    a walk toward the pass's inputs that stops at ``ran`` (`_leading`)."""
+    from), and stops at ``ran`` where the pass's inputs are the call's; records
+    of a node of ``ran`` are among ``recs`` already. A node carried toward inputs that
+    are all the pass's own leads to them; the others are decided by a walk toward the
+    pass's inputs that stops at ``ran`` (`_leading`)."""
     if inputs is None:
         own: frozenset[Any] | None = None
     else:
@@ -291,7 +292,12 @@ def _carried_leading(
                 by_inputs.setdefault(rec.inputs, []).append(rec)
         todo = []
         for keys, group in by_inputs.items():
-            useful = walks.setdefault(keys, {})
+            useful = walks.get(keys)
+            if useful is None:
+                # a node of ``ran`` leads to the pass's inputs: runs toward the call's
+                # where they are the same (a MAML step's, both toward its weights; a
+                # node below one of ``ran`` and outside it leads to neither)
+                useful = walks[keys] = dict(ran) if keys == own else {}
             leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
             targets = {k for k in keys if type(k) is not int}
             roots = [n for rec in group for n in rec.outputs]
