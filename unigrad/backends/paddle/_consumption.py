@@ -355,8 +355,8 @@ def _mark_executed(
         lists = [n for n in ran if n.node_ptr() in CONSUMED.lists]
     if lists:
         ran.difference_update(lists)
-    stamp = CONSUMED.stamp([*ran, *again, *lists])
-    refs = tuple(weakref.ref(y) for y in owners)
+    stamp = CONSUMED.stamp([*ran, *again, *lists] if again or lists else ran)
+    refs = tuple(weakref.ref(y) for y in owners) if again or lists else ()
     consumed_lists = CONSUMED.lists
     for node in [*again, *lists]:
         ptr = node.node_ptr()

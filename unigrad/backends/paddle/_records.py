@@ -184,6 +184,8 @@ def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None
     ``create_graph=True, retain_graph=False`` call consumed (`CONSUMED.lists`, rule 15).
     Walks only while such a consumption may have happened (a live result older than the
     latest consuming pass, or a live entry of `CONSUMED.lists`)."""
+    if not CALLS.inputs and not CONSUMED.lists:  # (the common call: nothing to walk)
+        return
     latest = _carried.now()
     stale = any(h[1][1][0] < latest for h in list(CALLS.inputs.values()) if h[0]() is not None)
     lists = CONSUMED.live_lists()
@@ -287,6 +289,12 @@ def _refuse_unrecorded(
     """`UnsupportedFeatureError` for a non-leaf input or cut behind a gradient graph
     whose record is gone (`_unrecorded_gradient`): the front's structural rule
     (`unigrad.contract.refuse_structural`) cannot see such a graph."""
+    if not cuts:
+        for x in inputs:
+            if not x.is_leaf:
+                break
+        else:  # leaves only (the common call): no candidate
+            return
     cands = candidates(_GRAPH, inputs, cuts)
     if cands:
         label = _unrecorded_gradient([_grad_fn(y) for y in outputs], cands)
