@@ -165,6 +165,8 @@ class PaddleBackend(Backend):
         # depends on nothing (paddle marks sin(sign(x)) as requiring grad)
         if x.stop_gradient:
             return False
+        if x.is_leaf:  # (the common input: its own accumulation node, no walk)
+            return True
         node = _grad_fn(x)
         return node is None or _reaches_leaf(node, False)
 
