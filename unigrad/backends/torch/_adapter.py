@@ -25,6 +25,7 @@ from .._base import (
 from ._consumption import (
     _CONSUMED,
     _LIVE,
+    _clean,
     _consume,
     _leaves_of,
     _plan,
@@ -216,7 +217,7 @@ class TorchBackend(Backend):
             # zeros), through nodes an earlier pass may have consumed: leave them out
             if len(unreached) == len(inputs):
                 if not retain_graph and not fast:
-                    _consume(runs, inputs)
+                    _consume(runs, inputs, _clean(has_cuts, no_grad_vars))
                 return [None] * len(inputs)
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
         if no_grad_vars:
@@ -250,7 +251,7 @@ class TorchBackend(Backend):
             for h in handles:
                 h.remove()
         if not retain_graph and not fast:
-            _consume(runs, inputs)
+            _consume(runs, inputs, _clean(has_cuts, no_grad_vars))
         out = list(result)
         if create_graph and not fast:  # a result that depends on nothing is a constant
             out = [_constant_detached(g) for g in out]  # (rule 14; fast mode skips it)
@@ -290,7 +291,7 @@ class TorchBackend(Backend):
                 only = None
             elif not only:
                 if not request.retain_graph and not fast:
-                    _consume(runs, None)
+                    _consume(runs, None, _clean(has_cuts))
                 return
         if request.create_graph and runs is not None:  # the leaves' .grad, as
             # grad(create_graph=True)'s results
@@ -307,7 +308,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
-            _consume(runs, None)
+            _consume(runs, None, _clean(has_cuts))
         if rec is not None:
             if not fast:  # a .grad that depends on nothing is a constant (rule 14)
                 for x in leaves:
@@ -370,7 +371,7 @@ class TorchBackend(Backend):
             )
             if not live:
                 if not request.retain_graph and not fast:
-                    _consume(runs, inputs)
+                    _consume(runs, inputs, _clean(has_cuts))
                 return
             inputs = live
         rec = _new_record(request, inputs) if request.create_graph else None
@@ -388,7 +389,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
-            _consume(runs, inputs)
+            _consume(runs, inputs, _clean(has_cuts))
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)

@@ -17,7 +17,7 @@ from ...contract import _carried
 from ...contract._carried import FREED_MESSAGE
 from ._graph import _ACCUMULATE, _NO_CUTS, _VIEW_NODES, _covers, _ref, _runs_recursive
 from ._records import _RECORD, _RECORDS_LIVE, _carried_by
-from ._structure import _live_edges
+from ._structure import _CUT_BELOW, _live_edges
 
 _CONSUMED = "unigrad.consumed"
 
@@ -222,13 +222,25 @@ def _check_consumed(roots: list[Any], runs: list[Any], children: Any) -> None:
         stack.extend((c, exempt) for c in children(node) if c in ran)
 
 
-def _consume(runs: list[Any] | None, inputs: tuple[Any, ...] | None = None) -> None:
+def _clean(has_cuts: bool, no_grad_vars: Any = ()) -> bool | None:
+    """What `_consume` may assume of a pass's ``runs``: True, it crossed no cut (rule
+    14's cut edges, ``has_cuts``; ``no_grad_vars``); False, cut edges only (a node whose
+    graph holds none, `_CUT_BELOW`, is as in an uncut pass); None, ``no_grad_vars``."""
+    if no_grad_vars:
+        return None
+    return not has_cuts
+
+
+def _consume(
+    runs: list[Any] | None, inputs: tuple[Any, ...] | None = None, clean: bool | None = None
+) -> None:
     """Flag the nodes a ``retain_graph=False`` pass toward ``inputs`` (None: every leaf)
     ran: ``runs``, and (rule 6) the forward nodes carried by the ``create_graph``
     results among them that lead to an input (a pass through a gradient runs the
     forward nodes it was computed through; torch's engine runs those whose saved
     tensors it reads, unigrad flags all of them, as every backend does). A node flagged
-    again takes the later token (consumed since)."""
+    again takes the later token (consumed since). ``clean``: what the walk that found
+    ``runs`` cut (`_clean`; None: nothing assumed)."""
     if not runs:
         return
     token = _Consumed()
@@ -240,24 +252,31 @@ def _consume(runs: list[Any] | None, inputs: tuple[Any, ...] | None = None) -> N
             node.metadata[_CONSUMED] = token
         return
     recs: dict[Any, None] = {}  # the create_graph calls whose results the pass ran
+    uncut: list[Any] = []  # (``clean`` False) nodes of ``runs`` whose graph has no cut
     for node in runs:
         md = node.metadata
         pairs = md.get(_RECORD)
         if pairs:
             recs.update((rec, None) for rec, _ in pairs)
+        if clean is False and md.get(_CUT_BELOW) is False:
+            uncut.append(node)
         if type(node) in _VIEW_NODES and _kept(node):
             continue
         md[_CONSUMED] = token
     if recs:
         ran = dict.fromkeys(runs, True)
-        for node in _carried_leading(list(recs), ran, inputs):
+        exact = ran if clean else dict.fromkeys(uncut, True) if clean is False else {}
+        for node in _carried_leading(list(recs), ran, inputs, exact):
             if type(node) in _VIEW_NODES and _kept(node):
                 continue
             node.metadata[_CONSUMED] = token
 
 
 def _carried_leading(
-    recs: list[Any], ran: dict[Any, bool], inputs: tuple[Any, ...] | None
+    recs: list[Any],
+    ran: dict[Any, bool],
+    inputs: tuple[Any, ...] | None,
+    exact: dict[Any, bool],
 ) -> list[Any]:
     """The nodes outside ``ran`` (a consuming pass's nodes, each ``True``) that the
     records ``recs`` of the results it ran carry (`_carried_by`: what each call's pass
@@ -267,7 +286,8 @@ def _carried_leading(
     `_carried_by`'s answer without a walk per record: the records of one set of inputs
     (a PINN's nested calls, all toward its points) share one walk, whose answer is the
     union of theirs (a node runs toward the inputs, whichever output it was reached
-    from), and stops at ``ran`` where the pass's inputs are the call's; records
+    from), and stops at ``exact`` (nodes of ``ran`` below which the pass's walk cut
+    nothing) where the pass's inputs are the call's; records
     of a node of ``ran`` are among ``recs`` already. A node carried toward inputs that
     are all the pass's own leads to them; the others are decided by a walk toward the
     pass's inputs that stops at ``ran`` (`_leading`)."""
@@ -296,8 +316,8 @@ def _carried_leading(
             if useful is None:
                 # a node of ``ran`` leads to the pass's inputs: runs toward the call's
                 # where they are the same (a MAML step's, both toward its weights; a
-                # node below one of ``ran`` and outside it leads to neither)
-                useful = walks[keys] = dict(ran) if keys == own else {}
+                # node below one of ``exact`` and outside ``ran`` leads to neither)
+                useful = walks[keys] = dict(exact) if keys == own else {}
             leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
             targets = {k for k in keys if type(k) is not int}
             roots = [n for rec in group for n in rec.outputs]
