@@ -342,9 +342,7 @@ def _carried_leading(
     return [n for n in carried if n not in check or n in led]
 
 
-def _leading(
-    nodes: list[Any], inputs: tuple[Any, ...] | None, known: dict[Any, bool]
-) -> list[Any]:
+def _leading(nodes: list[Any], inputs: tuple[Any, ...] | None, known: dict[Any, bool]) -> list[Any]:
     """The ``nodes`` from which a pass reaches one of ``inputs`` (None: any leaf);
     ``known``: nodes known to reach one (the walk stops there), filled in place."""
     leaves: set[int] = set()
