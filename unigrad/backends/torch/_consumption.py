@@ -252,21 +252,16 @@ def _consume(
             node.metadata[_CONSUMED] = token
         return
     recs: dict[Any, None] = {}  # the create_graph calls whose results the pass ran
-    uncut: list[Any] = []  # (``clean`` False) nodes of ``runs`` whose graph has no cut
     for node in runs:
         md = node.metadata
         pairs = md.get(_RECORD)
         if pairs:
             recs.update((rec, None) for rec, _ in pairs)
-        if clean is False and md.get(_CUT_BELOW) is False:
-            uncut.append(node)
         if type(node) in _VIEW_NODES and _kept(node):
             continue
         md[_CONSUMED] = token
     if recs:
-        ran = dict.fromkeys(runs, True)
-        exact = ran if clean else dict.fromkeys(uncut, True) if clean is False else {}
-        for node in _carried_leading(list(recs), ran, inputs, exact):
+        for node in _carried_leading(list(recs), dict.fromkeys(runs, True), inputs, clean):
             if type(node) in _VIEW_NODES and _kept(node):
                 continue
             node.metadata[_CONSUMED] = token
@@ -276,7 +271,7 @@ def _carried_leading(
     recs: list[Any],
     ran: dict[Any, bool],
     inputs: tuple[Any, ...] | None,
-    exact: dict[Any, bool],
+    clean: bool | None = None,
 ) -> list[Any]:
     """The nodes outside ``ran`` (a consuming pass's nodes, each ``True``) that the
     records ``recs`` of the results it ran carry (`_carried_by`: what each call's pass
@@ -286,8 +281,8 @@ def _carried_leading(
     `_carried_by`'s answer without a walk per record: the records of one set of inputs
     (a PINN's nested calls, all toward its points) share one walk, whose answer is the
     union of theirs (a node runs toward the inputs, whichever output it was reached
-    from), and stops at ``exact`` (nodes of ``ran`` below which the pass's walk cut
-    nothing) where the pass's inputs are the call's; records
+    from), and stops at the nodes of ``ran`` below which the pass's walk cut nothing
+    (``clean``, `_clean`) where the pass's inputs are the call's; records
     of a node of ``ran`` are among ``recs`` already. A node carried toward inputs that
     are all the pass's own leads to them; the others are decided by a walk toward the
     pass's inputs that stops at ``ran`` (`_leading`)."""
@@ -317,7 +312,7 @@ def _carried_leading(
                 # a node of ``ran`` leads to the pass's inputs: runs toward the call's
                 # where they are the same (a MAML step's, both toward its weights; a
                 # node below one of ``exact`` and outside ``ran`` leads to neither)
-                useful = walks[keys] = dict(exact) if keys == own else {}
+                useful = walks[keys] = _exact(ran, clean) if keys == own else {}
             leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
             targets = {k for k in keys if type(k) is not int}
             roots = [n for rec in group for n in rec.outputs]
@@ -340,6 +335,16 @@ def _carried_leading(
         return list(carried)
     led = set(_leading(list(check), inputs, ran))
     return [n for n in carried if n not in check or n in led]
+
+
+def _exact(ran: dict[Any, bool], clean: bool | None) -> dict[Any, bool]:
+    """The nodes of ``ran`` below which the pass's walk cut nothing (`_clean`): all of
+    them, those whose graph holds no cut edge (`_CUT_BELOW`), or none."""
+    if clean:
+        return dict(ran)
+    if clean is None:
+        return {}
+    return {n: True for n in ran if n.metadata.get(_CUT_BELOW) is False}
 
 
 def _leading(nodes: list[Any], inputs: tuple[Any, ...] | None, known: dict[Any, bool]) -> list[Any]:
