@@ -353,3 +353,21 @@ def test_pow_mixed_second_derivative_at_a_zero_exponent(backend):
     backend.close(gxx, [0.0, 0.0, 0.0, 2.0], rtol=RTOL)
     want = np.array([1 / 2.0, 1 / 0.5, 0.0, 1.5 * (1 + 2.0 * np.log(1.5))])
     backend.close(gxy, want, rtol=RTOL)
+
+
+def test_a_forward_value_survives_a_pass_that_consumes_the_node_a_result_carries(backend):
+    # grad(create_graph=True, retain_graph=True) of out = x @ y, then backward of the
+    # result d/dx = go @ y^T with retain_graph=False: rule 6 consumes the matmul node the
+    # result carries; ``out``, which the caller still holds, keeps its value. On the
+    # tapes the second run records out pending, and its value was lost (GraphFreedError
+    # "a unigrad bug"; found by tests/upstream/test_paddle_double_grad.py on tensorflow)
+    a = np.array([[1.0, -2.0], [0.5, 3.0]])
+    b = np.array([[2.0, 0.25], [-1.0, 1.5]])
+    for _ in range(2):  # the second run defers the forward on the tapes
+        x, y = backend.leaf(a, "float64"), backend.leaf(b, "float64")
+        go = backend.tensor(np.ones((2, 2)), "float64")
+        out = backend.xp.matmul(x, y)
+        gx, _ = unigrad.grad([out], [x, y], [go], retain_graph=True, create_graph=True)
+        unigrad.backward(gx)
+        np.testing.assert_allclose(unigrad.to_numpy(out), a @ b, rtol=RTOL)
+        np.testing.assert_allclose(unigrad.to_numpy(gx), np.ones((2, 2)) @ b.T, rtol=RTOL)

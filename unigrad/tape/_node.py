@@ -89,8 +89,9 @@ class Node:
         #: stamp it was made at; None for every other node.
         self.carries: tuple[Node, ...] | None = None
         self.carried_at = 0
-        #: Weak references to the outputs of a multi-output node recorded pending: a
-        #: consumed graph must compute the ones still held (``_lazy``).
+        #: Weak references to the outputs of a node recorded pending: a consumed graph
+        #: must compute the ones still held, whether or not a node it consumes reads them
+        #: (a forward node that a create_graph result carries, rule 6: ``_lazy``).
         self.outs: tuple[weakref.ref[Any], ...] = ()
         self.saved = _saved(parents)
         #: When the node was recorded (`recorded_before_step`).

@@ -127,7 +127,10 @@ def emit(cls: type[Tensor], node_fn: Callable[..., Any], key: Any, parents: tupl
         def fn1(*vals: Any) -> tuple[Any, ...]:
             return (node_fn(*vals),)
 
-        return cls._pending(Node(fn1, key, parents, 1), 0, spec[1])
+        node = Node(fn1, key, parents, 1)
+        out = cls._pending(node, 0, spec[1])
+        node.outs = (weakref.ref(out),)
+        return out
     _, treedef, avals = spec
 
     def fnn(*vals: Any) -> tuple[Any, ...]:
