@@ -162,6 +162,46 @@ def _where(xp: Any, condition: Any, x1: Any, x2: Any, /) -> Any:
     return xp.where(condition, _expand(xp, x1, shape), _expand(xp, x2, shape))
 
 
+def _diff(
+    anp: Any,
+    x: Any,
+    /,
+    *,
+    axis: int = -1,
+    n: int = 1,
+    prepend: Any = None,
+    append: Any = None,
+) -> Any:
+    """NumPy's ``diff``, step by step as NumPy computes it (``a[1:] - a[:-1]``, ``n``
+    times: the same values), from slices and subtractions.
+
+    autograd 1.x's own rule (``numpy_vjps.grad_diff``) returns a constant ``zeros`` when
+    the difference is empty, so a ``create_graph`` gradient through ``diff`` of a length-1
+    axis depended on nothing; the slices' rules keep the dependence (rule 14 follows the
+    graph, not the sizes; issue 23)."""
+    import numpy as np
+    from autograd.tracer import getval
+
+    ndim = anp.ndim(x)
+    if n < 0 or ndim == 0 or not -ndim <= axis < ndim:  # NumPy's errors
+        return anp.diff(x, n=n, axis=axis, prepend=prepend, append=append)
+    if n == 0:
+        return x  # as NumPy: before prepend and append
+    ax = axis % ndim
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        edge = (*anp.shape(x)[:ax], 1, *anp.shape(x)[ax + 1 :])
+        parts = [p if anp.ndim(p) else _broadcast_to(anp, p, edge) for p in parts]
+        x = anp.concatenate(parts, axis=axis)
+    if np.asarray(getval(x)).dtype == np.bool_:
+        return anp.diff(x, n=n, axis=axis)  # NumPy's not_equal
+    head = (slice(None),) * ax
+    later, earlier = (*head, slice(1, None)), (*head, slice(None, -1))
+    for _ in range(n):
+        x = x[later] - x[earlier]
+    return x
+
+
 def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     """``take_along_axis(x, idx, axis)`` as one differentiable flat index."""
     import numpy as np
@@ -620,6 +660,7 @@ def build() -> _Module:
         pow=c.bind(_pow, anp, "pow"),
         power=c.bind(_pow, anp, "power"),
         broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
+        diff=c.bind(_diff, anp, "diff"),
         repeat=c.bind(_repeat, anp, "repeat"),
         where=c.bind(_where, anp, "where"),
         take_along_axis=c.bind(_take_along_axis, anp, "take_along_axis"),

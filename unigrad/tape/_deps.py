@@ -21,6 +21,7 @@ contract's rule 14, structure follows differentiable dependence (``docs/semantic
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,6 +32,7 @@ __all__ = [
     "jax_dependencies",
     "numpy_trace",
     "trace",
+    "trace_saw_empty",
 ]
 
 Deps = list[frozenset[int]]
@@ -111,6 +113,8 @@ def _dep_node_class() -> type:
         def __init__(
             self, value: Any, fun: Any, args: Any, kwargs: Any, argnums: Any, parents: Any
         ) -> None:
+            if getattr(value, "size", 1) == 0:
+                _EMPTY.seen = True
             self.parents = parents
             self.fun = fun
             self.args = args  # unboxed values
@@ -132,6 +136,20 @@ def _dep_node_class() -> type:
 
 
 _DEP_NODE: list[type] = []
+
+#: Per thread: whether the latest `numpy_trace` traced a zero-size value (see
+#: `trace_saw_empty`).
+_EMPTY = threading.local()
+
+
+def trace_saw_empty() -> bool:
+    """Whether the latest `numpy_trace` of this thread traced a zero-size value.
+
+    Such a trace's dependence holds for these shapes only: autograd's derivative rules
+    branch on emptiness (autograd 1.x ``numpy_vjps.grad_diff`` returns a constant
+    ``zeros`` for an empty difference), and the same structure with non-empty values may
+    depend on more. What it learned must not be kept for the structure (issue 23)."""
+    return bool(getattr(_EMPTY, "seen", False))
 
 
 def _reach(node: Any, position: dict[int, int]) -> set[int]:
@@ -206,6 +224,7 @@ def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any,
     if not _DEP_NODE:
         _DEP_NODE.append(_dep_node_class())
     node_cls: Any = _DEP_NODE[0]
+    _EMPTY.seen = any(getattr(v, "size", 1) == 0 for v in vals)
     with trace_stack.new_trace() as t:
         roots = [node_cls.new_root() for _ in vals]
         boxed = [new_box(v, t, r) if _inexact(v) else v for v, r in zip(vals, roots, strict=True)]

@@ -210,9 +210,12 @@ def _dependencies(
 ) -> tuple[tuple[Any, ...], list[frozenset[int]]]:
     """``fn(*vals)`` and, per output, the argument positions it depends on, learned by
     one run and kept under ``key`` in the ``dependences`` cache (the dependence does not
-    depend on the values, only on the graph's structure and dtypes)."""
+    depend on the values, only on the graph's structure and dtypes, unless the run went
+    through a zero-size value: then nothing is kept)."""
     values, deps = _deps.trace(engine.name, fn, vals)
-    if key is not None:
+    # (a numpy trace through a zero-size value learned the dependence of these shapes
+    # only: see `_deps.trace_saw_empty`)
+    if key is not None and not (engine.name == "numpy" and _deps.trace_saw_empty()):
         with contextlib.suppress(TypeError):  # an unhashable key: nothing to keep it by
             CACHES.dependences.put(key, deps)
     return values, deps
