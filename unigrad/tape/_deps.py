@@ -9,8 +9,10 @@ tape learns this from the function itself, never assuming "every argument":
   nested jaxprs (``jit``, ``custom_jvp_call``, ``custom_vjp_call``) are entered, other
   higher-order primitives (``cond``, ``while``, ``scan``) depend on all their operands.
 * numpy: HIPS autograd's own trace: each argument is boxed under its own root node and
-  the output boxes' node graphs are walked back to the roots (the traced values are the
-  results, so nothing is computed twice).
+  the output boxes' node graphs are walked back to the roots. The traced values are
+  not the plain run's bitwise (a boxed array takes other NumPy paths: ``y ** 2`` of a
+  complex box is ``power``, of a plain array ``square``): the tape's values come from
+  the plain run (``unigrad.tape._replay``).
 
 In both, a value of a non-float dtype (a comparison's mask, an index) carries no
 dependence, and neither does the result of an op whose derivative is identically zero
@@ -244,7 +246,8 @@ def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any,
 def trace(engine: str, fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any, ...], Deps]:
     """``fn(*vals)`` (a tuple of arrays) and, for each output, the argument positions it
     depends on differentiably: the one dependence walk of each engine (``"jax"``: the
-    jaxpr; ``"numpy"``: autograd's trace, which also gives the values)."""
+    jaxpr; ``"numpy"``: autograd's trace, whose values are the boxed run's, not
+    bitwise the plain run's: see the module docstring)."""
     if engine == "numpy":
         return numpy_trace(fn, vals)
     if engine == "tensorflow":
