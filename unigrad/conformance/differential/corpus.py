@@ -4623,7 +4623,11 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tape3 (issue 28), seeds 42 and 27: numpy tape first-call values from the dependence trace
     (
-        "numpy tape: fast mode: a create_graph gradient with complex seeds differed from strict mode's (the first call's values came from the dependence trace; seed 42, program 2692)",
+        (
+            "numpy tape: fast mode: a create_graph gradient with complex seeds differed from "
+            "strict mode's (the first call's values came from the dependence trace; seed 42, "
+            "program 2692)"
+        ),
         Program(
             steps=(
                 Leaf(
@@ -4747,7 +4751,11 @@ CORPUS: list[tuple[str, Program]] = [
     ),
     # tape3 (issue 28)
     (
-        "numpy tape: fast mode: a float32 create_graph gradient through eigh and sort differed from strict mode's (the first call's values came from the dependence trace; seed 27, program 8828)",
+        (
+            "numpy tape: fast mode: a float32 create_graph gradient through eigh and sort "
+            "differed from strict mode's (the first call's values came from the dependence "
+            "trace; seed 27, program 8828)"
+        ),
         Program(
             steps=(
                 Leaf(
