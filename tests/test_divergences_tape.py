@@ -7,6 +7,7 @@ named in its docstring before the fix. Tolerances are stated per test.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -98,3 +99,63 @@ def test_a_create_graph_gradient_has_the_same_bits_on_every_call_and_in_both_mod
     again = call()
     np.testing.assert_array_equal(fast, first)
     np.testing.assert_array_equal(again, first)
+
+
+def _fd_complex_gradient(f: Callable[[np.ndarray], float], z: np.ndarray) -> np.ndarray:
+    """``dL/dRe z + i dL/dIm z`` (torch's convention for a real ``L``) by central
+    differences (step 1e-6)."""
+    eps = 1e-6
+    out = np.zeros_like(z)
+    for i in range(z.size):
+        e = np.zeros_like(z)
+        e.flat[i] = eps
+        re = (f(z + e) - f(z - e)) / (2 * eps)
+        im = (f(z + 1j * e) - f(z - 1j * e)) / (2 * eps)
+        out.flat[i] = re + 1j * im
+    return out
+
+
+def test_complex_sign_has_the_derivative_of_z_over_its_modulus(backend: B) -> None:
+    """Complex ``sign(z) = z / |z|`` has a derivative (torch's ``sgn``; only real ``sign``
+    cuts, docs/semantics.md "Dependence"). jax and numpy tapes: jax 0.10's ``sign`` and
+    autograd 1.9.1's have none for complex ``z``, so the gradient was zeros and a
+    create_graph result through it did not require grad. First and second derivatives
+    against central differences: tolerance 1e-6 absolute (step 1e-6, float64)."""
+    xp = backend.xp
+    zn = np.array([1.0 + 1.0j, -2.0 + 0.5j, 0.3 - 1.1j])
+    wn = np.array([0.3 - 1.0j, 2.0 + 0.5j, -1.0 + 1.0j])
+
+    def loss(z: np.ndarray) -> float:
+        return float(np.sum(np.real(z / np.abs(z) * wn)))
+
+    z = backend.leaf(zn, "complex128")
+    s = xp.sign(z)
+    backend.close(s, np.sign(zn), rtol=0, atol=1e-15)
+    # (a seed of ones: the gradient of the sum of the real parts; paddle 3.3's real has
+    # no double-gradient kernel)
+    ones = backend.tensor(np.ones(3, complex), "complex128")
+    w = backend.tensor(wn, "complex128")
+    (g,) = unigrad.grad(s * w, z, grad_outputs=ones, create_graph=True)
+    want = _fd_complex_gradient(loss, zn)
+    backend.close(g, want, rtol=0, atol=1e-6)
+    assert backend.requires_grad(g)
+    if backend.name == "paddle":  # paddle 3.3's complex double-gradient kernels are wrong
+        with pytest.raises(unigrad.HigherOrderUnavailableError):
+            unigrad.grad(g * xp.conj(g), z, grad_outputs=ones)
+        return
+    (h,) = unigrad.grad(g * xp.conj(g), z, grad_outputs=ones)
+
+    def second(zv: np.ndarray) -> float:
+        gv = _fd_complex_gradient(loss, zv)
+        return float(np.sum(np.abs(gv) ** 2))
+
+    # (second differences of first differences: a looser step)
+    eps = 1e-4
+    want_h = np.zeros_like(zn)
+    for i in range(3):
+        e = np.zeros_like(zn)
+        e[i] = eps
+        want_h[i] = (second(zn + e) - second(zn - e)) / (2 * eps) + 1j * (
+            second(zn + 1j * e) - second(zn - 1j * e)
+        ) / (2 * eps)
+    backend.close(h, want_h, rtol=0, atol=1e-5)

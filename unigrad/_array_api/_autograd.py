@@ -581,6 +581,43 @@ def _abs(anp: Any) -> Any:
     return abs_
 
 
+def _sign(anp: Any, abs_: Any, x: Any, /) -> Any:
+    """``sign``; complex ``sign`` is ``z / |z|`` (0 at 0), which has a derivative (torch's
+    ``sgn``): autograd 1.9.1 lists ``sign`` among its functions without one, so a gradient
+    through complex ``sign`` was zeros. Real ``sign`` stays autograd's: a cut (rule 14).
+
+    The quotient is taken of ``z / m`` with ``m = max(|Re z|, |Im z|)`` held constant
+    (``sign`` is homogeneous of degree 0, so the derivative is exact), so that ``|z|^2``
+    in the quotient's derivative cannot underflow. The value is NumPy's ``sign``: the
+    quotient plus the (exactly computed, Sterbenz) difference to it, a constant; where
+    the quotient is not finite (an infinite part), NumPy's value, a constant."""
+    import numpy as np
+    from autograd.tracer import getval, isbox
+
+    v = getval(x)
+    value = np.sign(v)
+    if not isbox(x):
+        return value
+    if not np.iscomplexobj(v):
+        return anp.sign(x)
+    zero = v == 0
+    real = np.abs(v.real).dtype
+    m = np.where(zero, np.ones((), real), np.maximum(np.abs(v.real), np.abs(v.imag)))
+    safe = anp.where(zero, np.ones((), v.dtype), x / m)
+    q = anp.where(zero, np.zeros((), v.dtype), safe / abs_(safe))
+    qv = getval(q)
+    with np.errstate(invalid="ignore"):
+        return anp.where(np.isfinite(qv), q + (value - qv), value)
+
+
+def _sign_of(anp: Any, abs_: Any) -> Any:
+    def sign(x: Any, /) -> Any:
+        return _sign(anp, abs_, x)
+
+    sign.__doc__ = _sign.__doc__
+    return sign
+
+
 def _prod(
     xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
 ) -> Any:
@@ -651,6 +688,7 @@ def build() -> _Module:
     tan, tanh = _tan_tanh()
     vars(ns).update(
         abs=abs_,
+        sign=_sign_of(anp, abs_),
         tan=tan,
         tanh=tanh,
         mean=c.bind(_mean, anp, "mean"),

@@ -39,6 +39,20 @@ def build() -> Any:
         return out.astype(jnp.__array_namespace_info__().default_dtypes()["indexing"])
 
     def sign(x: Any, /) -> Any:
+        if jnp.iscomplexobj(x):
+            # z / |z| (0 at 0): jax 0.10's sign has a zero derivative for complex z too,
+            # where torch's sgn has z / |z|'s. Taken of z / max(|Re z|, |Im z|) held
+            # constant (sign is homogeneous of degree 0: the derivative is exact, and
+            # |z|^2 in it cannot underflow); the value is jnp.sign's (the quotient plus
+            # the exactly computed difference, a constant; jnp.sign's where not finite)
+            stop = jax.lax.stop_gradient
+            zero = x == 0
+            v = stop(x)
+            m = jnp.where(zero, 1, jnp.maximum(jnp.abs(v.real), jnp.abs(v.imag)))
+            safe = jnp.where(zero, jnp.ones((), x.dtype), x / m.astype(v.real.dtype))
+            q = jnp.where(zero, jnp.zeros((), x.dtype), safe / jnp.abs(safe))
+            value = jnp.sign(v)
+            return jnp.where(jnp.isfinite(stop(q)), q + stop(value - q), value)
         return jnp.sign(x) + 0  # -0.0 + 0 is +0.0; values and gradients otherwise jnp's
 
     def svd(x: Any, /, *, full_matrices: bool = True) -> Any:

@@ -1474,9 +1474,8 @@ TABLE: tuple[OpSpec, ...] = (
     _cut_unary("ceil", np.ceil, "integers"),
     _cut_unary("trunc", np.trunc, "integers"),
     _cut_unary("round", np.round, "halves"),
-    # real sign only: issue 23 lists sign among the cuts, but the standard's complex
-    # sign(z) = z/|z| has a nonzero derivative; drawn for complex once the contract says
-    # which rule holds there
+    # real sign cuts (rule 14); complex sign(z) = z/|z| has a derivative (torch's sgn,
+    # docs/semantics.md "Dependence"): a spec of its own, which does not cut
     OpSpec(
         "sign",
         ("sign",),
@@ -1485,6 +1484,15 @@ TABLE: tuple[OpSpec, ...] = (
         lambda b, a: _same(a),
         complex=False,
         cuts=True,
+        kinks="0",
+    ),
+    OpSpec(
+        "sign_complex",
+        ("sign",),
+        _fn("sign"),
+        lambda r, p: F.sign_complex(r[0]),
+        lambda b, a: _same(a),
+        real=False,
         kinks="0",
     ),
     OpSpec(

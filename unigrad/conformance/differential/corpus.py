@@ -4804,4 +4804,60 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tape3 (issue 23): complex sign on the tapes (hand-written)
+    (
+        (
+            "numpy and jax tapes: complex sign had no derivative (zeros; a create_graph "
+            "result through it did not require grad); z / |z| has one, as torch's sgn"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1 + 1j), (-2 + 0.5j), (0.3 - 1.1j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[(0.3 - 1j), (2 + 0.5j), (-1 + 1j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v3", op="sign_complex", args=("x1",), params=()),
+                Op(name="v4", op="mul", args=("v3", "x2"), params=()),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1", "x2"),
+                    seeds=(
+                        Seed(data=[(0.5 + 0.2j), (-1 + 0.7j), (0.4 - 0.9j)], dtype="complex128"),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v6", op="mul", args=("g5[0]", "g5[0]"), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1", "x2"),
+                    seeds=(
+                        Seed(data=[(1 - 0.5j), (0.25 + 1j), (-0.6 + 0.3j)], dtype="complex128"),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
