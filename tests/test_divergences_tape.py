@@ -159,3 +159,24 @@ def test_complex_sign_has_the_derivative_of_z_over_its_modulus(backend: B) -> No
             second(zn + 1j * e) - second(zn - 1j * e)
         ) / (2 * eps)
     backend.close(h, want_h, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_the_gradient_of_a_2_norm_at_the_zero_vector_is_zero(backend: B, dtype: str) -> None:
+    """torch's subgradient of the 2-norm (and the Frobenius norm) at zero is 0; the
+    numpy tape and paddle (``sqrt(sum(|x|^2))`` in ``_common``) and the jax tape
+    (jax 0.10's own norms) gave ``inf * 0 = NaN`` there. A zero row next to a non-zero
+    one, whose gradient is ``x / |x|``. Tolerance: 1e-12 (float64, closed forms)."""
+    xp = backend.xp
+    xn = np.array([[0.0, 0.0, 0.0], [3.0, -4.0, 0.0]])
+    x = backend.leaf(xn, dtype)
+    n = xp.linalg.vector_norm(x, axis=-1)
+    backend.close(n, [0.0, 5.0], rtol=0, atol=1e-12)
+    (g,) = unigrad.grad(xp.sum(n), x)
+    backend.close(g, [[0.0, 0.0, 0.0], [0.6, -0.8, 0.0]], rtol=0, atol=1e-12)
+    m = backend.leaf(np.zeros((2, 2, 2)), dtype)
+    (gm,) = unigrad.grad(xp.sum(xp.linalg.matrix_norm(m)), m)
+    backend.close(gm, np.zeros((2, 2, 2)), rtol=0, atol=0)
+    z = backend.leaf(np.zeros(3), dtype)
+    (gz,) = unigrad.grad(xp.linalg.vector_norm(z), z)
+    backend.close(gz, np.zeros(3), rtol=0, atol=0)
