@@ -175,8 +175,9 @@ class _Builder:
         self.steps.append(
             Op(name, spec.name, tuple(a.name for a in args), tuple(sorted(params.items())))
         )
-        rg = any(a.rg for a in args) and not spec.cuts
-        deps = frozenset() if spec.cuts else frozenset().union(*(a.deps for a in args))
+        cuts = spec.cuts and not (spec.cuts_real_only and "complex" in dtype)
+        rg = any(a.rg for a in args) and not cuts
+        deps = frozenset() if cuts else frozenset().union(*(a.deps for a in args))
         v = Var(name, tuple(shape), dtype, rg, deps=deps)
         self.vars.append(v)
         return v

@@ -4824,7 +4824,7 @@ CORPUS: list[tuple[str, Program]] = [
                     dtype="complex128",
                     watched=True,
                 ),
-                Op(name="v3", op="sign_complex", args=("x1",), params=()),
+                Op(name="v3", op="sign", args=("x1",), params=()),
                 Op(name="v4", op="mul", args=("v3", "x2"), params=()),
                 Grad(
                     name="g5",
