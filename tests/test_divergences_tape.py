@@ -180,3 +180,34 @@ def test_the_gradient_of_a_2_norm_at_the_zero_vector_is_zero(backend: B, dtype: 
     z = backend.leaf(np.zeros(3), dtype)
     (gz,) = unigrad.grad(xp.linalg.vector_norm(z), z)
     backend.close(gz, np.zeros(3), rtol=0, atol=0)
+
+
+def test_programs_through_empty_arrays_are_judged(backend: B) -> None:
+    """The differential oracle on empty arrays (seed 1, program 1371): its ``max`` of an
+    empty array over a non-empty axis reshaped with -1 (NumPy's "cannot reshape array
+    of size 0"), and a batched seed of an empty output was written as nested lists,
+    which lose the trailing dimensions (``[[], []]`` for a (2, 0, 3) seed): the reference
+    failed. Both now run, and every backend agrees with them."""
+    from unigrad.conformance.differential._certify import check_program
+    from unigrad.conformance.differential._program import Grad, Leaf, Op, Program, Seed
+
+    program = Program(
+        steps=(
+            Leaf(name="x1", data=[1.33, -0.4, -0.51], dtype="float64", watched=True),
+            Leaf(name="x2", data=[0.64, 0.97], dtype="float64", watched=True),
+            Op(name="v3", op="min", args=("x1",), params=(("axis", (0,)), ("keepdims", True))),
+            Op(name="v4", op="diff", args=("v3",), params=()),  # empty: (0,)
+            Op(name="v5", op="meshgrid", args=("v4", "x2"), params=(("i", 0), ("indexing", "xy"))),
+            Op(name="v6", op="max", args=("v5",), params=(("axis", 0), ("keepdims", True))),
+            Grad(
+                name="g7",
+                outputs=("v6",),
+                inputs=("x1", "x2"),
+                seeds=(Seed(data=[[], []], dtype="float64", shape=(2, 1, 0)),),
+                allow_unused=True,
+                batched=True,
+            ),
+        )
+    )
+    assert "shape=(2, 1, 0)" in program.source(backend.name)
+    assert check_program(program, [backend]) == []

@@ -234,7 +234,8 @@ class _Builder:
             return None
         if kind == "wrong":
             shape = (*shape, 2) if self.flip() or not shape else shape[:-1]
-        return Seed(_data(self.rng, shape, v.complex), v.dtype)
+        empty = shape if 0 in shape else None  # (nested lists lose its trailing dims)
+        return Seed(_data(self.rng, shape, v.complex), v.dtype, empty)
 
     def grad(
         self, name: str, outs: list[Var], ins: list[Var], create: bool, mode: str | None

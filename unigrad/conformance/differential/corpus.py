@@ -4860,4 +4860,51 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tape3 (issue 23), seed 1: the oracle on empty arrays
+    (
+        (
+            "reference: max over a non-empty axis of an empty array, and a batched seed of an "
+            "empty output (its nested lists lost the trailing dims); seed 1, program 1371"
+        ),
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.33, -0.4, -0.51], dtype="float64", watched=True),
+                Op(name="v2", op="min", args=("x1",), params=(("axis", (0,)), ("keepdims", True))),
+                Op(name="v3", op="log_softmax", args=("v2",), params=()),
+                Op(name="v4", op="diff", args=("v2",), params=()),
+                Leaf(name="x5", data=[0.64, 0.97], dtype="float64", watched=True),
+                Op(
+                    name="v6",
+                    op="meshgrid",
+                    args=("v4", "x5"),
+                    params=(("i", 0), ("indexing", "xy")),
+                ),
+                Op(name="v7", op="pow_scalar", args=("v6",), params=(("c", 3),)),
+                Op(name="v8", op="broadcast_to", args=("x5",), params=(("shape", (3, 2)),)),
+                Op(name="v9", op="neg", args=("v6",), params=()),
+                Op(name="v10", op="max", args=("v7",), params=(("axis", 0), ("keepdims", True))),
+                Op(name="v11", op="maximum", args=("v10", "v2"), params=()),
+                Op(name="v12", op="mean", args=("v9",), params=(("axis", 0), ("keepdims", True))),
+                Op(
+                    name="v13",
+                    op="meshgrid",
+                    args=("v4", "x1"),
+                    params=(("i", 0), ("indexing", "ij")),
+                ),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x1", "x1"),
+                    seeds=(Seed(data=[[], []], dtype="float64", shape=(2, 0, 3)),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
