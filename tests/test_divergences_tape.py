@@ -211,3 +211,22 @@ def test_programs_through_empty_arrays_are_judged(backend: B) -> None:
     )
     assert "shape=(2, 1, 0)" in program.source(backend.name)
     assert check_program(program, [backend]) == []
+
+
+def test_svdvals_has_a_gradient_at_repeated_singular_values(backend: B) -> None:
+    """The derivative of the singular values is ``U diag(g) V^T``, which exists where two
+    of them are equal (unique when their cotangents are equal too). numpy tape: autograd
+    1.9.1 differentiated ``svd(x)[1]`` through its whole ``svd`` rule, whose
+    ``1 / (s_j^2 - s_i^2)`` terms gave NaN there. ``A = Q diag(2, 2, 1) R^T`` with
+    orthogonal ``Q``, ``R``; tolerance 1e-10 (float64, closed form)."""
+    xp = backend.xp
+    rng = np.random.default_rng(7)
+    q = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    r = np.linalg.qr(rng.normal(size=(3, 3)))[0]
+    an = q @ np.diag([2.0, 2.0, 1.0]) @ r.T
+    w = np.array([0.7, 0.7, -1.5])
+    a = backend.leaf(an, "float64")
+    s = xp.linalg.svdvals(a)
+    backend.close(s, [2.0, 2.0, 1.0], rtol=0, atol=1e-12)
+    (g,) = unigrad.grad(xp.sum(s * backend.tensor(w, "float64")), a)
+    backend.close(g, q @ np.diag(w) @ r.T, rtol=0, atol=1e-10)

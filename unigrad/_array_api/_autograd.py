@@ -269,6 +269,42 @@ def _cholesky(anp: Any, x: Any, /, *, upper: bool = False) -> Any:
 
 
 @functools.cache
+def _svdvals_primitive() -> Any:
+    """The singular values as an autograd primitive whose derivative rule is
+    ``U diag(g) V^H`` (torch's ``svd_backward`` with only the values' cotangent; in
+    autograd's convention, its conjugate). autograd 1.9.1 differentiates ``svd(x)[1]``
+    through its whole ``svd`` rule, whose ``1 / (s_j^2 - s_i^2)`` terms multiply the
+    zero cotangents of ``U`` and ``V``: NaN at repeated singular values, where the
+    values' own derivative exists. The rule is written with ``autograd.numpy``, so it is
+    differentiable again (through ``svd``'s rule, as torch's)."""
+    import autograd.numpy as anp
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+
+    @primitive  # type: ignore[untyped-decorator]
+    def svdvals(a: Any) -> Any:
+        return np.linalg.svd(a, full_matrices=False)[1]  # (the values of svd(...)[1])
+
+    def vjp(ans: Any, a: Any) -> Any:
+        def back(g: Any) -> Any:
+            u, _, vh = anp.linalg.svd(a, full_matrices=False)
+            return anp.matmul(anp.conj(u) * g[..., None, :], anp.conj(vh))
+
+        return back
+
+    defvjp(svdvals, vjp)
+    return svdvals
+
+
+def _svdvals(anp: Any, x: Any, /) -> Any:
+    """``svdvals`` whose derivative exists at repeated singular values (see
+    `_svdvals_primitive`); an empty matrix through ``svd``, as before."""
+    if x.ndim < 2 or x.shape[-2] == 0 or x.shape[-1] == 0:
+        return c.svdvals(anp, x)
+    return _svdvals_primitive()(x)
+
+
+@functools.cache
 def _qr_primitive() -> Any:
     """``numpy.linalg.qr`` (reduced) as an autograd primitive with a derivative rule:
     autograd has none. The rule is the standard one (as torch's ``linalg_qr_backward``),
@@ -676,6 +712,7 @@ def build() -> _Module:
         qr=c.bind(_qr, anp, "qr"),
         det=c.bind(_det, anp, "det"),
         svd=c.bind(_svd, anp, "svd"),
+        svdvals=c.bind(_svdvals, anp, "svdvals"),
     )
     for name, fn in (("rfft", _rfft), ("irfft", _irfft), ("rfftn", _rfftn), ("irfftn", _irfftn)):
         setattr(fft, name, c.bind(fn, anp, name))
