@@ -230,3 +230,30 @@ def test_svdvals_has_a_gradient_at_repeated_singular_values(backend: B) -> None:
     backend.close(s, [2.0, 2.0, 1.0], rtol=0, atol=1e-12)
     (g,) = unigrad.grad(xp.sum(s * backend.tensor(w, "float64")), a)
     backend.close(g, q @ np.diag(w) @ r.T, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("name", ["vhp", "hvp"])
+def test_vhp_and_hvp_of_complex_inputs_follow_torch(backend: B, name: str) -> None:
+    """``unigrad.functional.vhp``/``hvp`` of a real function of complex inputs is torch's:
+    the gradient of ``L = Re(sum(conj(v) * g))`` with ``g`` torch's gradient. jax and numpy
+    (``jax.grad``, autograd's ``grad``: the conjugate of torch's gradient) gave the
+    conjugate. ``f = sum(|z|^2 Re z)``: ``g = 3x^2 + y^2 + 2xy i``, so the answer is
+    ``6x Re v + 2y Im v + (2y Re v + 2x Im v) i``. Tolerance: 1e-12 (complex128)."""
+    import unigrad.functional as uf
+
+    xp = backend.xp
+    zn = np.array([0.5 + 0.3j, -1.0 + 0.2j])
+    vn = np.array([1.0 - 0.5j, 0.25 + 1.0j])
+
+    def f(z):
+        return xp.sum(xp.real(z * z * xp.conj(z)))
+
+    z, v = backend.tensor(zn, "complex128"), backend.tensor(vn, "complex128")
+    if backend.name == "paddle":  # paddle 3.3: no double-gradient kernel for real
+        with pytest.raises(unigrad.HigherOrderUnavailableError):
+            getattr(uf, name)(f, z, v)
+        return
+    out, res = getattr(uf, name)(f, z, v)
+    x, y, vr, vi = zn.real, zn.imag, vn.real, vn.imag
+    backend.close(out, np.sum((x * x + y * y) * x), rtol=0, atol=1e-12)
+    backend.close(res, 6 * x * vr + 2 * y * vi + 1j * (2 * y * vr + 2 * x * vi), rtol=0, atol=1e-12)
