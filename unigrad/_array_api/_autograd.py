@@ -162,6 +162,46 @@ def _where(xp: Any, condition: Any, x1: Any, x2: Any, /) -> Any:
     return xp.where(condition, _expand(xp, x1, shape), _expand(xp, x2, shape))
 
 
+def _diff(
+    anp: Any,
+    x: Any,
+    /,
+    *,
+    axis: int = -1,
+    n: int = 1,
+    prepend: Any = None,
+    append: Any = None,
+) -> Any:
+    """NumPy's ``diff``, step by step as NumPy computes it (``a[1:] - a[:-1]``, ``n``
+    times: the same values), from slices and subtractions.
+
+    autograd 1.x's own rule (``numpy_vjps.grad_diff``) returns a constant ``zeros`` when
+    the difference is empty, so a ``create_graph`` gradient through ``diff`` of a length-1
+    axis depended on nothing; the slices' rules keep the dependence (rule 14 follows the
+    graph, not the sizes; issue 23)."""
+    import numpy as np
+    from autograd.tracer import getval
+
+    ndim = anp.ndim(x)
+    if n < 0 or ndim == 0 or not -ndim <= axis < ndim:  # NumPy's errors
+        return anp.diff(x, n=n, axis=axis, prepend=prepend, append=append)
+    if n == 0:
+        return x  # as NumPy: before prepend and append
+    ax = axis % ndim
+    parts = [p for p in (prepend, x, append) if p is not None]
+    if len(parts) > 1:
+        edge = (*anp.shape(x)[:ax], 1, *anp.shape(x)[ax + 1 :])
+        parts = [p if anp.ndim(p) else _broadcast_to(anp, p, edge) for p in parts]
+        x = anp.concatenate(parts, axis=axis)
+    if np.asarray(getval(x)).dtype == np.bool_:
+        return anp.diff(x, n=n, axis=axis)  # NumPy's not_equal
+    head = (slice(None),) * ax
+    later, earlier = (*head, slice(1, None)), (*head, slice(None, -1))
+    for _ in range(n):
+        x = x[later] - x[earlier]
+    return x
+
+
 def _gather(anp: Any, x: Any, idx: Any, axis: int) -> Any:
     """``take_along_axis(x, idx, axis)`` as one differentiable flat index."""
     import numpy as np
@@ -226,6 +266,42 @@ def _cholesky(anp: Any, x: Any, /, *, upper: bool = False) -> Any:
     # autograd's cholesky rule takes no upper=: the lower factor's conjugate transpose
     low = anp.linalg.cholesky(x)
     return anp.conj(anp.swapaxes(low, -1, -2)) if upper else low
+
+
+@functools.cache
+def _svdvals_primitive() -> Any:
+    """The singular values as an autograd primitive whose derivative rule is
+    ``U diag(g) V^H`` (torch's ``svd_backward`` with only the values' cotangent; in
+    autograd's convention, its conjugate). autograd 1.9.1 differentiates ``svd(x)[1]``
+    through its whole ``svd`` rule, whose ``1 / (s_j^2 - s_i^2)`` terms multiply the
+    zero cotangents of ``U`` and ``V``: NaN at repeated singular values, where the
+    values' own derivative exists. The rule is written with ``autograd.numpy``, so it is
+    differentiable again (through ``svd``'s rule, as torch's)."""
+    import autograd.numpy as anp
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+
+    @primitive  # type: ignore[untyped-decorator]
+    def svdvals(a: Any) -> Any:
+        return np.linalg.svd(a, full_matrices=False)[1]  # (the values of svd(...)[1])
+
+    def vjp(ans: Any, a: Any) -> Any:
+        def back(g: Any) -> Any:
+            u, _, vh = anp.linalg.svd(a, full_matrices=False)
+            return anp.matmul(anp.conj(u) * g[..., None, :], anp.conj(vh))
+
+        return back
+
+    defvjp(svdvals, vjp)
+    return svdvals
+
+
+def _svdvals(anp: Any, x: Any, /) -> Any:
+    """``svdvals`` whose derivative exists at repeated singular values (see
+    `_svdvals_primitive`); an empty matrix through ``svd``, as before."""
+    if x.ndim < 2 or x.shape[-2] == 0 or x.shape[-1] == 0:
+        return c.svdvals(anp, x)
+    return _svdvals_primitive()(x)
 
 
 @functools.cache
@@ -541,6 +617,43 @@ def _abs(anp: Any) -> Any:
     return abs_
 
 
+def _sign(anp: Any, abs_: Any, x: Any, /) -> Any:
+    """``sign``; complex ``sign`` is ``z / |z|`` (0 at 0), which has a derivative (torch's
+    ``sgn``): autograd 1.9.1 lists ``sign`` among its functions without one, so a gradient
+    through complex ``sign`` was zeros. Real ``sign`` stays autograd's: a cut (rule 14).
+
+    The quotient is taken of ``z / m`` with ``m = max(|Re z|, |Im z|)`` held constant
+    (``sign`` is homogeneous of degree 0, so the derivative is exact), so that ``|z|^2``
+    in the quotient's derivative cannot underflow. The value is NumPy's ``sign``: the
+    quotient plus the (exactly computed, Sterbenz) difference to it, a constant; where
+    the quotient is not finite (an infinite part), NumPy's value, a constant."""
+    import numpy as np
+    from autograd.tracer import getval, isbox
+
+    v = getval(x)
+    value = np.sign(v)
+    if not isbox(x):
+        return value
+    if not np.iscomplexobj(v):
+        return anp.sign(x)
+    zero = v == 0
+    real = np.abs(v.real).dtype
+    m = np.where(zero, np.ones((), real), np.maximum(np.abs(v.real), np.abs(v.imag)))
+    safe = anp.where(zero, np.ones((), v.dtype), x / m)
+    q = anp.where(zero, np.zeros((), v.dtype), safe / abs_(safe))
+    qv = getval(q)
+    with np.errstate(invalid="ignore"):
+        return anp.where(np.isfinite(qv), q + (value - qv), value)
+
+
+def _sign_of(anp: Any, abs_: Any) -> Any:
+    def sign(x: Any, /) -> Any:
+        return _sign(anp, abs_, x)
+
+    sign.__doc__ = _sign.__doc__
+    return sign
+
+
 def _prod(
     xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
 ) -> Any:
@@ -599,6 +712,7 @@ def build() -> _Module:
         qr=c.bind(_qr, anp, "qr"),
         det=c.bind(_det, anp, "det"),
         svd=c.bind(_svd, anp, "svd"),
+        svdvals=c.bind(_svdvals, anp, "svdvals"),
     )
     for name, fn in (("rfft", _rfft), ("irfft", _irfft), ("rfftn", _rfftn), ("irfftn", _irfftn)):
         setattr(fft, name, c.bind(fn, anp, name))
@@ -611,6 +725,7 @@ def build() -> _Module:
     tan, tanh = _tan_tanh()
     vars(ns).update(
         abs=abs_,
+        sign=_sign_of(anp, abs_),
         tan=tan,
         tanh=tanh,
         mean=c.bind(_mean, anp, "mean"),
@@ -620,6 +735,7 @@ def build() -> _Module:
         pow=c.bind(_pow, anp, "pow"),
         power=c.bind(_pow, anp, "power"),
         broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
+        diff=c.bind(_diff, anp, "diff"),
         repeat=c.bind(_repeat, anp, "repeat"),
         where=c.bind(_where, anp, "where"),
         take_along_axis=c.bind(_take_along_axis, anp, "take_along_axis"),

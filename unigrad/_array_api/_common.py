@@ -445,6 +445,15 @@ def svdvals(xp: Any, x: Any, /) -> Any:
     return xp.linalg.svd(x, full_matrices=False)[1]
 
 
+def sqrt_at_zero_zero(xp: Any, s: Any) -> Any:
+    """``sqrt(s)`` of a sum of squares, whose derivative at ``s = 0`` is 0 (torch's
+    subgradient of a 2-norm at the zero vector) rather than ``inf * 0 = NaN``: the
+    square root of ``s`` where ``s > 0`` and of 1 elsewhere, then 0 there. Same values."""
+    zero = s == 0
+    nought = s * 0  # (s's dtype on every framework: paddle promotes a Python scalar)
+    return xp.where(zero, nought, xp.sqrt(xp.where(zero, nought + 1, s)))
+
+
 def vector_norm(
     xp: Any,
     x: Any,
@@ -469,7 +478,7 @@ def vector_norm(
     else:
         red = axes[0] if axes else ()
     if ord == 2:
-        out = xp.sqrt(xp.sum(a * a, axis=red))
+        out = sqrt_at_zero_zero(xp, xp.sum(a * a, axis=red))
     elif ord == 1:
         out = xp.sum(a, axis=red)
     elif ord == math.inf:
@@ -523,7 +532,7 @@ def matrix_norm(
         return empty_matrix_norm(xp, x, keepdims=keepdims, ord=ord)
     a = xp.abs(x)
     if ord == "fro":
-        out = xp.sqrt(xp.sum(a * a, axis=(-2, -1)))
+        out = sqrt_at_zero_zero(xp, xp.sum(a * a, axis=(-2, -1)))
     elif ord == "nuc":
         out = xp.sum(svdvals(xp, x), axis=-1)
     elif ord in (1, -1):

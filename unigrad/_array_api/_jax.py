@@ -39,6 +39,20 @@ def build() -> Any:
         return out.astype(jnp.__array_namespace_info__().default_dtypes()["indexing"])
 
     def sign(x: Any, /) -> Any:
+        if jnp.iscomplexobj(x):
+            # z / |z| (0 at 0): jax 0.10's sign has a zero derivative for complex z too,
+            # where torch's sgn has z / |z|'s. Taken of z / max(|Re z|, |Im z|) held
+            # constant (sign is homogeneous of degree 0: the derivative is exact, and
+            # |z|^2 in it cannot underflow); the value is jnp.sign's (the quotient plus
+            # the exactly computed difference, a constant; jnp.sign's where not finite)
+            stop = jax.lax.stop_gradient
+            zero = x == 0
+            v = stop(x)
+            m = jnp.where(zero, 1, jnp.maximum(jnp.abs(v.real), jnp.abs(v.imag)))
+            safe = jnp.where(zero, jnp.ones((), x.dtype), x / m.astype(v.real.dtype))
+            q = jnp.where(zero, jnp.zeros((), x.dtype), safe / jnp.abs(safe))
+            value = jnp.sign(v)
+            return jnp.where(jnp.isfinite(stop(q)), q + stop(value - q), value)
         return jnp.sign(x) + 0  # -0.0 + 0 is +0.0; values and gradients otherwise jnp's
 
     def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
@@ -63,13 +77,36 @@ def build() -> Any:
     for name in _c99.FUNCTIONS:
         setattr(ns, name, complex_special(name))
 
+    def zero_at_zero(norm: Any, x: Any, **kw: Any) -> Any:
+        # jax 0.10's 2-norm and Frobenius norm have a NaN gradient at the zero vector
+        # (sqrt's derivative at 0 times 0); torch's subgradient there is 0, as
+        # `_common.sqrt_at_zero_zero` gives the other backends: the norm of ones where
+        # the whole vector is zero, then 0 there (the same values)
+        stop = jax.lax.stop_gradient
+        zero = norm(stop(x), keepdims=True, **kw) == 0
+        safe = jnp.where(zero, jnp.ones((), x.dtype), x)
+        out = norm(safe, keepdims=True, **kw)
+        out = jnp.where(zero, jnp.zeros((), out.dtype), out)
+        return out
+
+    def vector_norm(x: Any, /, *, axis: Any = None, keepdims: bool = False, ord: Any = 2) -> Any:
+        if ord != 2 or x.size == 0:
+            return jnp.linalg.vector_norm(x, axis=axis, keepdims=keepdims, ord=ord)
+        out = zero_at_zero(jnp.linalg.vector_norm, x, axis=axis)
+        if keepdims:
+            return out
+        return jnp.reshape(out, jnp.linalg.vector_norm(x, axis=axis).shape)
+
     def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> Any:
         if x.ndim >= 2 and (x.shape[-2] == 0 or x.shape[-1] == 0):
             return c.empty_matrix_norm(jnp, x, keepdims=keepdims, ord=ord)
-        return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+        if ord != "fro":
+            return jnp.linalg.matrix_norm(x, keepdims=keepdims, ord=ord)
+        out = zero_at_zero(jnp.linalg.matrix_norm, x, ord=ord)
+        return out if keepdims else out[..., 0, 0]
 
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
-    vars(linalg).update(svd=svd, matrix_norm=matrix_norm)
+    vars(linalg).update(svd=svd, matrix_norm=matrix_norm, vector_norm=vector_norm)
     fft = _Module("unigrad._array_api.jax_tape.fft", jnp.fft)
     vars(fft).update({name: _row_major(getattr(jnp.fft, name)) for name in _TRANSFORMS})
     pow_ = _pow()

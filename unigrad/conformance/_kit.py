@@ -45,11 +45,17 @@ class Kit:
         return self.backend.capabilities
 
     # ---- making tensors ----------------------------------------------------------
-    def tensor(self, data: Any, dtype: str = "float32") -> Any:
-        """A plain tensor (not requiring grad) from numbers or nested lists."""
+    def tensor(
+        self, data: Any, dtype: str = "float32", shape: tuple[int, ...] | None = None
+    ) -> Any:
+        """A plain tensor (not requiring grad) from numbers or nested lists; ``shape``
+        reshapes it (a zero-size tensor: nested lists lose its trailing dimensions)."""
         import numpy as np
 
-        return self.backend.asarray(np.asarray(data, dtype=dtype), dtype)
+        a = np.asarray(data, dtype=dtype)
+        if shape is not None:
+            a = a.reshape(shape)
+        return self.backend.asarray(a, dtype)
 
     def constant(self, data: Any, dtype: str = "float32") -> Any:
         """A constant operand of a program (a differential program's unwatched leaf): a

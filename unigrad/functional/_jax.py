@@ -169,7 +169,9 @@ def vhp(
         _check_hessian(func, ins)
     v = (jnp.ones_like(ins[0]),) if vs is None else _like(vs, ins)
     _, pullback, out = jax.vjp(_grad_fn(func, len(ins)), *ins, has_aux=True)
-    return out, pullback(v)
+    # jax.grad of a real function of complex inputs is the conjugate of torch's
+    # gradient: torch's vhp is the conjugate of this pullback of v (real inputs: equal)
+    return out, _conj(tuple(pullback(v)))
 
 
 def hvp(
@@ -183,4 +185,4 @@ def hvp(
         _check_hessian(func, ins)
     v = (jnp.ones_like(ins[0]),) if vs is None else _like(vs, ins)
     _, tangents, out = jax.jvp(_grad_fn(func, len(ins)), ins, v, has_aux=True)
-    return out, tangents
+    return out, _conj(tuple(tangents))  # (jax.grad's conjugate gradient: see vhp)

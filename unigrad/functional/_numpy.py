@@ -216,7 +216,10 @@ def vhp(
     v = (anp.ones_like(ins[0]),) if vs is None else _like(vs, ins)
     pullback, _ = _make_vjp(_grad_fn(func, len(ins)), ins)
     (out,) = _plain((func(*ins),))
-    return out, _dtype_of(tuple(pullback(ag_tuple(v))), ins)
+    # autograd's gradient of a real function of complex inputs is the conjugate of
+    # torch's, and its VJP is conjugate-linear in torch's terms: torch's vhp is the
+    # conjugate of this pullback of v (the same for real inputs)
+    return out, _dtype_of(_conj(tuple(pullback(ag_tuple(v)))), ins)
 
 
 hvp = vhp

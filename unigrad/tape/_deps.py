@@ -9,8 +9,10 @@ tape learns this from the function itself, never assuming "every argument":
   nested jaxprs (``jit``, ``custom_jvp_call``, ``custom_vjp_call``) are entered, other
   higher-order primitives (``cond``, ``while``, ``scan``) depend on all their operands.
 * numpy: HIPS autograd's own trace: each argument is boxed under its own root node and
-  the output boxes' node graphs are walked back to the roots (the traced values are the
-  results, so nothing is computed twice).
+  the output boxes' node graphs are walked back to the roots. The traced values are
+  not the plain run's bitwise (a boxed array takes other NumPy paths: ``y ** 2`` of a
+  complex box is ``power``, of a plain array ``square``): the tape's values come from
+  the plain run (``unigrad.tape._replay``).
 
 In both, a value of a non-float dtype (a comparison's mask, an index) carries no
 dependence, and neither does the result of an op whose derivative is identically zero
@@ -21,6 +23,7 @@ contract's rule 14, structure follows differentiable dependence (``docs/semantic
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -31,6 +34,7 @@ __all__ = [
     "jax_dependencies",
     "numpy_trace",
     "trace",
+    "trace_saw_empty",
 ]
 
 Deps = list[frozenset[int]]
@@ -111,6 +115,8 @@ def _dep_node_class() -> type:
         def __init__(
             self, value: Any, fun: Any, args: Any, kwargs: Any, argnums: Any, parents: Any
         ) -> None:
+            if getattr(value, "size", 1) == 0:
+                _EMPTY.seen = True
             self.parents = parents
             self.fun = fun
             self.args = args  # unboxed values
@@ -132,6 +138,20 @@ def _dep_node_class() -> type:
 
 
 _DEP_NODE: list[type] = []
+
+#: Per thread: whether the latest `numpy_trace` traced a zero-size value (see
+#: `trace_saw_empty`).
+_EMPTY = threading.local()
+
+
+def trace_saw_empty() -> bool:
+    """Whether the latest `numpy_trace` of this thread traced a zero-size value.
+
+    Such a trace's dependence holds for these shapes only: autograd's derivative rules
+    branch on emptiness (autograd 1.x ``numpy_vjps.grad_diff`` returns a constant
+    ``zeros`` for an empty difference), and the same structure with non-empty values may
+    depend on more. What it learned must not be kept for the structure (issue 23)."""
+    return bool(getattr(_EMPTY, "seen", False))
 
 
 def _reach(node: Any, position: dict[int, int]) -> set[int]:
@@ -206,6 +226,7 @@ def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any,
     if not _DEP_NODE:
         _DEP_NODE.append(_dep_node_class())
     node_cls: Any = _DEP_NODE[0]
+    _EMPTY.seen = any(getattr(v, "size", 1) == 0 for v in vals)
     with trace_stack.new_trace() as t:
         roots = [node_cls.new_root() for _ in vals]
         boxed = [new_box(v, t, r) if _inexact(v) else v for v, r in zip(vals, roots, strict=True)]
@@ -225,7 +246,8 @@ def numpy_trace(fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any,
 def trace(engine: str, fn: Callable[..., Any], vals: Sequence[Any]) -> tuple[tuple[Any, ...], Deps]:
     """``fn(*vals)`` (a tuple of arrays) and, for each output, the argument positions it
     depends on differentiably: the one dependence walk of each engine (``"jax"``: the
-    jaxpr; ``"numpy"``: autograd's trace, which also gives the values)."""
+    jaxpr; ``"numpy"``: autograd's trace, whose values are the boxed run's, not
+    bitwise the plain run's: see the module docstring)."""
     if engine == "numpy":
         return numpy_trace(fn, vals)
     if engine == "tensorflow":

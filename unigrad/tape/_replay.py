@@ -210,9 +210,20 @@ def _dependencies(
 ) -> tuple[tuple[Any, ...], list[frozenset[int]]]:
     """``fn(*vals)`` and, per output, the argument positions it depends on, learned by
     one run and kept under ``key`` in the ``dependences`` cache (the dependence does not
-    depend on the values, only on the graph's structure and dtypes)."""
-    values, deps = _deps.trace(engine.name, fn, vals)
-    if key is not None:
+    depend on the values, only on the graph's structure and dtypes, unless the run went
+    through a zero-size value: then nothing is kept).
+
+    The values are ``fn``'s on the plain arrays, as every later (deferred) call of the
+    structure computes them, never the dependence trace's: on numpy the trace boxes the
+    arrays, and a boxed array takes other NumPy paths than a plain one (``y ** 2`` of a
+    plain complex array is ``square``, of autograd's box ``power``: the last bits differ),
+    so the first call of a structure gave other bits than the next (issue 28, seed 42
+    program 2692, seed 27 program 8828)."""
+    deps = _deps.dependencies(engine.name, fn, vals)
+    values = tuple(fn(*vals))
+    # (a numpy trace through a zero-size value learned the dependence of these shapes
+    # only: see `_deps.trace_saw_empty`)
+    if key is not None and not (engine.name == "numpy" and _deps.trace_saw_empty()):
         with contextlib.suppress(TypeError):  # an unhashable key: nothing to keep it by
             CACHES.dependences.put(key, deps)
     return values, deps

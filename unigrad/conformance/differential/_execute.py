@@ -206,7 +206,10 @@ def _lookup(env: dict[str, Any], name: str) -> Any:
 
 
 def _seed(s: Seed | None) -> R.RV | None:
-    return None if s is None else R.const(np.asarray(s.data), s.dtype)
+    if s is None:
+        return None
+    data = np.asarray(s.data)
+    return R.const(data if s.shape is None else data.reshape(s.shape), s.dtype)
 
 
 def _ref_entry(g: R.RV | None) -> Entry:

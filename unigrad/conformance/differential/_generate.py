@@ -175,8 +175,9 @@ class _Builder:
         self.steps.append(
             Op(name, spec.name, tuple(a.name for a in args), tuple(sorted(params.items())))
         )
-        rg = any(a.rg for a in args) and not spec.cuts
-        deps = frozenset() if spec.cuts else frozenset().union(*(a.deps for a in args))
+        cuts = spec.cuts and not (spec.cuts_real_only and "complex" in dtype)
+        rg = any(a.rg for a in args) and not cuts
+        deps = frozenset() if cuts else frozenset().union(*(a.deps for a in args))
         v = Var(name, tuple(shape), dtype, rg, deps=deps)
         self.vars.append(v)
         return v
@@ -233,7 +234,8 @@ class _Builder:
             return None
         if kind == "wrong":
             shape = (*shape, 2) if self.flip() or not shape else shape[:-1]
-        return Seed(_data(self.rng, shape, v.complex), v.dtype)
+        empty = shape if 0 in shape else None  # (nested lists lose its trailing dims)
+        return Seed(_data(self.rng, shape, v.complex), v.dtype, empty)
 
     def grad(
         self, name: str, outs: list[Var], ins: list[Var], create: bool, mode: str | None

@@ -104,6 +104,8 @@ class OpSpec:
     #: sign, integer casts, constant-creating ops). Ops that use a cut inside
     #: (``a * astype(signbit(a), ...)``, ``where(a > b, a, b)``) do not set it.
     cuts: bool = False
+    #: With ``cuts``: only a real result cuts (complex ``sign`` is ``z / |z|``).
+    cuts_real_only: bool = False
     #: Where the derivative (or the value, for cuts) is undefined: Degenerate there.
     kinks: str = ""
     #: Example shape of an argument when the generator must make one.
@@ -1474,17 +1476,16 @@ TABLE: tuple[OpSpec, ...] = (
     _cut_unary("ceil", np.ceil, "integers"),
     _cut_unary("trunc", np.trunc, "integers"),
     _cut_unary("round", np.round, "halves"),
-    # real sign only: issue 23 lists sign among the cuts, but the standard's complex
-    # sign(z) = z/|z| has a nonzero derivative; drawn for complex once the contract says
-    # which rule holds there
+    # real sign cuts (rule 14); complex sign(z) = z/|z| has a derivative (torch's sgn,
+    # docs/semantics.md "Dependence"): ``cuts_real_only``
     OpSpec(
         "sign",
         ("sign",),
         _fn("sign"),
-        lambda r, p: F.sign_cut(r[0]),
+        lambda r, p: F.sign_complex(r[0]) if r[0].is_complex else F.sign_cut(r[0]),
         lambda b, a: _same(a),
-        complex=False,
         cuts=True,
+        cuts_real_only=True,
         kinks="0",
     ),
     OpSpec(

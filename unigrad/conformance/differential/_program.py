@@ -44,13 +44,23 @@ class Op:
 
 @dataclass(frozen=True)
 class Seed:
-    """An explicit seed tensor: ``k.tensor(data, dtype)``."""
+    """An explicit seed tensor: ``k.tensor(data, dtype)``; a zero-size one
+    ``k.tensor(data, dtype, shape=shape)`` (nested lists lose the trailing dimensions of
+    an empty array: ``[[], []]`` is (2, 0) whatever the seed's shape)."""
 
     data: Any
     dtype: str
+    #: The shape of a zero-size seed; None for any other (its data gives it).
+    shape: tuple[int, ...] | None = None
 
     def code(self) -> str:
-        return f"k.tensor({self.data!r}, {self.dtype!r})"
+        if self.shape is None:
+            return f"k.tensor({self.data!r}, {self.dtype!r})"
+        return f"k.tensor({self.data!r}, {self.dtype!r}, shape={self.shape!r})"
+
+    def __repr__(self) -> str:
+        shape = "" if self.shape is None else f", shape={self.shape!r}"
+        return f"Seed(data={self.data!r}, dtype={self.dtype!r}{shape})"
 
 
 def _names(names: tuple[str, ...], single: bool) -> str:

@@ -4550,4 +4550,361 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # tape3 (issue 23), seed 42: numpy tape create_graph dependence through an empty diff
+    (
+        "numpy tape: create_graph through diff of a length-1 axis (seed 42, 1530)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.3, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[-0.7, -0.78, -0.42], [0.66, -0.74, -0.52]],
+                    dtype="float64",
+                    watched=False,
+                ),
+                Leaf(name="x3", data=0.98, dtype="float64", watched=False),
+                Leaf(name="x4", data=[[-0.56, -1.3], [-0.4, -0.45]], dtype="float64", watched=True),
+                Leaf(name="x5", data=[[0.84], [0.49]], dtype="float64", watched=True),
+                Op(name="v6", op="linalg.solve", args=("x4", "x5"), params=()),
+                Op(name="v7", op="negative", args=("x3",), params=()),
+                Op(name="v8", op="diff", args=("x5",), params=()),
+                Op(name="v9", op="div", args=("v8", "v7"), params=()),
+                Op(name="v10", op="einsum_rowdot", args=("v8",), params=()),
+                Op(name="v11", op="empty_like", args=("v7",), params=()),
+                Grad(
+                    name="g12",
+                    outputs=("v10",),
+                    inputs=("x5", "x5", "x5"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(
+                    name="v13",
+                    op="cumulative_prod",
+                    args=("g12[0]",),
+                    params=(("axis", 1), ("include_initial", True)),
+                ),
+                Op(name="v14", op="clip", args=("v11",), params=(("hi", 0.4), ("lo", None))),
+                Grad(
+                    name="g15",
+                    outputs=("v13",),
+                    inputs=("x5",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Op(name="v16", op="softmax", args=("g12[2]",), params=()),
+                Grad(
+                    name="g17",
+                    outputs=("v16", "v13"),
+                    inputs=("x2", "x5", "x5"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v9",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tape3 (issue 28), seeds 42 and 27: numpy tape first-call values from the dependence trace
+    (
+        (
+            "numpy tape: fast mode: a create_graph gradient with complex seeds differed from "
+            "strict mode's (the first call's values came from the dependence trace; seed 42, "
+            "program 2692)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.55, -1.07, 1.09], [0.3, -0.7, -1.14]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=0.23, dtype="float64", watched=True),
+                Leaf(
+                    name="x3",
+                    data=[[-0.27, 1.11], [-0.75, -0.97], [-1.25, 1.37]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v4", op="fft.fftn", args=("x3",), params=()),
+                Leaf(
+                    name="x5",
+                    data=[[-0.51, -0.99], [0.55, -0.9], [-0.59, 1.4]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v6", op="floor_divide", args=("x3", "x5"), params=()),
+                Op(name="v7", op="atanh", args=("v4",), params=()),
+                Op(name="v8", op="broadcast_arrays", args=("v4", "v7"), params=(("i", 0),)),
+                Op(name="v9", op="broadcast_to", args=("v8",), params=(("shape", (3, 3, 2)),)),
+                Op(name="v10", op="ceil", args=("x5",), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v7",),
+                    inputs=("x3",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.47 + 0.69j), (1.49 - 1.35j)],
+                                [(1.24 - 0.45j), (-1.45 - 0.33j)],
+                                [(-0.82 + 0.88j), (-0.27 - 1.45j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v9",),
+                    batched=False,
+                    single=True,
+                ),
+                Grad(
+                    name="g12",
+                    outputs=("v9", "v9"),
+                    inputs=("x3", "x3", "x3"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.37 - 1.43j), (-0.77 - 0.56j), (-0.75 + 0.4j)],
+                                [(0.26 + 1.35j), (-0.25 - 1.41j), (1.05 - 1.44j)],
+                                [(-0.98 - 1.28j), (-1.08 - 0.84j), (-0.51 + 1.42j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                        Seed(
+                            data=[
+                                [
+                                    [
+                                        [(0.78 - 0.57j), (1.1 + 1.13j)],
+                                        [(-1.48 - 0.27j), (1.05 - 1.07j)],
+                                    ],
+                                    [
+                                        [(1.39 + 0.77j), (-1.35 + 1.36j)],
+                                        [(-0.84 - 0.33j), (1.23 - 1.37j)],
+                                    ],
+                                    [
+                                        [(0.64 + 1.09j), (0.25 - 1.01j)],
+                                        [(0.2 - 0.87j), (-0.88 + 1.24j)],
+                                    ],
+                                ],
+                                [
+                                    [
+                                        [(-1.5 - 1.4j), (-0.31 - 0.39j)],
+                                        [(-1.3 - 0.98j), (0.3 - 0.88j)],
+                                    ],
+                                    [
+                                        [(0.33 - 0.51j), (0.36 - 0.67j)],
+                                        [(0.67 - 1.07j), (-0.67 - 1.36j)],
+                                    ],
+                                    [
+                                        [(1.19 - 1.28j), (1.12 - 1.21j)],
+                                        [(0.75 + 0.64j), (-1.16 - 1.46j)],
+                                    ],
+                                ],
+                                [
+                                    [
+                                        [(-0.48 - 1.41j), (-1.47 + 1.13j)],
+                                        [(-0.97 + 0.71j), (1.19 + 0.84j)],
+                                    ],
+                                    [
+                                        [(-0.62 + 1.4j), (-1.31 - 0.69j)],
+                                        [(-1.16 + 0.53j), (0.62 + 0.28j)],
+                                    ],
+                                    [
+                                        [(1.08 - 0.82j), (1.33 - 0.68j)],
+                                        [(1.39 - 1.23j), (1.21 + 1.29j)],
+                                    ],
+                                ],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tape3 (issue 28)
+    (
+        (
+            "numpy tape: fast mode: a float32 create_graph gradient through eigh and sort "
+            "differed from strict mode's (the first call's values came from the dependence "
+            "trace; seed 27, program 8828)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.81, -1.08], [0.99, -0.61], [-0.73, 1.49]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=[[-0.48, -0.8], [1.28, 0.54]], dtype="float32", watched=True),
+                Op(name="v3", op="linalg.eigh", args=("x2",), params=(("which", 1),)),
+                Op(name="v4", op="sort", args=("v3",), params=(("axis", 0), ("descending", False))),
+                Leaf(name="x5", data=[[0.58, -0.49], [-0.3, -1.4]], dtype="float32", watched=True),
+                Op(name="v6", op="sub", args=("x5", "v3"), params=()),
+                Op(name="v7", op="sinh", args=("v4",), params=()),
+                Op(name="v8", op="softmax", args=("v7",), params=()),
+                Op(name="v9", op="softplus", args=("x5",), params=()),
+                Op(
+                    name="v10", op="sort", args=("x2",), params=(("axis", -2), ("descending", True))
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v8",),
+                    inputs=("x2", "x2", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v6",),
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g12",
+                    outputs=("v8", "v10"),
+                    inputs=("x2",),
+                    seeds=(Seed(data=[[-0.21, -1.34], [0.45, 1.23]], dtype="float32"), None),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v10",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tape3 (issue 23): complex sign on the tapes (hand-written)
+    (
+        (
+            "numpy and jax tapes: complex sign had no derivative (zeros; a create_graph "
+            "result through it did not require grad); z / |z| has one, as torch's sgn"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1 + 1j), (-2 + 0.5j), (0.3 - 1.1j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[(0.3 - 1j), (2 + 0.5j), (-1 + 1j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v3", op="sign", args=("x1",), params=()),
+                Op(name="v4", op="mul", args=("v3", "x2"), params=()),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1", "x2"),
+                    seeds=(
+                        Seed(data=[(0.5 + 0.2j), (-1 + 0.7j), (0.4 - 0.9j)], dtype="complex128"),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v6", op="mul", args=("g5[0]", "g5[0]"), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1", "x2"),
+                    seeds=(
+                        Seed(data=[(1 - 0.5j), (0.25 + 1j), (-0.6 + 0.3j)], dtype="complex128"),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # tape3 (issue 23), seed 1: the oracle on empty arrays
+    (
+        (
+            "reference: max over a non-empty axis of an empty array, and a batched seed of an "
+            "empty output (its nested lists lost the trailing dims); seed 1, program 1371"
+        ),
+        Program(
+            steps=(
+                Leaf(name="x1", data=[1.33, -0.4, -0.51], dtype="float64", watched=True),
+                Op(name="v2", op="min", args=("x1",), params=(("axis", (0,)), ("keepdims", True))),
+                Op(name="v3", op="log_softmax", args=("v2",), params=()),
+                Op(name="v4", op="diff", args=("v2",), params=()),
+                Leaf(name="x5", data=[0.64, 0.97], dtype="float64", watched=True),
+                Op(
+                    name="v6",
+                    op="meshgrid",
+                    args=("v4", "x5"),
+                    params=(("i", 0), ("indexing", "xy")),
+                ),
+                Op(name="v7", op="pow_scalar", args=("v6",), params=(("c", 3),)),
+                Op(name="v8", op="broadcast_to", args=("x5",), params=(("shape", (3, 2)),)),
+                Op(name="v9", op="neg", args=("v6",), params=()),
+                Op(name="v10", op="max", args=("v7",), params=(("axis", 0), ("keepdims", True))),
+                Op(name="v11", op="maximum", args=("v10", "v2"), params=()),
+                Op(name="v12", op="mean", args=("v9",), params=(("axis", 0), ("keepdims", True))),
+                Op(
+                    name="v13",
+                    op="meshgrid",
+                    args=("v4", "x1"),
+                    params=(("i", 0), ("indexing", "ij")),
+                ),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x1", "x1"),
+                    seeds=(Seed(data=[[], []], dtype="float64", shape=(2, 0, 3)),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]

@@ -148,7 +148,8 @@ def rmax(a: RV, axis: Any, keepdims: bool, smallest: bool = False) -> RV:
     """max/min along ``axis``: ``sum(a * onehot)`` with a constant one-hot mask."""
     ax = _reduced(a, axis)
     rest = tuple(i for i in range(a.v.ndim) if i not in ax)
-    moved = np.transpose(a.v, rest + ax).reshape((*[a.shape[i] for i in rest], -1))
+    n = int(np.prod([a.shape[i] for i in ax]))  # (not -1: the rest may be empty)
+    moved = np.transpose(a.v, rest + ax).reshape((*[a.shape[i] for i in rest], n))
     key = -moved if smallest else moved
     if moved.shape[-1] > 1:
         top = np.sort(key, axis=-1)

@@ -449,6 +449,12 @@ def sign_cut(a: RV) -> RV:
     return cut(np.sign(a.v), a.dtype)
 
 
+def sign_complex(a: RV) -> RV:
+    """The standard's complex ``sign(z) = z / |z|``: it has a derivative (torch's ``sgn``;
+    docs/semantics.md, "Dependence": only real ``sign`` cuts). Degenerate at 0."""
+    return mul(a, recip(absolute(a)))
+
+
 def copysign(a: RV, b: RV) -> RV:
     _away(a.v, 0.0, "copysign at 0")
     _away(b.v, 0.0, "copysign's sign at 0")
