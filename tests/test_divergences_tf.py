@@ -103,3 +103,36 @@ def test_maximum_and_minimum_split_a_tie(backend: B) -> None:
     (g,) = unigrad.grad(xp.sum(xp.maximum(x, 0.0)), x, create_graph=True)
     backend.close(g, [0.5, 1.0, 1.0], rtol=0, atol=0)
     assert not backend.requires_grad(g)
+
+
+def test_one_tensor_at_two_positions_of_a_pass(backend: B) -> None:
+    """One seed for two outputs, then the same graph with two seeds. ``tf.GradientTape``
+    identifies a source by its tensor, so the shared seed's two positions each got the
+    other's dependence, and that dependence (cached by the graph's structure) made the
+    second pass's first gradient depend on a seed it does not reach: ``backward``
+    accumulated zeros into it where it must leave ``.grad`` None (rule 14; the
+    order-dependent failure of test_paddle_double_grad.py::test_matmul_triple_grad).
+    Tolerance: exact (float32 sums of small integers)."""
+    xp = backend.xp
+
+    def second_pass(seed_x: object, seed_y: object) -> tuple[object, ...]:
+        x = backend.leaf(np.full((3, 3), 2.0, np.float32))
+        y = backend.leaf(np.full((3, 3), 2.0, np.float32))
+        out_seed = backend.leaf(np.ones((3, 3), np.float32))
+        gx, gy = unigrad.grad(
+            [xp.matmul(x, y)], [x, y], [out_seed], retain_graph=True, create_graph=True
+        )
+        return unigrad.grad(
+            [gx, gy], [x, y, out_seed], [seed_x, seed_y], retain_graph=True, create_graph=True
+        )
+
+    shared = backend.leaf(np.ones((3, 3), np.float32))
+    ga, gb, _ = second_pass(shared, shared)
+    backend.close(ga, np.full((3, 3), 3.0), rtol=0, atol=0)  # ones @ ones
+    backend.close(gb, np.full((3, 3), 3.0), rtol=0, atol=0)
+    a = backend.leaf(np.ones((3, 3), np.float32))
+    b = backend.leaf(np.ones((3, 3), np.float32))
+    ga, _, _ = second_pass(a, b)  # d/dx of <x^T out_seed, b>: out_seed @ b^T
+    unigrad.backward(ga)
+    assert backend.grad_of(a) is None
+    backend.close(backend.grad_of(b), np.full((3, 3), 3.0), rtol=0, atol=0)

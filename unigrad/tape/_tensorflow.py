@@ -93,7 +93,7 @@ class _TensorflowEngine(Engine):
 
     def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
         tf = self._tf
-        primals = [self.canon(p) for p in primals]
+        primals = _distinct([self.canon(p) for p in primals], tf)
         with tf.GradientTape(persistent=True, watch_accessed_variables=False) as tape:
             for p in primals:
                 if p.dtype.is_floating or p.dtype.is_complex:
@@ -189,6 +189,24 @@ class _TensorflowEngine(Engine):
 
 
 tensorflow_engine = _TensorflowEngine()
+
+
+def _distinct(vals: list[Any], tf: Any) -> list[Any]:
+    """``vals`` with each repeat of one tensor object replaced by a copy
+    (``tf.identity``): ``tf.GradientTape`` identifies a source by its tensor, so one
+    tensor at two positions (one seed for two outputs) got the sum of both positions'
+    gradients, and each position the other's dependence, where the tape needs one per
+    position. Test: test_divergences_tf.py::test_one_tensor_at_two_positions_of_a_pass."""
+    seen: set[int] = set()
+    out = vals
+    for i, v in enumerate(vals):
+        if id(v) in seen:
+            if out is vals:
+                out = list(vals)
+            out[i] = tf.identity(v)
+        else:
+            seen.add(id(v))
+    return out
 
 
 # ---- the tensor methods that read array methods TensorFlow's tensors lack ----------
@@ -367,7 +385,7 @@ def tensorflow_trace(
     import tensorflow as tf
 
     eng = tensorflow_engine
-    vals = [eng.canon(v) for v in vals]
+    vals = _distinct([eng.canon(v) for v in vals], tf)
     watched = [
         i
         for i, v in enumerate(vals)
