@@ -25,6 +25,7 @@ TensorFlow is imported when the engine is first used, never by ``import unigrad`
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -154,6 +155,28 @@ class _TensorflowEngine(Engine):
             return tuple(tf.stack([r[i] for r in rows]) for i in range(len(rows[0])))
 
         return loop
+
+    @functools.cached_property
+    def _inside_function(self) -> Callable[[], bool]:
+        return self._tf.inside_function  # type: ignore[no-any-return]
+
+    def defers(self) -> bool:
+        """Not while a ``tf.function`` traces (`unigrad.jit`): there each op is a graph
+        op already, and a pending value would have to be traced again."""
+        return not self._inside_function()
+
+    def evaluating(self, *groups: Sequence[Any]) -> Any:
+        """Inside a ``tf.function`` trace (`unigrad.jit`), with no graph tensor among
+        ``groups``: eagerly (``tf.init_scope``), so that a tensor recorded outside the
+        step never receives a graph tensor of the step's function."""
+        tf = self._tf
+        if not self._inside_function():
+            return contextlib.nullcontext()
+        for values in groups:
+            for v in values:
+                if isinstance(v, tf.Tensor) and not hasattr(v, "numpy"):
+                    return contextlib.nullcontext()
+        return tf.init_scope()
 
     def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
         return (tuple(v.shape), _np_dtype(v.dtype), False)
