@@ -446,14 +446,22 @@ def build() -> Any:
             x = tf.convert_to_tensor(x)
             if not x.dtype.is_complex:
                 return out
-            v = x.numpy()
-            with np.errstate(all="ignore"):
-                mask, re, im = _c99.special(np, name, v.real, v.imag)
+            if not hasattr(x, "numpy"):  # a graph tensor (a unigrad.jit step): on the host
+                mask, value = tf.numpy_function(host, [x], [tf.bool, x.dtype], stateful=False)
+                mask.set_shape(x.shape)
+                value.set_shape(x.shape)
+                return _c99.pin(tnp, mask, value, out, tf.stop_gradient)
+            mask, value = host(x.numpy())
             if not mask.any():
                 return out
+            return _c99.pin(tnp, tf.constant(mask), tf.constant(value), out, tf.stop_gradient)
+
+        def host(v: Any) -> tuple[Any, Any]:
+            with np.errstate(all="ignore"):
+                mask, re, im = _c99.special(np, name, v.real, v.imag)
             value = np.empty(v.shape, v.dtype)
             value.real, value.imag = re, im
-            return _c99.pin(tnp, tf.constant(mask), tf.constant(value), out, tf.stop_gradient)
+            return mask, value
 
         f.__name__ = f.__qualname__ = name
         return f
