@@ -120,9 +120,22 @@ class _TensorflowEngine(Engine):
                 grads_in.append(ct)
             if not targets:
                 return tuple(tf.zeros_like(p) for p in primals)
-            gs = tape.gradient(
-                targets, sources, output_gradients=grads_in, unconnected_gradients=zero
-            )
+            if len(targets) == 1 and len(sources) == 1:
+                # one target and one source as tensors, not lists: TensorFlow 2.21's
+                # gradient() repacks list structures through nest (runtime Protocol
+                # isinstance checks), about a tenth of a trivial call
+                gs = (
+                    tape.gradient(
+                        targets[0],
+                        sources[0],
+                        output_gradients=grads_in[0],
+                        unconnected_gradients=zero,
+                    ),
+                )
+            else:
+                gs = tape.gradient(
+                    targets, sources, output_gradients=grads_in, unconnected_gradients=zero
+                )
             it = iter(gs)
             result = []
             for p in primals:
