@@ -136,3 +136,22 @@ def test_one_tensor_at_two_positions_of_a_pass(backend: B) -> None:
     unigrad.backward(ga)
     assert backend.grad_of(a) is None
     backend.close(backend.grad_of(b), np.full((3, 3), 3.0), rtol=0, atol=0)
+
+
+def test_a_cut_at_an_op_that_returns_its_input(backend: B) -> None:
+    """``no_grad_vars=[conj(x)]`` for a real ``x``, that output seeded too: no gradient
+    flows through the cut. TensorFlow 2.21's ``conj`` of a real tensor returns the tensor
+    itself, so the cut's value was the watched source and ``tf.GradientTape`` let the
+    seed through (seed 31, program 38). Tolerance: 1e-12 relative (float64)."""
+    xp = backend.xp
+    xn = np.array([0.65, 0.71, 0.51])
+    x = backend.leaf(xn, "float64")
+    c = xp.conj(x)
+    y = xp.sum(x * x)
+    (g,) = unigrad.grad(
+        [y, c],
+        [x],
+        [backend.tensor(1.0, "float64"), backend.tensor([1.5, -0.5, 2.0], "float64")],
+        no_grad_vars=[c],
+    )
+    backend.close(g, 2 * xn, rtol=1e-12, atol=0)

@@ -228,21 +228,22 @@ tensorflow_engine = _TensorflowEngine()
 
 
 def _distinct(vals: list[Any], tf: Any) -> list[Any]:
-    """``vals`` with each repeat of one tensor object replaced by a copy
-    (``tf.identity``): ``tf.GradientTape`` identifies a source by its tensor, so one
-    tensor at two positions (one seed for two outputs) got the sum of both positions'
-    gradients, and each position the other's dependence, where the tape needs one per
-    position. Test: test_divergences_tf.py::test_one_tensor_at_two_positions_of_a_pass."""
-    seen: set[int] = set()
-    out = vals
-    for i, v in enumerate(vals):
-        if id(v) in seen:
-            if out is vals:
-                out = list(vals)
-            out[i] = tf.identity(v)
-        else:
-            seen.add(id(v))
-    return out
+    """``vals`` with each float or complex tensor replaced by a copy of its own
+    (``tf.identity``), the sources a ``tf.GradientTape`` watches. The tape identifies a
+    source by its tensor object, and TensorFlow 2.21 hands an input object back from
+    ops that change nothing (``conj`` and ``real`` of a real tensor, a ``cast`` to its own
+    dtype): a constant the rebuilt function closes over (a ``no_grad_vars`` cut,
+    ``conj(x)`` of a real ``x``) was then the watched source itself, and the cut let
+    the gradient through (seed 31, program 38); one tensor at two positions (one seed
+    for two outputs) got the sum of both positions' gradients and each position the
+    other's dependence. Tests: test_divergences_tf.py::test_one_tensor_at_two_positions_of_a_pass,
+    test_divergences_tf.py::test_a_cut_at_an_op_that_returns_its_input."""
+    return [
+        tf.identity(v)
+        if isinstance(v, tf.Tensor) and (v.dtype.is_floating or v.dtype.is_complex)
+        else v
+        for v in vals
+    ]
 
 
 # ---- the tensor methods that read array methods TensorFlow's tensors lack ----------
