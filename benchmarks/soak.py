@@ -46,7 +46,8 @@ from unigrad.conformance import Kit
 __all__ = ["MODES", "Growth", "make_step", "measure", "measure_step", "measure_threads", "rss_mb"]
 
 MODES = ("grad", "retain", "create", "create-consume", "backward", "jit")
-BACKENDS = ("torch", "paddle", "jax", "numpy")
+#: paddle before tensorflow: paddle imported after TensorFlow crashes (docs/tensorflow.md)
+BACKENDS = ("torch", "paddle", "jax", "numpy", "tensorflow")
 
 
 def rss_mb() -> float:
@@ -225,6 +226,8 @@ def kit(name: str) -> Kit:
         jax.config.update("jax_enable_x64", True)
     elif name == "paddle":
         import paddle  # noqa: F401  (dispatch needs the framework imported)
+    elif name == "tensorflow":
+        import tensorflow  # noqa: F401  (dispatch needs the framework imported)
     elif name == "torch":
         import torch
 

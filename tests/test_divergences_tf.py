@@ -103,3 +103,55 @@ def test_maximum_and_minimum_split_a_tie(backend: B) -> None:
     (g,) = unigrad.grad(xp.sum(xp.maximum(x, 0.0)), x, create_graph=True)
     backend.close(g, [0.5, 1.0, 1.0], rtol=0, atol=0)
     assert not backend.requires_grad(g)
+
+
+def test_one_tensor_at_two_positions_of_a_pass(backend: B) -> None:
+    """One seed for two outputs, then the same graph with two seeds. ``tf.GradientTape``
+    identifies a source by its tensor, so the shared seed's two positions each got the
+    other's dependence, and that dependence (cached by the graph's structure) made the
+    second pass's first gradient depend on a seed it does not reach: ``backward``
+    accumulated zeros into it where it must leave ``.grad`` None (rule 14; the
+    order-dependent failure of test_paddle_double_grad.py::test_matmul_triple_grad).
+    Tolerance: exact (float32 sums of small integers)."""
+    xp = backend.xp
+
+    def second_pass(seed_x: object, seed_y: object) -> tuple[object, ...]:
+        x = backend.leaf(np.full((3, 3), 2.0, np.float32))
+        y = backend.leaf(np.full((3, 3), 2.0, np.float32))
+        out_seed = backend.leaf(np.ones((3, 3), np.float32))
+        gx, gy = unigrad.grad(
+            [xp.matmul(x, y)], [x, y], [out_seed], retain_graph=True, create_graph=True
+        )
+        return unigrad.grad(
+            [gx, gy], [x, y, out_seed], [seed_x, seed_y], retain_graph=True, create_graph=True
+        )
+
+    shared = backend.leaf(np.ones((3, 3), np.float32))
+    ga, gb, _ = second_pass(shared, shared)
+    backend.close(ga, np.full((3, 3), 3.0), rtol=0, atol=0)  # ones @ ones
+    backend.close(gb, np.full((3, 3), 3.0), rtol=0, atol=0)
+    a = backend.leaf(np.ones((3, 3), np.float32))
+    b = backend.leaf(np.ones((3, 3), np.float32))
+    ga, _, _ = second_pass(a, b)  # d/dx of <x^T out_seed, b>: out_seed @ b^T
+    unigrad.backward(ga)
+    assert backend.grad_of(a) is None
+    backend.close(backend.grad_of(b), np.full((3, 3), 3.0), rtol=0, atol=0)
+
+
+def test_a_cut_at_an_op_that_returns_its_input(backend: B) -> None:
+    """``no_grad_vars=[conj(x)]`` for a real ``x``, that output seeded too: no gradient
+    flows through the cut. TensorFlow 2.21's ``conj`` of a real tensor returns the tensor
+    itself, so the cut's value was the watched source and ``tf.GradientTape`` let the
+    seed through (seed 31, program 38). Tolerance: 1e-12 relative (float64)."""
+    xp = backend.xp
+    xn = np.array([0.65, 0.71, 0.51])
+    x = backend.leaf(xn, "float64")
+    c = xp.conj(x)
+    y = xp.sum(x * x)
+    (g,) = unigrad.grad(
+        [y, c],
+        [x],
+        [backend.tensor(1.0, "float64"), backend.tensor([1.5, -0.5, 2.0], "float64")],
+        no_grad_vars=[c],
+    )
+    backend.close(g, 2 * xn, rtol=1e-12, atol=0)

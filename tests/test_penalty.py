@@ -78,7 +78,7 @@ def test_errors(backend):
 
 
 def test_framework_models(backend):
-    """A torch nn.Module, a paddle nn.Layer, a lifted jax function, a numpy function."""
+    """A torch nn.Module, a paddle nn.Layer, a lifted jax, tensorflow or numpy function."""
     real_v = np.ones((4, 3), np.float32)
     if backend.name == "torch":
         torch = importlib.import_module("torch")
@@ -100,6 +100,12 @@ def test_framework_models(backend):
         p = gradient_penalty(
             lambda x: apply(params, x), jnp.asarray(real_v), jnp.zeros((4, 3), jnp.float32)
         )
+        (gw,) = unigrad.grad(p, params)
+    elif backend.name == "tensorflow":
+        tf = importlib.import_module("tensorflow")
+        params = unigrad.watch(tf.constant([[2.0], [0.0], [0.0]]))
+        apply = unigrad.lift(lambda prm, x: tf.matmul(x, prm))
+        p = gradient_penalty(lambda x: apply(params, x), tf.constant(real_v), tf.zeros((4, 3)))
         (gw,) = unigrad.grad(p, params)
     else:
         anp = importlib.import_module("autograd.numpy")

@@ -167,23 +167,61 @@ def test_functional_inputs_given_twice_are_two_inputs():
     np.testing.assert_array_equal(jb.numpy(), np.diag([1.0, 2.0]))
 
 
-def test_jit_runs_a_tensorflow_step_as_written():
-    # unigrad.jit does not compile tensorflow steps yet (compiles_steps off): the step
-    # runs eagerly, every call, under the same front rules
-    assert not unigrad.get_backend("tensorflow").capabilities.compiles_steps
+def test_jit_compiles_a_tensorflow_step_with_tf_function():
+    # the step's Python runs once per signature (the trace); its grad calls, a
+    # create_graph penalty included, are in the tf.function; the numbers are the eager
+    # step's (tolerance 1e-12, float64)
+    assert unigrad.get_backend("tensorflow").capabilities.compiles_steps
     calls = []
 
-    @unigrad.jit
     def step(w, x):
         calls.append(1)
-        w = unigrad.watch(w)
-        loss = unigrad.namespace(w).sum((x @ w) ** 2)
+        w, x = unigrad.watch(w), unigrad.watch(x)
+        xp = unigrad.namespace(w)
+        (gx,) = unigrad.grad(xp.sum(xp.tanh(x @ w)), x, create_graph=True)
+        loss = xp.sum((x @ w) ** 2) + xp.mean(gx**2)
         (g,) = unigrad.grad(loss, w)
         return loss, g
 
-    w, x = tf.constant([[0.5], [1.0]]), tf.constant([[1.0, 2.0]])
-    for _ in range(2):
-        loss, g = step(w, x)
-        np.testing.assert_allclose(loss.numpy(), 6.25)
-        np.testing.assert_allclose(g.numpy(), [[5.0], [10.0]])
-    assert len(calls) == 2
+    compiled = unigrad.jit(step)
+    w = tf.constant([[0.5], [1.0]], tf.float64)
+    x = tf.constant([[1.0, 2.0], [0.5, -1.0]], tf.float64)
+    want_loss, want_g = step(w, x)
+    calls.clear()
+    for _ in range(3):
+        loss, g = compiled(w, x)
+        assert isinstance(loss, tf.Tensor)
+        assert isinstance(g, tf.Tensor)
+        np.testing.assert_allclose(loss.numpy(), unigrad.to_numpy(want_loss), rtol=1e-12)
+        np.testing.assert_allclose(g.numpy(), unigrad.to_numpy(want_g), rtol=1e-12)
+    assert len(calls) == 1
+    compiled(tf.constant([[0.5], [1.0], [2.0]], tf.float64), tf.ones((2, 3), tf.float64))
+    assert len(calls) == 2  # a new shape traces again
+
+
+def test_jit_keeps_python_numbers_static_on_tensorflow():
+    # a Python number stays a weakly typed operand (float64 weights times 0.1), and a
+    # new value traces the step again
+    calls = []
+
+    @unigrad.jit
+    def sgd(w, lr):
+        calls.append(lr)
+        w = unigrad.watch(w)
+        (g,) = unigrad.grad(unigrad.namespace(w).sum(w * w), w)
+        return w - lr * g
+
+    w = tf.constant([1.0, 2.0], tf.float64)
+    np.testing.assert_allclose(sgd(w, 0.25).numpy(), [0.5, 1.0])
+    np.testing.assert_allclose(sgd(w, 0.25).numpy(), [0.5, 1.0])
+    np.testing.assert_allclose(sgd(w, 0.5).numpy(), [0.0, 0.0])
+    assert calls == [0.25, 0.5]
+
+
+def test_watch_of_a_graph_tensor_outside_a_step_is_refused():
+    @tf.function(autograph=False)
+    def f(x):
+        return unigrad.watch(x)
+
+    with pytest.raises(unigrad.NotDifferentiableError, match=r"unigrad\.jit"):
+        f(tf.constant([1.0]))

@@ -4,7 +4,8 @@ The front of a compiled step: it checks what every backend must refuse alike (a 
 with a history among the arguments, ``backward`` inside), makes ``watch`` inside the step
 give the step's own leaves (`step_leaf`) and its results values (`detach_results`), then
 hands the call to its backend. The jax tape compiles the whole step, its
-``grad`` calls included, into one ``jax.jit`` function (`unigrad.tape._step`);
+``grad`` calls included, into one ``jax.jit`` function (`unigrad.tape._step`), the
+tensorflow tape into one ``tf.function`` (`unigrad.backends.tensorflow_step`);
 torch, paddle and the numpy tape, whose engines run a step as it is written, call the
 function itself.
 """
@@ -240,8 +241,10 @@ def jit(
     structure, shapes and dtypes and runs as one ``jax.jit``-compiled function: the
     step's Python runs only while tracing, and a training step runs within about 5 % of
     the same step written by hand for ``jax.jit(jax.grad(...))`` (``benchmarks/``). On
-    torch, paddle and numpy the step runs as written, every call. The rules are the
-    same on every backend:
+    tensorflow the step is traced the same way into one ``tf.function``
+    (``unigrad.backends.tensorflow_step``; Python numbers among its arguments are static
+    there: TensorFlow does not promote dtypes). On torch, paddle and numpy the step
+    runs as written, every call. The rules are the same on every backend:
 
     * Arguments are arrays, watched leaves (`unigrad.watch`), constants and static
       values. A tensor computed by recorded operations is refused: the step starts its

@@ -35,6 +35,56 @@ def _integer_pow(x: Any, n: int) -> Any:
     return f(x)
 
 
+def _float_pow(x: Any, y: Any) -> Any:
+    """``x ** y`` for two real float tensors of one dtype, differentiated as the numpy
+    tape's ``pow_primitive``: the base's derivative ``y x ** (y - 1)`` is 0 where
+    ``x = 0`` and ``y = 0`` (taken with a safe exponent there, through this same
+    function, so its derivative in ``y`` is ``1 / x`` where ``y = 0``), the exponent's
+    ``x ** y log(x)`` with ``log(1)`` where ``x = 0``. TensorFlow 2.21's ``Pow`` gradient
+    (math_grad.py) gives ``0 * 0 ** -1 = nan`` at ``x = y = 0``. Tests:
+    test_tape_fixes.py::test_pow_zero_base_tensor_exponent_gradient,
+    test_divergences_2026.py::test_binary_derivatives_at_a_pole."""
+    tf = _tf()
+
+    @tf.custom_gradient  # type: ignore[untyped-decorator]
+    def f(x: Any, y: Any) -> Any:
+        out = tf.pow(x, y)
+
+        def grad(g: Any) -> Any:
+            zero = tf.equal(x, 0)
+            both = tf.logical_and(zero, tf.equal(y, 0))
+            safe = tf.where(both, tf.ones_like(y), y)
+            d_base = tf.where(both, tf.zeros_like(out), y * _float_pow(x, safe - 1))
+            d_exp = _float_pow(x, y) * tf.math.log(tf.where(zero, tf.ones_like(x), x))
+            return _unbroadcast(g * d_base, x.shape), _unbroadcast(g * d_exp, y.shape)
+
+        return out, grad
+
+    return f(x, y)
+
+
+def _asinh(x: Any) -> Any:
+    """``asinh`` with the derivative ``1 / sqrt(1 + x**2)`` (torch's, jax's and
+    autograd's formulation: 0 where ``x**2`` overflows); TensorFlow 2.21's ``Asinh``
+    gradient, ``1 / cosh(y)``, gives 1e-200 at 1e200. Test: test_divergences_2026.py::
+    test_derivatives_at_the_edge_of_a_domain."""
+    tf = _tf()
+    x = tf.convert_to_tensor(x)
+    if not (x.dtype.is_floating or x.dtype.is_complex):
+        import tensorflow.experimental.numpy as tnp
+
+        return tnp.arcsinh(x)
+
+    @tf.custom_gradient  # type: ignore[untyped-decorator]
+    def f(x: Any) -> Any:
+        def grad(g: Any) -> Any:  # TensorFlow's convention: conj of the holomorphic VJP
+            return g * tf.math.conj(1 / tf.sqrt(1 + x * x))
+
+        return tf.math.asinh(x), grad
+
+    return f(x)
+
+
 def _cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
     """Running products, one multiply each: TensorFlow's ``Cumprod`` gradient
     (``cumsum(g * out) / x``, tensorflow/python/ops/math_grad.py, 2.21) is NaN at an
@@ -263,6 +313,10 @@ def prims() -> Any:
         ):
             return _integer_pow(tf.convert_to_tensor(x1), int(x2))
         if not any(d is not None and tf.as_dtype(d).is_unsigned for d in (d1, d2)):
+            if d1 is not None and d2 is not None:
+                a, b = _promote(tnp, x1, x2)
+                if a.dtype.is_floating:
+                    return _float_pow(a, b)
             return tnp.power(x1, x2)
         x1, x2 = _promote(tnp, x1, x2)
         if not x1.dtype.is_unsigned:

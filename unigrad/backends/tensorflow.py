@@ -13,12 +13,14 @@ make that VJP differentiable again). See ARCHITECTURE.md, "The tensorflow backen
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 import tensorflow as tf
 
-from .._errors import NotDifferentiableError, message
+from .._compile import in_step
+from .._errors import CompiledStepError, NotDifferentiableError, message
 from ..tape import Tensor
 from ..tape._tensorflow import TensorflowTensor, tensorflow_engine
 from ._base import Capabilities, FunctionalImpl, GradRequest, Kind
@@ -51,7 +53,20 @@ class TensorflowBackend(TapeBackend):
         float16_cpu=True,
         functional=True,
         standard_arrays=False,
+        compiles_steps=True,
     )
+
+    def compile(
+        self,
+        fn: Callable[..., Any],
+        static_argnums: tuple[int, ...],
+        static_argnames: tuple[str, ...],
+    ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any] | None:
+        """The whole step as one ``tf.function`` (`tensorflow_step.TensorflowStep`)."""
+        from ._tape import _STEP_RULES
+        from .tensorflow_step import TensorflowStep
+
+        return TensorflowStep(self, fn, static_argnums, static_argnames, _STEP_RULES)
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         """The tape's gradients; with ``create_graph``, a result without history (a
@@ -109,18 +124,23 @@ class TensorflowBackend(TapeBackend):
     def watch(self, x: Any) -> Any:
         if isinstance(x, tf.Variable):
             x = tf.convert_to_tensor(x)
-        if isinstance(x, tf.Tensor) and not hasattr(x, "numpy"):
+        if isinstance(x, tf.Tensor) and not hasattr(x, "numpy") and not in_step():
             msg = message(
                 "watch() got a symbolic tf.Tensor (inside tf.function or a Keras graph)",
                 expected="an eager tf.Tensor",
                 got=f"a graph tensor {x!r}",
-                fix="Call unigrad.watch and unigrad.grad eagerly (outside tf.function).",
+                fix="Call unigrad.watch and unigrad.grad eagerly, or compile the whole "
+                "step with unigrad.jit (which runs it as a tf.function).",
             )
             raise NotDifferentiableError(msg)
         return super().watch(x)
 
     def to_numpy(self, x: Any) -> Any:
         v = _value(x)
+        if isinstance(v, tf.Tensor) and not hasattr(v, "numpy") and in_step():
+            from ..tape._step import STEP_READ
+
+            raise CompiledStepError(STEP_READ)  # a graph tensor of a unigrad.jit step
         out = np.array(v.numpy() if hasattr(v, "numpy") else v, copy=True)
         if out.dtype.name == "bfloat16":  # ml_dtypes' type: float32 holds it exactly
             out = out.astype(np.float32)

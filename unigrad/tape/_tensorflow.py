@@ -25,6 +25,7 @@ TensorFlow is imported when the engine is first used, never by ``import unigrad`
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -93,7 +94,7 @@ class _TensorflowEngine(Engine):
 
     def vjp(self, fn: Callable[..., Any], primals: Sequence[Any]) -> tuple[Any, Any, Any]:
         tf = self._tf
-        primals = [self.canon(p) for p in primals]
+        primals = _distinct([self.canon(p) for p in primals], tf)
         with tf.GradientTape(persistent=True, watch_accessed_variables=False) as tape:
             for p in primals:
                 if p.dtype.is_floating or p.dtype.is_complex:
@@ -119,9 +120,22 @@ class _TensorflowEngine(Engine):
                 grads_in.append(ct)
             if not targets:
                 return tuple(tf.zeros_like(p) for p in primals)
-            gs = tape.gradient(
-                targets, sources, output_gradients=grads_in, unconnected_gradients=zero
-            )
+            if len(targets) == 1 and len(sources) == 1:
+                # one target and one source as tensors, not lists: TensorFlow 2.21's
+                # gradient() repacks list structures through nest (runtime Protocol
+                # isinstance checks), about a tenth of a trivial call
+                gs = (
+                    tape.gradient(
+                        targets[0],
+                        sources[0],
+                        output_gradients=grads_in[0],
+                        unconnected_gradients=zero,
+                    ),
+                )
+            else:
+                gs = tape.gradient(
+                    targets, sources, output_gradients=grads_in, unconnected_gradients=zero
+                )
             it = iter(gs)
             result = []
             for p in primals:
@@ -154,6 +168,28 @@ class _TensorflowEngine(Engine):
             return tuple(tf.stack([r[i] for r in rows]) for i in range(len(rows[0])))
 
         return loop
+
+    @functools.cached_property
+    def _inside_function(self) -> Callable[[], bool]:
+        return self._tf.inside_function  # type: ignore[no-any-return]
+
+    def defers(self) -> bool:
+        """Not while a ``tf.function`` traces (`unigrad.jit`): there each op is a graph
+        op already, and a pending value would have to be traced again."""
+        return not self._inside_function()
+
+    def evaluating(self, *groups: Sequence[Any]) -> Any:
+        """Inside a ``tf.function`` trace (`unigrad.jit`), with no graph tensor among
+        ``groups``: eagerly (``tf.init_scope``), so that a tensor recorded outside the
+        step never receives a graph tensor of the step's function."""
+        tf = self._tf
+        if not self._inside_function():
+            return contextlib.nullcontext()
+        for values in groups:
+            for v in values:
+                if isinstance(v, tf.Tensor) and not hasattr(v, "numpy"):
+                    return contextlib.nullcontext()
+        return tf.init_scope()
 
     def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
         return (tuple(v.shape), _np_dtype(v.dtype), False)
@@ -189,6 +225,25 @@ class _TensorflowEngine(Engine):
 
 
 tensorflow_engine = _TensorflowEngine()
+
+
+def _distinct(vals: list[Any], tf: Any) -> list[Any]:
+    """``vals`` with each float or complex tensor replaced by a copy of its own
+    (``tf.identity``), the sources a ``tf.GradientTape`` watches. The tape identifies a
+    source by its tensor object, and TensorFlow 2.21 hands an input object back from
+    ops that change nothing (``conj`` and ``real`` of a real tensor, a ``cast`` to its own
+    dtype): a constant the rebuilt function closes over (a ``no_grad_vars`` cut,
+    ``conj(x)`` of a real ``x``) was then the watched source itself, and the cut let
+    the gradient through (seed 31, program 38); one tensor at two positions (one seed
+    for two outputs) got the sum of both positions' gradients and each position the
+    other's dependence. Tests: test_divergences_tf.py::test_one_tensor_at_two_positions_of_a_pass,
+    test_divergences_tf.py::test_a_cut_at_an_op_that_returns_its_input."""
+    return [
+        tf.identity(v)
+        if isinstance(v, tf.Tensor) and (v.dtype.is_floating or v.dtype.is_complex)
+        else v
+        for v in vals
+    ]
 
 
 # ---- the tensor methods that read array methods TensorFlow's tensors lack ----------
@@ -367,7 +422,7 @@ def tensorflow_trace(
     import tensorflow as tf
 
     eng = tensorflow_engine
-    vals = [eng.canon(v) for v in vals]
+    vals = _distinct([eng.canon(v) for v in vals], tf)
     watched = [
         i
         for i, v in enumerate(vals)
