@@ -90,7 +90,7 @@ def _det() -> Any:
     derivative exists. The cofactors are the signed determinants of the minors (exact at
     every matrix, and differentiable again through this same function) for matrices up
     to 4x4 or ill-conditioned ones, ``det(A) inv(A)^T`` for larger well-conditioned
-    ones: the numpy tape's rule (``_autograd._det_primitive``). Tests:
+    ones: the numpy tape's rule (``_autograd_linalg._det_primitive``). Tests:
     test_divergences_tf.py::test_complex_det_gradient_is_torchs_convention,
     test_divergences_2026.py::test_det_derivatives_at_singular_matrices."""
     import numpy as np
