@@ -434,3 +434,23 @@ def test_one_result_of_a_call_is_unused_by_a_function_of_another(backend) -> Non
         unigrad.grad(y, [gw, x], retain_graph=True)
     (ggx,) = unigrad.grad(y, gx)
     backend.close(ggx, 2.0 * backend.np(gx), **TOL)
+
+
+def test_a_cut_output_leaves_its_branch_out_of_a_create_graph_result(backend) -> None:
+    """``grad([y, q], x, create_graph=True, no_grad_vars=[q])`` with ``q = x / (w*w + 1)``:
+    the result is ``dy/dx`` and depends on ``x`` only. paddle runs the cut branch with
+    zeroed gradients, and its divide double-grad node reached ``w``: a later call got
+    zeros for ``w`` where it is unused (differential seed 27, program 2122)."""
+    xp = backend.xp
+    w = backend.leaf([[0.95, 0.89], [1.45, 0.57]], "float64")
+    x = backend.leaf([[1.4, -0.49], [-0.85, -1.4]], "float64")
+    q = x / (w * w + 1.0)
+    (g,) = unigrad.grad([xp.sum(x * x), q], x, create_graph=True, no_grad_vars=[q])
+    xv = backend.np(x)
+    backend.close(g, 2.0 * xv, **TOL)
+    y = xp.sum(g * g)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(y, [x, w], retain_graph=True)
+    gx, gw = unigrad.grad(y, [x, w], allow_unused=True)
+    assert gw is None
+    backend.close(gx, 8.0 * xv, **TOL)

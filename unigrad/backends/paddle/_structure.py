@@ -268,6 +268,8 @@ class _Walk:
         self.every: dict[int, dict[Any, None]] = {}
         #: nodes that lead to unigrad's constant seeds alone (`_Decided.seed_copies`)
         self.const: set[Any] = set()
+        #: the cut nodes the walk met (it does not go past them; paddle's pass does)
+        self.met_cuts: set[Any] = set()
         kid_map, mask = self.kids, self.mask
         const, copies = self.const, DECIDED.seed_copies
         read = edges if DECIDED.roots else kids  # (no record alive: paddle's edges)
@@ -290,7 +292,10 @@ class _Walk:
                     ):
                         const.add(node)
                 continue
-            if node in kid_map or node in cuts:
+            if node in kid_map:
+                continue
+            if node in cuts:
+                self.met_cuts.add(node)
                 continue
             if name(node) in CUT_NODES:  # depends on nothing: a constant here
                 kid_map[node] = []
@@ -503,6 +508,15 @@ def structure(
     forward -= walk.const  # constants: a graph that enters them alone is a constant
     forward.update(seed_nodes)
     forward.update(cut_nodes)  # a cut's value is read like any other (not walked past)
+    # paddle's pass runs a cut's branch with zeroed gradients (`_adapter._grad_cut`),
+    # and its double-grad nodes there reach that branch's tensors, which no formula of
+    # the result reads but through the cut's value: the forward graph behind the cuts
+    # the walk met is forward too, so that a result whose graph enters it is recorded
+    # (``grad([y, x / (w*w + 1)], x, no_grad_vars=[x / (w*w + 1)])``: paddle's shared
+    # divide double-grad node reached ``w``, where the gradient is unused: differential
+    # seed 27, program 2122)
+    behind = set(reach(walk.met_cuts, edges)) if walk.met_cuts else set()
+    forward.update(behind)
     for i, g in enumerate(grads):
         if g is None:
             continue
@@ -524,7 +538,7 @@ def structure(
             # rule-14 cut's result: sign(x), trunc(x), ...)
             grads[i] = g.detach()
             continue
-        if not extra[i] or walk.covers(deps[i], extra[i]):
+        if not behind and (not extra[i] or walk.covers(deps[i], extra[i])):
             # paddle's graph of it holds at most what its formulas read; a graph that
             # reaches only paddle's own copies of the seeds is a constant
             if _paddle_reach(g_node, forward, stop, first=True) == set():

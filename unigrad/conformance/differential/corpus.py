@@ -4550,4 +4550,86 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd3, seed 27: paddle structure of a create_graph result past a cut output
+    (
+        "paddle: a cut output's branch (shared divide double-grad node) reached w from a "
+        "create_graph result",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.96, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[0.95, 0.89, 0.22], [1.45, 0.57, 0.54]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v3", op="diff", args=("x2",), params=()),
+                Leaf(
+                    name="x4",
+                    data=[[1.4, -0.49, -0.44], [-0.85, -1.4, -0.55]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v5", op="div", args=("x4", "x2"), params=()),
+                Op(name="v6", op="einsum_rowdot", args=("x4",), params=()),
+                Op(name="v7", op="empty_like", args=("v6",), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v6", "v5"),
+                    inputs=("x4", "x4", "x4"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v5",),
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(
+                    name="x9",
+                    data=[[0.29, 1.33, 1.37], [1.08, 1.05, 0.37]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v10", op="divide", args=("x9", "g8[2]"), params=()),
+                Op(
+                    name="v11",
+                    op="sort",
+                    args=("x9",),
+                    params=(("axis", -1), ("descending", False)),
+                ),
+                Grad(
+                    name="g12",
+                    outputs=("v6",),
+                    inputs=("x4", "x4"),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v13", op="triu", args=("v10",), params=(("k", -1),)),
+                Grad(
+                    name="g14",
+                    outputs=("v11", "v13"),
+                    inputs=("x4", "x2"),
+                    seeds=(
+                        Seed(data=[[-0.26, 0.68, 0.25], [-0.98, -0.32, 0.34]], dtype="float64"),
+                        Seed(data=[[1.03, 0.72, 0.69], [-0.83, -0.48, 0.26]], dtype="float64"),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
