@@ -152,6 +152,34 @@ def test_a_piecewise_constant_op_cuts_dependence(backend, op) -> None:
         unigrad.grad(xp.sum(f(x)), x)
 
 
+@pytest.mark.parametrize("op", ["sign", "floor", "ceil", "round", "trunc"])
+def test_a_create_graph_pass_through_a_piecewise_constant_op_answers(backend, op) -> None:
+    """``d(sum(x * w + f(x * x) * w))/dx`` is ``w``: ``f``'s derivative is zero, a cut, so
+    a ``create_graph`` pass through it needs no higher-order kernel. paddle 3.3.1's
+    ``ceil_grad``, ``floor_grad``, ``round_grad`` and ``trunc_grad`` have none, and the
+    pass raised `HigherOrderUnavailableError` where the other backends answer (issue 23,
+    class 4). Exact values."""
+    xp = backend.xp
+    v, a = np.array([0.5, -1.6, 2.3]), np.array([2.0, 3.0, -0.5])
+    f = getattr(xp, op)
+    ref = {"sign": np.sign, "floor": np.floor, "ceil": np.ceil, "round": np.round}
+    ref["trunc"] = np.trunc
+    x, w = backend.leaf(v, "float64"), backend.leaf(a, "float64")
+    c = f(x * x)
+    backend.close(c, ref[op](v * v), rtol=0, atol=0)
+    gx, gw = unigrad.grad(xp.sum(x * w + c * w), [x, w], create_graph=True)
+    backend.close(gx, a, rtol=0, atol=0)
+    backend.close(gw, v + ref[op](v * v), rtol=0, atol=0)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(gx), [x, w], retain_graph=True)
+    hx, hw = unigrad.grad(xp.sum(gx * gx), [x, w], allow_unused=True, retain_graph=True)
+    assert hx is None
+    backend.close(hw, 2.0 * a, rtol=0, atol=0)
+    kx, kw = unigrad.grad(xp.sum(gw), [x, w], allow_unused=True)  # gw = x + f(x * x)
+    assert kw is None
+    backend.close(kx, np.ones(3), rtol=0, atol=0)
+
+
 def test_where_on_a_comparison(backend) -> None:
     xp = backend.xp
     v = np.array([0.5, -1.6])
@@ -454,3 +482,4 @@ def test_a_cut_output_leaves_its_branch_out_of_a_create_graph_result(backend) ->
     gx, gw = unigrad.grad(y, [x, w], allow_unused=True)
     assert gw is None
     backend.close(gx, 8.0 * xv, **TOL)
+

@@ -407,11 +407,6 @@ def test_square_second_derivative_is_a_constant(backend: B) -> None:
         unigrad.grad(xp.sum(h), x)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle 3.3.1 refuses create_graph through ceil (no ceil_grad grad op: "
-    "HigherOrderUnavailableError) where the pass does not need it (issue 23, class 4)",
-)
 def test_batched_create_graph_gradient_through_ceil_is_a_constant(backend: B) -> None:
     """``where(x > 0 | ceil(logaddexp(x, -x)) < 0, x, ceil(...))``: its gradient in ``x``
     is the mask, a constant (``ceil`` cuts, rule 14). torch's batched ``create_graph``

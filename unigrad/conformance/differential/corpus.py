@@ -4632,4 +4632,121 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd3: paddle create_graph through the namespace's piecewise-constant ops
+    (
+        "paddle: create_graph through ceil (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(ceil_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="ceil", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: create_graph through floor (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(floor_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="floor", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: create_graph through round (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(round_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="round", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: create_graph through trunc (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(trunc_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="trunc", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
 ]
