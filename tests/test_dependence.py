@@ -483,3 +483,26 @@ def test_a_cut_output_leaves_its_branch_out_of_a_create_graph_result(backend) ->
     assert gw is None
     backend.close(gx, 8.0 * xv, **TOL)
 
+
+@pytest.mark.parametrize("descending", [False, True], ids=["ascending", "descending"])
+def test_argsort_indices_cut_dependence(backend, descending) -> None:
+    """``argsort``'s indices are an index result (rule 14's cut): a product of them
+    leaves ``x`` unused, with and without ``create_graph``. paddle 3.3.1's ``argsort``
+    gives its int64 indices an ``ArgsortGradNode``: ``x`` got zeros, and a ``create_graph``
+    pass raised `HigherOrderUnavailableError` (``argsort_grad`` has no grad op)."""
+    xp = backend.xp
+    v, a = np.array([0.5, -1.6, 2.3]), np.array([2.0, 3.0, -0.5])
+    x, w = backend.leaf(v, "float64"), backend.leaf(a, "float64")
+    idx = xp.argsort(x * x, descending=descending)
+    order = np.argsort(-(v * v) if descending else v * v, kind="stable")
+    assert backend.np(idx).tolist() == order.tolist()
+    y = xp.sum(xp.astype(idx, xp.float64) * w)
+    gx, gw = unigrad.grad(y, [x, w], allow_unused=True, retain_graph=True)
+    assert gx is None
+    backend.close(gw, order.astype(float), rtol=0, atol=0)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(y, [x, w], retain_graph=True)
+    (g,) = unigrad.grad(y + xp.sum(x * w), x, create_graph=True)
+    backend.close(g, a, rtol=0, atol=0)
+    (h,) = unigrad.grad(xp.sum(g * g), w)
+    backend.close(h, 2.0 * a, rtol=0, atol=0)
