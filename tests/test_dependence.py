@@ -506,3 +506,50 @@ def test_argsort_indices_cut_dependence(backend, descending) -> None:
     backend.close(g, a, rtol=0, atol=0)
     (h,) = unigrad.grad(xp.sum(g * g), w)
     backend.close(h, 2.0 * a, rtol=0, atol=0)
+
+
+def test_the_derivative_of_a_gradient_linear_in_the_input_is_a_constant(backend) -> None:
+    """``g = d(sum(remainder(a, x*x + 0.5)))/dx = -2 x sum(floor(a / b))``, linear in
+    ``x``: ``dg/dx`` is a constant. paddle's double-grad node of ``b * floor(a / b)``
+    (only ``b`` requires grad) keeps an edge to ``b`` that carries no gradient, and the
+    walk read ``g``'s value through it: ``dg/dx`` required grad (differential seed 402,
+    program 218). Values to 1e-12."""
+    xp = backend.xp
+    an = np.array([[-0.49, -0.76], [-1.01, -0.45]])
+    x = backend.leaf(-0.4, "float64")
+    a = backend.tensor(an, "float64")
+    (g,) = unigrad.grad(xp.sum(xp.remainder(a, x * x + 0.5)), x, create_graph=True)
+    k = -2.0 * np.sum(np.floor(an / 0.66))
+    backend.close(g, k * -0.4, **TOL)
+    assert backend.requires_grad(g)
+    (h,) = unigrad.grad(g, x, create_graph=True)
+    backend.close(h, k, **TOL)
+    assert not backend.requires_grad(h)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(h, x)
+
+
+def test_the_second_derivative_of_a_bilinear_term_beside_another_is_a_constant(backend) -> None:
+    """``g = d(max|x1 . x5| + sum(log(x5**2 + 1/4)))/dx5``; ``dg/dx1`` is a constant
+    (bilinear in ``x1`` and ``x5`` through a piecewise-linear max of abs). paddle's
+    double-grad node of ``(v - m) * mask`` kept a dead edge to ``v``, and the walk read
+    the incoming gradient's value through it: ``dg/dx1`` required grad (differential
+    seed 401, program 1338). Values to 1e-12."""
+    xp = backend.xp
+    a = np.array([[0.79, -0.39, 1.17], [-0.62, 0.35, -0.94]])
+    b = np.array([[1.37, -0.62], [0.82, -1.11], [0.28, -1.46]])
+    x1, x5 = backend.leaf(a, "float64"), backend.leaf(b, "float64")
+    v6 = xp.linalg.vecdot(xp.moveaxis(x1, 0, -1), x5)
+    v7 = xp.linalg.vector_norm(v6, axis=None, ord=float("inf"))
+    (g,) = unigrad.grad([xp.log(x5 * x5 + 0.25), v7], x5, create_graph=True)
+    d = np.einsum("kj,jk->j", a, b)
+    i = int(np.argmax(np.abs(d)))
+    want = 2.0 * b / (b * b + 0.25)
+    want[i, :] += np.sign(d[i]) * a[:, i]
+    backend.close(g, want, **TOL)
+    (h,) = unigrad.grad(xp.sum(g), x1, create_graph=True)
+    hw = np.zeros_like(a)
+    hw[:, i] = np.sign(d[i])
+    backend.close(h, hw, **TOL)
+    assert not backend.requires_grad(h)
+

@@ -182,7 +182,18 @@ _READS: dict[str, tuple[tuple[int, ...], ...]] = {
     "LogGradNode": ((0,),),
     "SquareGradNode": ((0,),),
     "PNormGradNode": ((0, -1),),
+    # the double-grad nodes of a product (in a create_graph result's graph, which a later
+    # call walks), edges (x, y, g) for ``x_grad = g * y`` and ``y_grad = g * x``: x's
+    # edge carries ``ggy * g``, y's ``ggx * g``, g's ``ggx * y + ggy * x`` (read as
+    # unknown nodes, the constant derivative of a gradient linear in the input required
+    # grad: differential seed 402, program 218; see also `_live_edges`)
+    "MultiplyDoubleGradNode": ((2,), (2,), (0, 1)),
+    "MatmulDoubleGradNode": ((2,), (2,), (0, 1)),
 }
+
+#: Double-grad nodes of a product whose edge to the operand that required grad is dead
+#: when the other operand did not (`_live_edges`).
+_PRODUCT_DOUBLE = frozenset({"MultiplyDoubleGradNode"})
 
 
 class _Decided:
@@ -303,7 +314,10 @@ class _Walk:
                 # (a gradient that reads it alone is a constant: `structure`, rule 14)
                 const.add(node)
                 continue
-            kid_map[node] = ks = read(node)
+            ks = read(node)
+            if len(ks) == 3 and (ks[0] is None) != (ks[1] is None):
+                ks = _live_edges(node, ks)
+            kid_map[node] = ks
             if ks == _NO_EDGE:
                 # a leaf's node (one edge to nothing): done at once, as the branch above
                 # would do it (its formula, if any, reads through no edge)
@@ -390,6 +404,21 @@ class _Walk:
 
 #: A node's edges when it has none but one to nothing (a leaf's accumulation node).
 _NO_EDGE = [None]
+
+
+def _live_edges(node: Any, ks: list[Any]) -> list[Any]:
+    """The edges of ``node`` (``ks``: one of its first two is None) that carry a gradient.
+
+    The double-grad node of ``x * y`` where only one operand required grad computed
+    that operand's gradient alone (``x_grad = g * y``): the later pass brings ``ggx``
+    only, so x's edge carries ``ggy * g``, zero, and only g's edge (``ggx * y``) carries
+    a gradient. paddle 3.3.1 keeps the dead edge (its ``MatmulDoubleGradNode`` does not:
+    ``[None, None, g]``), and walked as an edge it made ``g``'s value depend on ``x``
+    (``d(remainder(a, x * x + 0.5))/dx`` is ``-2 x floor(a / b)``, whose derivative
+    ``-2 floor(a / b)`` required grad: differential seed 402, program 218)."""
+    if name(node) in _PRODUCT_DOUBLE:
+        return [None, None, ks[2]]
+    return ks
 
 
 def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], ...] | None:
