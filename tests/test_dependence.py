@@ -553,3 +553,38 @@ def test_the_second_derivative_of_a_bilinear_term_beside_another_is_a_constant(b
     backend.close(h, hw, **TOL)
     assert not backend.requires_grad(h)
 
+
+def test_a_pass_through_a_cut_and_a_result_does_not_run_the_cut_branch(backend) -> None:
+    """``v = ceil(h)`` beside ``g = dh/dx`` of a ``create_graph=True, retain_graph=False``
+    call: a plain pass from ``v - g`` runs through ``g`` (its carried nodes are its own
+    question, rule 6) and reaches ``h``'s consumed nodes otherwise only past ``ceil``, a
+    cut (rule 14): they do not run, and it answers. paddle's engine runs the cut branch
+    (with zeros), whose consumed nodes raised `GraphFreedError` (differential seed 403,
+    program 1505). Values to 1e-12."""
+    xp = backend.xp
+    xn = np.array([[1.16, 0.42], [1.14, -0.41], [-0.43, 1.3]])
+    x = backend.leaf(xn, "float64")
+    h = xp.tanh(x * x)
+    v = xp.ceil(h)
+    (g,) = unigrad.grad(xp.sum(h), x, retain_graph=False, create_graph=True)
+    (d,) = unigrad.grad(xp.sum(v - g), x)
+    t = np.tanh(xn * xn)
+    # g = 2x (1 - t^2); d = -dg/dx = -(2 (1 - t^2) - 8 x^2 t (1 - t^2))
+    backend.close(d, -(2.0 * (1 - t * t) - 8.0 * xn * xn * t * (1 - t * t)), **TOL)
+
+
+def test_a_cut_input_after_a_consuming_create_graph_call_is_unused(backend) -> None:
+    """``grad(y, x, no_grad_vars=[x])`` after a batched ``create_graph=True,
+    retain_graph=False`` call through a list op (``cumulative_prod``: paddle's unbind and
+    stack): ``x`` is cut, so no pass runs, and ``x`` is unused. paddle checked the
+    consumed list ops toward the cut input first: `GraphFreedError` (differential seed
+    403, program 1819)."""
+    xp = backend.xp
+    x = backend.leaf([[0.72, -0.42], [0.97, -1.48], [-0.76, 0.26]], "float64")
+    y = xp.cumulative_prod(xp.cosh(xp.cos(x)), axis=-2)
+    seeds = backend.tensor(np.arange(12.0).reshape(2, 3, 2) / 7.0 - 0.8, "float64")
+    unigrad.grad(y, x, seeds, retain_graph=False, create_graph=True, is_grads_batched=True)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(y), x, no_grad_vars=[x])
+    (g,) = unigrad.grad(xp.sum(y), x, no_grad_vars=[x], allow_unused=True)
+    assert g is None

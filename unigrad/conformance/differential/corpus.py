@@ -4902,4 +4902,132 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd3: paddle consumption checks past a cut
+    (
+        "paddle: a pass through a create_graph result and a cut (ceil) ran the cut branch's "
+        "consumed nodes: GraphFreedError (differential seed 403, program 1505)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[1.35, -0.45], [0.97, 0.98]], dtype="float64", watched=True),
+                Leaf(
+                    name="x2", data=[[-1.25, -0.63], [-1.48, 0.53]], dtype="float64", watched=False
+                ),
+                Leaf(
+                    name="x3",
+                    data=[[1.16, 0.42], [1.14, -0.41], [-0.43, 1.3]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v4", op="atanh", args=("x3",), params=()),
+                Op(name="v5", op="broadcast_arrays", args=("x2", "x1"), params=(("i", 0),)),
+                Op(name="v6", op="broadcast_to", args=("x3",), params=(("shape", (3, 3, 2)),)),
+                Op(name="v7", op="ceil", args=("v4",), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v4", "v6"),
+                    inputs=("x3",),
+                    seeds=(
+                        None,
+                        Seed(
+                            data=[
+                                [[0.29, 1.31], [0.34, -1.13], [-1.05, -0.52]],
+                                [[1.35, 1.27], [0.37, -0.28], [-1.27, -0.48]],
+                                [[0.47, -1.16], [1.02, -0.56], [0.99, -0.81]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="logical_not", args=("v6", "g8[0]"), params=()),
+                Op(name="v10", op="sub", args=("v7", "g8[0]"), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x3",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: a cut input after a consuming batched create_graph call through list ops: "
+        "GraphFreedError where it is unused (differential seed 403, program 1819)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.72, -0.42], [0.97, -1.48], [-0.76, 0.26]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="cos", args=("x1",), params=()),
+                Op(name="v3", op="cosh", args=("v2",), params=()),
+                Op(
+                    name="v4",
+                    op="cumulative_prod",
+                    args=("v3",),
+                    params=(("axis", -2), ("include_initial", False)),
+                ),
+                Op(
+                    name="v5",
+                    op="cumulative_sum",
+                    args=("v4",),
+                    params=(("axis", -1), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[1.42, 0.63, 0.22], [-0.65, -1.04, -1.48], [-0.63, -1.46, 0.69]],
+                                [[0.98, -0.9, 0.6], [-0.33, 1.08, -0.33], [1.39, 0.27, -0.47]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(
+                            data=[[-0.82, -1.0, -0.71], [-0.46, -0.82, 1.22], [1.03, 1.19, -1.14]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("x1",),
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
 ]
