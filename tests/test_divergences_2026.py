@@ -526,3 +526,32 @@ def test_meshgrid_of_two_dtypes(backend: B) -> None:
         da, db = unigrad.grad([xp.sum(ga), xp.sum(gb)], [a, b])
         backend.close(da, [3.0, 3.0], rtol=0, atol=0)
         backend.close(db, [2.0, 2.0, 2.0], rtol=0, atol=0)
+
+
+@pytest.mark.xfail_backend(
+    "jax",
+    reason="the jax namespace's clip promotes x to its bounds' wider dtype (jnp.clip); the "
+    "tape namespaces are helper tape3's room (issue 23)",
+)
+def test_clip_keeps_the_dtype_of_x_with_bounds_of_another_dtype(backend: B) -> None:
+    """The standard's ``clip`` returns ``x``'s dtype; torch 2.13's ``clamp`` promoted a
+    float32 ``x`` to its float64 bounds' dtype (paddle and NumPy keep float32). Each
+    bound's gradient keeps the bound's dtype. Tolerance: exact (a mask of ones)."""
+    xp = backend.xp
+    x = backend.leaf([0.5, -1.6, 2.3], "float32")
+    lo = backend.leaf([-1.0, -1.0, -1.0], "float64")
+    hi = backend.leaf([1.0, 1.0, 1.0], "float64")
+    y = xp.clip(x, lo, hi)
+    assert backend.dtype(y) == "float32"
+    backend.close(y, [0.5, -1.0, 1.0], rtol=0, atol=0)
+    gx, glo, ghi = unigrad.grad(xp.sum(y), [x, lo, hi])
+    assert (backend.dtype(gx), backend.dtype(glo), backend.dtype(ghi)) == (
+        "float32",
+        "float64",
+        "float64",
+    )
+    backend.close(gx, [1.0, 0.0, 0.0], rtol=0, atol=0)
+    backend.close(glo, [0.0, 1.0, 0.0], rtol=0, atol=0)
+    backend.close(ghi, [0.0, 0.0, 1.0], rtol=0, atol=0)
+    y = xp.clip(x, backend.tensor([-1.0, -1.0, -1.0], "float64"), 1.0)
+    assert backend.dtype(y) == "float32"
