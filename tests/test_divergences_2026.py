@@ -555,3 +555,33 @@ def test_clip_keeps_the_dtype_of_x_with_bounds_of_another_dtype(backend: B) -> N
     backend.close(ghi, [0.0, 0.0, 1.0], rtol=0, atol=0)
     y = xp.clip(x, backend.tensor([-1.0, -1.0, -1.0], "float64"), 1.0)
     assert backend.dtype(y) == "float32"
+
+
+@pytest.mark.xfail_backend(
+    "jax",
+    reason="the jax tape's nextafter raises jax's raw NotImplementedError (no "
+    "differentiation rule); the tapes are helper tape3's room (issue 23)",
+)
+@pytest.mark.xfail_backend(
+    "numpy",
+    reason="the numpy tape's nextafter raises autograd's raw NotImplementedError (no VJP); "
+    "the tapes are helper tape3's room (issue 23)",
+)
+def test_nextafter_is_a_cut(backend: B) -> None:
+    """``nextafter`` steps to the adjacent float: piecewise constant, a cut (rule 14, as
+    the jax tape's ``CUT_PRIMITIVES`` and the differential tester's
+    ``NOT_DIFFERENTIABLE`` read it; paddle 3.3.1's result carries no gradient). torch
+    2.13's ``NextafterBackward0`` passed the gradient through to ``x1`` unchanged, so
+    ``d(sum(nextafter(x, o) * x))/dx`` was ``nextafter(x, o) + x`` there and
+    ``nextafter(x, o)`` elsewhere. Tolerance: exact."""
+    xp = backend.xp
+    xn = np.array([0.5, -1.6, 2.3])
+    x = backend.leaf(xn, "float64")
+    o = backend.leaf([1.0, -2.0, 2.0], "float64")
+    y = xp.nextafter(x, o)
+    backend.close(y, np.nextafter(xn, [1.0, -2.0, 2.0]), rtol=0, atol=0)
+    gx, go = unigrad.grad(xp.sum(y * x), [x, o], allow_unused=True)
+    backend.close(gx, np.nextafter(xn, [1.0, -2.0, 2.0]), rtol=0, atol=0)
+    assert go is None
+    with pytest.raises(unigrad.NotDifferentiableError):
+        unigrad.grad(xp.sum(xp.nextafter(x, o)), x)

@@ -17,6 +17,9 @@ The corrections make results obey the contract where torch's own function does n
 * ``prod`` over axes of length 1 (a product of one factor) is that factor: torch 2.13's
   gradient of it is ``prod / x``, whose own derivative is zero but which keeps ``x`` in
   a ``create_graph`` gradient that is the constant 1.
+* ``nextafter`` steps to the adjacent float, piecewise constant: its result carries no
+  history (rule 14), as on paddle (torch 2.13's ``NextafterBackward0`` passes the
+  gradient to ``x1`` unchanged).
 * ``copysign(x1, x2)`` reads only ``x2``'s sign, so ``x2`` is no dependence (rule 14): it
   enters detached (torch records a zero derivative for it, which makes it "used"), and
   the derivative in ``x1`` (+1 or -1) is a constant.
@@ -84,6 +87,10 @@ def build() -> Portable:
     def floor_divide(x1: Any, x2: Any, /) -> Any:
         """``floor(x1 / x2)``, with no history: its derivative is zero (rule 14)."""
         return xp.floor_divide(_detached(x1), _detached(x2))
+
+    def nextafter(x1: Any, x2: Any, /) -> Any:
+        """The adjacent float, with no history: piecewise constant, a cut (rule 14)."""
+        return xp.nextafter(_detached(x1), _detached(x2))
 
     def copysign(x1: Any, x2: Any, /) -> Any:
         """``|x1|`` with ``x2``'s sign; ``x2`` enters detached (rule 14).
@@ -312,6 +319,7 @@ def build() -> Portable:
                 real,
                 floor_divide,
                 copysign,
+                nextafter,
                 clip,
                 meshgrid,
                 pow,
