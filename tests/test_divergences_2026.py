@@ -528,11 +528,6 @@ def test_meshgrid_of_two_dtypes(backend: B) -> None:
         backend.close(db, [2.0, 2.0, 2.0], rtol=0, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "jax",
-    reason="the jax namespace's clip promotes x to its bounds' wider dtype (jnp.clip); the "
-    "tape namespaces are helper tape3's room (issue 23)",
-)
 def test_clip_keeps_the_dtype_of_x_with_bounds_of_another_dtype(backend: B) -> None:
     """The standard's ``clip`` returns ``x``'s dtype; torch 2.13's ``clamp`` promoted a
     float32 ``x`` to its float64 bounds' dtype (paddle and NumPy keep float32). Each
@@ -557,16 +552,6 @@ def test_clip_keeps_the_dtype_of_x_with_bounds_of_another_dtype(backend: B) -> N
     assert backend.dtype(y) == "float32"
 
 
-@pytest.mark.xfail_backend(
-    "jax",
-    reason="the jax tape's nextafter raises jax's raw NotImplementedError (no "
-    "differentiation rule); the tapes are helper tape3's room (issue 23)",
-)
-@pytest.mark.xfail_backend(
-    "numpy",
-    reason="the numpy tape's nextafter raises autograd's raw NotImplementedError (no VJP); "
-    "the tapes are helper tape3's room (issue 23)",
-)
 def test_nextafter_is_a_cut(backend: B) -> None:
     """``nextafter`` steps to the adjacent float: piecewise constant, a cut (rule 14, as
     the jax tape's ``CUT_PRIMITIVES`` and the differential tester's

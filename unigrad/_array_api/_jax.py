@@ -105,6 +105,16 @@ def build() -> Any:
         out = zero_at_zero(jnp.linalg.matrix_norm, x, ord=ord)
         return out if keepdims else out[..., 0, 0]
 
+    def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+        """The standard's ``clip``: the result keeps ``x``'s dtype (jax 0.10's
+        ``jnp.clip`` promotes ``x`` to its bounds' wider dtype); a bound of another
+        dtype is cast to ``x``'s, so its gradient comes back in its own dtype."""
+
+        def same(b: Any) -> Any:
+            return b.astype(x.dtype) if hasattr(b, "dtype") and b.dtype != x.dtype else b
+
+        return jnp.clip(x, same(min), same(max))
+
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
     vars(linalg).update(svd=svd, matrix_norm=matrix_norm, vector_norm=vector_norm)
     fft = _Module("unigrad._array_api.jax_tape.fft", jnp.fft)
@@ -114,6 +124,7 @@ def build() -> Any:
         linalg=linalg,
         fft=fft,
         sign=sign,
+        clip=clip,
         pow=pow_,
         power=pow_,
         finfo=c.bind(c.finfo, jnp, "finfo"),

@@ -61,7 +61,7 @@ CUT_PRIMITIVES = frozenset({"sign", "floor", "ceil", "round", "is_finite", "next
 
 #: The namespace functions (both tapes) whose real results depend on nothing: the
 #: recording namespace returns them as constants, as comparisons (`_namespace`).
-CUT_FUNCTIONS = frozenset({"sign", "floor", "ceil", "round", "trunc", "floor_divide"})
+CUT_FUNCTIONS = frozenset({"sign", "floor", "ceil", "round", "trunc", "floor_divide", "nextafter"})
 
 
 def _walk(jaxpr: Any, in_deps: Sequence[frozenset[int]]) -> Deps:

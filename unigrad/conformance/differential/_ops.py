@@ -2095,7 +2095,7 @@ DIFFERENTIABLE: tuple[str, ...] = tuple(
 #: The namespace's other functions, each with why it has no derivative to check.
 NOT_DIFFERENTIABLE: dict[str, str] = {
     "count_nonzero": "its result is an integer count (no derivative)",
-    "nextafter": "a step to the adjacent float: torch 2.13 defines no derivative for it",
+    "nextafter": "a step to the adjacent float, piecewise constant: a cut (rule 14)",
     **dict.fromkeys(
         (
             "arange",
