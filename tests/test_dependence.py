@@ -152,6 +152,34 @@ def test_a_piecewise_constant_op_cuts_dependence(backend, op) -> None:
         unigrad.grad(xp.sum(f(x)), x)
 
 
+@pytest.mark.parametrize("op", ["sign", "floor", "ceil", "round", "trunc"])
+def test_a_create_graph_pass_through_a_piecewise_constant_op_answers(backend, op) -> None:
+    """``d(sum(x * w + f(x * x) * w))/dx`` is ``w``: ``f``'s derivative is zero, a cut, so
+    a ``create_graph`` pass through it needs no higher-order kernel. paddle 3.3.1's
+    ``ceil_grad``, ``floor_grad``, ``round_grad`` and ``trunc_grad`` have none, and the
+    pass raised `HigherOrderUnavailableError` where the other backends answer (issue 23,
+    class 4). Exact values."""
+    xp = backend.xp
+    v, a = np.array([0.5, -1.6, 2.3]), np.array([2.0, 3.0, -0.5])
+    f = getattr(xp, op)
+    ref = {"sign": np.sign, "floor": np.floor, "ceil": np.ceil, "round": np.round}
+    ref["trunc"] = np.trunc
+    x, w = backend.leaf(v, "float64"), backend.leaf(a, "float64")
+    c = f(x * x)
+    backend.close(c, ref[op](v * v), rtol=0, atol=0)
+    gx, gw = unigrad.grad(xp.sum(x * w + c * w), [x, w], create_graph=True)
+    backend.close(gx, a, rtol=0, atol=0)
+    backend.close(gw, v + ref[op](v * v), rtol=0, atol=0)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(gx), [x, w], retain_graph=True)
+    hx, hw = unigrad.grad(xp.sum(gx * gx), [x, w], allow_unused=True, retain_graph=True)
+    assert hx is None
+    backend.close(hw, 2.0 * a, rtol=0, atol=0)
+    kx, kw = unigrad.grad(xp.sum(gw), [x, w], allow_unused=True)  # gw = x + f(x * x)
+    assert kw is None
+    backend.close(kx, np.ones(3), rtol=0, atol=0)
+
+
 def test_where_on_a_comparison(backend) -> None:
     xp = backend.xp
     v = np.array([0.5, -1.6])
@@ -434,3 +462,129 @@ def test_one_result_of_a_call_is_unused_by_a_function_of_another(backend) -> Non
         unigrad.grad(y, [gw, x], retain_graph=True)
     (ggx,) = unigrad.grad(y, gx)
     backend.close(ggx, 2.0 * backend.np(gx), **TOL)
+
+
+def test_a_cut_output_leaves_its_branch_out_of_a_create_graph_result(backend) -> None:
+    """``grad([y, q], x, create_graph=True, no_grad_vars=[q])`` with ``q = x / (w*w + 1)``:
+    the result is ``dy/dx`` and depends on ``x`` only. paddle runs the cut branch with
+    zeroed gradients, and its divide double-grad node reached ``w``: a later call got
+    zeros for ``w`` where it is unused (differential seed 27, program 2122)."""
+    xp = backend.xp
+    w = backend.leaf([[0.95, 0.89], [1.45, 0.57]], "float64")
+    x = backend.leaf([[1.4, -0.49], [-0.85, -1.4]], "float64")
+    q = x / (w * w + 1.0)
+    (g,) = unigrad.grad([xp.sum(x * x), q], x, create_graph=True, no_grad_vars=[q])
+    xv = backend.np(x)
+    backend.close(g, 2.0 * xv, **TOL)
+    y = xp.sum(g * g)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(y, [x, w], retain_graph=True)
+    gx, gw = unigrad.grad(y, [x, w], allow_unused=True)
+    assert gw is None
+    backend.close(gx, 8.0 * xv, **TOL)
+
+
+@pytest.mark.parametrize("descending", [False, True], ids=["ascending", "descending"])
+def test_argsort_indices_cut_dependence(backend, descending) -> None:
+    """``argsort``'s indices are an index result (rule 14's cut): a product of them
+    leaves ``x`` unused, with and without ``create_graph``. paddle 3.3.1's ``argsort``
+    gives its int64 indices an ``ArgsortGradNode``: ``x`` got zeros, and a ``create_graph``
+    pass raised `HigherOrderUnavailableError` (``argsort_grad`` has no grad op)."""
+    xp = backend.xp
+    v, a = np.array([0.5, -1.6, 2.3]), np.array([2.0, 3.0, -0.5])
+    x, w = backend.leaf(v, "float64"), backend.leaf(a, "float64")
+    idx = xp.argsort(x * x, descending=descending)
+    order = np.argsort(-(v * v) if descending else v * v, kind="stable")
+    assert backend.np(idx).tolist() == order.tolist()
+    y = xp.sum(xp.astype(idx, xp.float64) * w)
+    gx, gw = unigrad.grad(y, [x, w], allow_unused=True, retain_graph=True)
+    assert gx is None
+    backend.close(gw, order.astype(float), rtol=0, atol=0)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(y, [x, w], retain_graph=True)
+    (g,) = unigrad.grad(y + xp.sum(x * w), x, create_graph=True)
+    backend.close(g, a, rtol=0, atol=0)
+    (h,) = unigrad.grad(xp.sum(g * g), w)
+    backend.close(h, 2.0 * a, rtol=0, atol=0)
+
+
+def test_the_derivative_of_a_gradient_linear_in_the_input_is_a_constant(backend) -> None:
+    """``g = d(sum(remainder(a, x*x + 0.5)))/dx = -2 x sum(floor(a / b))``, linear in
+    ``x``: ``dg/dx`` is a constant. paddle's double-grad node of ``b * floor(a / b)``
+    (only ``b`` requires grad) keeps an edge to ``b`` that carries no gradient, and the
+    walk read ``g``'s value through it: ``dg/dx`` required grad (differential seed 402,
+    program 218). Values to 1e-12."""
+    xp = backend.xp
+    an = np.array([[-0.49, -0.76], [-1.01, -0.45]])
+    x = backend.leaf(-0.4, "float64")
+    a = backend.tensor(an, "float64")
+    (g,) = unigrad.grad(xp.sum(xp.remainder(a, x * x + 0.5)), x, create_graph=True)
+    k = -2.0 * np.sum(np.floor(an / 0.66))
+    backend.close(g, k * -0.4, **TOL)
+    assert backend.requires_grad(g)
+    (h,) = unigrad.grad(g, x, create_graph=True)
+    backend.close(h, k, **TOL)
+    assert not backend.requires_grad(h)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(h, x)
+
+
+def test_the_second_derivative_of_a_bilinear_term_beside_another_is_a_constant(backend) -> None:
+    """``g = d(max|x1 . x5| + sum(log(x5**2 + 1/4)))/dx5``; ``dg/dx1`` is a constant
+    (bilinear in ``x1`` and ``x5`` through a piecewise-linear max of abs). paddle's
+    double-grad node of ``(v - m) * mask`` kept a dead edge to ``v``, and the walk read
+    the incoming gradient's value through it: ``dg/dx1`` required grad (differential
+    seed 401, program 1338). Values to 1e-12."""
+    xp = backend.xp
+    a = np.array([[0.79, -0.39, 1.17], [-0.62, 0.35, -0.94]])
+    b = np.array([[1.37, -0.62], [0.82, -1.11], [0.28, -1.46]])
+    x1, x5 = backend.leaf(a, "float64"), backend.leaf(b, "float64")
+    v6 = xp.linalg.vecdot(xp.moveaxis(x1, 0, -1), x5)
+    v7 = xp.linalg.vector_norm(v6, axis=None, ord=float("inf"))
+    (g,) = unigrad.grad([xp.log(x5 * x5 + 0.25), v7], x5, create_graph=True)
+    d = np.einsum("kj,jk->j", a, b)
+    i = int(np.argmax(np.abs(d)))
+    want = 2.0 * b / (b * b + 0.25)
+    want[i, :] += np.sign(d[i]) * a[:, i]
+    backend.close(g, want, **TOL)
+    (h,) = unigrad.grad(xp.sum(g), x1, create_graph=True)
+    hw = np.zeros_like(a)
+    hw[:, i] = np.sign(d[i])
+    backend.close(h, hw, **TOL)
+    assert not backend.requires_grad(h)
+
+
+def test_a_pass_through_a_cut_and_a_result_does_not_run_the_cut_branch(backend) -> None:
+    """``v = ceil(h)`` beside ``g = dh/dx`` of a ``create_graph=True, retain_graph=False``
+    call: a plain pass from ``v - g`` runs through ``g`` (its carried nodes are its own
+    question, rule 6) and reaches ``h``'s consumed nodes otherwise only past ``ceil``, a
+    cut (rule 14): they do not run, and it answers. paddle's engine runs the cut branch
+    (with zeros), whose consumed nodes raised `GraphFreedError` (differential seed 403,
+    program 1505). Values to 1e-12."""
+    xp = backend.xp
+    xn = np.array([[1.16, 0.42], [1.14, -0.41], [-0.43, 1.3]])
+    x = backend.leaf(xn, "float64")
+    h = xp.tanh(x * x)
+    v = xp.ceil(h)
+    (g,) = unigrad.grad(xp.sum(h), x, retain_graph=False, create_graph=True)
+    (d,) = unigrad.grad(xp.sum(v - g), x)
+    t = np.tanh(xn * xn)
+    # g = 2x (1 - t^2); d = -dg/dx = -(2 (1 - t^2) - 8 x^2 t (1 - t^2))
+    backend.close(d, -(2.0 * (1 - t * t) - 8.0 * xn * xn * t * (1 - t * t)), **TOL)
+
+
+def test_a_cut_input_after_a_consuming_create_graph_call_is_unused(backend) -> None:
+    """``grad(y, x, no_grad_vars=[x])`` after a batched ``create_graph=True,
+    retain_graph=False`` call through a list op (``cumulative_prod``: paddle's unbind and
+    stack): ``x`` is cut, so no pass runs, and ``x`` is unused. paddle checked the
+    consumed list ops toward the cut input first: `GraphFreedError` (differential seed
+    403, program 1819)."""
+    xp = backend.xp
+    x = backend.leaf([[0.72, -0.42], [0.97, -1.48], [-0.76, 0.26]], "float64")
+    y = xp.cumulative_prod(xp.cosh(xp.cos(x)), axis=-2)
+    seeds = backend.tensor(np.arange(12.0).reshape(2, 3, 2) / 7.0 - 0.8, "float64")
+    unigrad.grad(y, x, seeds, retain_graph=False, create_graph=True, is_grads_batched=True)
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(y), x, no_grad_vars=[x])
+    (g,) = unigrad.grad(xp.sum(y), x, no_grad_vars=[x], allow_unused=True)
+    assert g is None

@@ -407,11 +407,6 @@ def test_square_second_derivative_is_a_constant(backend: B) -> None:
         unigrad.grad(xp.sum(h), x)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle 3.3.1 refuses create_graph through ceil (no ceil_grad grad op: "
-    "HigherOrderUnavailableError) where the pass does not need it (issue 23, class 4)",
-)
 def test_batched_create_graph_gradient_through_ceil_is_a_constant(backend: B) -> None:
     """``where(x > 0 | ceil(logaddexp(x, -x)) < 0, x, ceil(...))``: its gradient in ``x``
     is the mask, a constant (``ceil`` cuts, rule 14). torch's batched ``create_graph``
@@ -531,3 +526,62 @@ def test_meshgrid_of_two_dtypes(backend: B) -> None:
         da, db = unigrad.grad([xp.sum(ga), xp.sum(gb)], [a, b])
         backend.close(da, [3.0, 3.0], rtol=0, atol=0)
         backend.close(db, [2.0, 2.0, 2.0], rtol=0, atol=0)
+
+
+@pytest.mark.xfail_backend(
+    "jax",
+    reason="the jax namespace's clip promotes x to its bounds' wider dtype (jnp.clip); the "
+    "tape namespaces are helper tape3's room (issue 23)",
+)
+def test_clip_keeps_the_dtype_of_x_with_bounds_of_another_dtype(backend: B) -> None:
+    """The standard's ``clip`` returns ``x``'s dtype; torch 2.13's ``clamp`` promoted a
+    float32 ``x`` to its float64 bounds' dtype (paddle and NumPy keep float32). Each
+    bound's gradient keeps the bound's dtype. Tolerance: exact (a mask of ones)."""
+    xp = backend.xp
+    x = backend.leaf([0.5, -1.6, 2.3], "float32")
+    lo = backend.leaf([-1.0, -1.0, -1.0], "float64")
+    hi = backend.leaf([1.0, 1.0, 1.0], "float64")
+    y = xp.clip(x, lo, hi)
+    assert backend.dtype(y) == "float32"
+    backend.close(y, [0.5, -1.0, 1.0], rtol=0, atol=0)
+    gx, glo, ghi = unigrad.grad(xp.sum(y), [x, lo, hi])
+    assert (backend.dtype(gx), backend.dtype(glo), backend.dtype(ghi)) == (
+        "float32",
+        "float64",
+        "float64",
+    )
+    backend.close(gx, [1.0, 0.0, 0.0], rtol=0, atol=0)
+    backend.close(glo, [0.0, 1.0, 0.0], rtol=0, atol=0)
+    backend.close(ghi, [0.0, 0.0, 1.0], rtol=0, atol=0)
+    y = xp.clip(x, backend.tensor([-1.0, -1.0, -1.0], "float64"), 1.0)
+    assert backend.dtype(y) == "float32"
+
+
+@pytest.mark.xfail_backend(
+    "jax",
+    reason="the jax tape's nextafter raises jax's raw NotImplementedError (no "
+    "differentiation rule); the tapes are helper tape3's room (issue 23)",
+)
+@pytest.mark.xfail_backend(
+    "numpy",
+    reason="the numpy tape's nextafter raises autograd's raw NotImplementedError (no VJP); "
+    "the tapes are helper tape3's room (issue 23)",
+)
+def test_nextafter_is_a_cut(backend: B) -> None:
+    """``nextafter`` steps to the adjacent float: piecewise constant, a cut (rule 14, as
+    the jax tape's ``CUT_PRIMITIVES`` and the differential tester's
+    ``NOT_DIFFERENTIABLE`` read it; paddle 3.3.1's result carries no gradient). torch
+    2.13's ``NextafterBackward0`` passed the gradient through to ``x1`` unchanged, so
+    ``d(sum(nextafter(x, o) * x))/dx`` was ``nextafter(x, o) + x`` there and
+    ``nextafter(x, o)`` elsewhere. Tolerance: exact."""
+    xp = backend.xp
+    xn = np.array([0.5, -1.6, 2.3])
+    x = backend.leaf(xn, "float64")
+    o = backend.leaf([1.0, -2.0, 2.0], "float64")
+    y = xp.nextafter(x, o)
+    backend.close(y, np.nextafter(xn, [1.0, -2.0, 2.0]), rtol=0, atol=0)
+    gx, go = unigrad.grad(xp.sum(y * x), [x, o], allow_unused=True)
+    backend.close(gx, np.nextafter(xn, [1.0, -2.0, 2.0]), rtol=0, atol=0)
+    assert go is None
+    with pytest.raises(unigrad.NotDifferentiableError):
+        unigrad.grad(xp.sum(xp.nextafter(x, o)), x)

@@ -369,8 +369,25 @@ signbit = _unary(paddle.signbit, "signbit")
 
 
 def _integral_keep(op: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``op`` (ceil, floor, trunc, round) of a float tensor; an integer tensor as it is.
+
+    Of a real tensor that requires grad: ``op``'s value minus ``sign(x) * 0``, whose
+    derivative is zero to any order through ``SignGradNode``, a cut of rule 14 as
+    ``op``'s own grad node is. paddle 3.3.1's ``ceil_grad``, ``floor_grad``,
+    ``trunc_grad`` and ``round_grad`` have no grad op, so a ``create_graph`` pass that
+    ran through them raised `HigherOrderUnavailableError` where the other backends answer
+    (tests/test_divergences_2026.py::
+    test_batched_create_graph_gradient_through_ceil_is_a_constant). The value is
+    ``op``'s, signed zeros included (``sign(x) * 0.0`` is paddle's ``scale``, which adds
+    a zero bias: always ``+0.0``, or NaN where ``x`` is NaN and so is the value).
+    """
+
     def f(x: Any, /) -> Any:
-        return x if not isdtype(x.dtype, ("real floating", "complex floating")) else op(x)
+        if not isdtype(x.dtype, ("real floating", "complex floating")):
+            return x
+        if x.stop_gradient or x.dtype in _COMPLEX:
+            return op(x)
+        return op(x.detach()) - paddle.sign(x) * 0.0
 
     f.__name__ = f.__qualname__ = name
     return f

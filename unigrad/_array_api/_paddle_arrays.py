@@ -321,7 +321,12 @@ def sort(
 def argsort(
     x: Any, /, *, axis: int = -1, descending: builtins.bool = False, stable: builtins.bool = True
 ) -> Any:
-    return c.argsort(prims, x, axis=axis, descending=descending, stable=stable)
+    """Indices that sort ``x``: an index result, which depends on nothing (rule 14).
+    paddle 3.3.1's ``argsort`` gives its int64 indices an ``ArgsortGradNode`` (and they
+    report ``stop_gradient=False``): an input reached through them got zeros where it is
+    unused, and a ``create_graph`` pass raised `HigherOrderUnavailableError`
+    (``argsort_grad`` has no grad op). Sorted without a graph instead."""
+    return c.argsort(prims, x.detach(), axis=axis, descending=descending, stable=stable)
 
 
 def _unique(x: Any, **kw: Any) -> Any:

@@ -12,9 +12,14 @@ The corrections make results obey the contract where torch's own function does n
 * ``floor_divide`` is piecewise constant: its derivative is zero wherever it exists, and
   its result carries no history (rule 14); torch 2.x records a node whose backward raises
   "derivative for aten::floor_divide is not implemented" (pytorch/pytorch#43327).
+* ``clip`` keeps ``x``'s dtype with bounds of another dtype, as the standard says:
+  torch 2.13's ``clamp`` promotes a float32 ``x`` to float64 bounds' dtype.
 * ``prod`` over axes of length 1 (a product of one factor) is that factor: torch 2.13's
   gradient of it is ``prod / x``, whose own derivative is zero but which keeps ``x`` in
   a ``create_graph`` gradient that is the constant 1.
+* ``nextafter`` steps to the adjacent float, piecewise constant: its result carries no
+  history (rule 14), as on paddle (torch 2.13's ``NextafterBackward0`` passes the
+  gradient to ``x1`` unchanged).
 * ``copysign(x1, x2)`` reads only ``x2``'s sign, so ``x2`` is no dependence (rule 14): it
   enters detached (torch records a zero derivative for it, which makes it "used"), and
   the derivative in ``x1`` (+1 or -1) is a constant.
@@ -83,6 +88,10 @@ def build() -> Portable:
         """``floor(x1 / x2)``, with no history: its derivative is zero (rule 14)."""
         return xp.floor_divide(_detached(x1), _detached(x2))
 
+    def nextafter(x1: Any, x2: Any, /) -> Any:
+        """The adjacent float, with no history: piecewise constant, a cut (rule 14)."""
+        return xp.nextafter(_detached(x1), _detached(x2))
+
     def copysign(x1: Any, x2: Any, /) -> Any:
         """``|x1|`` with ``x2``'s sign; ``x2`` enters detached (rule 14).
 
@@ -96,6 +105,16 @@ def build() -> Portable:
             return value
         flip = torch.signbit(value) != torch.signbit(x1.detach())
         return torch.where(flip, -x1, x1).to(value.dtype)
+
+    def clip(x: Any, /, min: Any = None, max: Any = None) -> Any:
+        """The standard's ``clip``: the result keeps ``x``'s dtype (torch 2.13's ``clamp``
+        promotes to a tensor bound's wider dtype); a bound of another dtype enters cast
+        to it, so its gradient comes back in its own dtype."""
+
+        def same(b: Any) -> Any:
+            return b.to(x.dtype) if isinstance(b, torch.Tensor) and b.dtype != x.dtype else b
+
+        return xp.clip(x, same(min), same(max))
 
     def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
         """The product; over axes of length 1 alone, the factor itself (a copy)."""
@@ -300,6 +319,8 @@ def build() -> Portable:
                 real,
                 floor_divide,
                 copysign,
+                nextafter,
+                clip,
                 meshgrid,
                 pow,
                 prod,

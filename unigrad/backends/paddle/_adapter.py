@@ -357,7 +357,11 @@ class PaddleBackend(Backend):
         _refuse_unrecorded(request.outputs, request.inputs, request.no_grad_vars or ())
         fast = request.fast
         if not fast:  # (fast mode: no consumed-graph bookkeeping, docs/semantics.md)
-            _check_carried(request.outputs, request.inputs)
+            inputs = request.inputs
+            if request.no_grad_vars:  # (a cut input runs no pass, rule 11: seed 403, 1819)
+                cut = {id(v) for v in request.no_grad_vars}
+                inputs = tuple(x for x in inputs if id(x) not in cut)
+            _check_carried(request.outputs, inputs)
         # (rule 14's constant outputs were refused by the front: refuse_constant_outputs,
         # whose walk answered `_cuts_dependence` as the request's ``dependence``; in both
         # modes, as an input reached only through a zero-derivative node is None in both)

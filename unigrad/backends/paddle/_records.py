@@ -20,8 +20,9 @@ from .._base import (
 )
 from ._consumption import CONSUMED, _children, _is_leaf_node
 from ._engine import ENGINE_LOCK
-from ._nodes import forgetter, next_functions, node_ptr, reach
+from ._nodes import forgetter, next_functions, node_ptr, peek_name, reach
 from ._refcounts import _grad_fn
+from ._structure import CUT_NODES
 from ._tensor_methods import _is_alias
 
 
@@ -162,6 +163,8 @@ def _exempt_walk(
                     memo[key] = _carried_ptrs(rec)
                 more |= memo[key]
             exempt = exempt | more
+        if peek_name(node) in CUT_NODES:  # (rule 14: no pass runs past a zero derivative)
+            return []
         return [(c, exempt) for c in _children(node) if within is None or c.node_ptr() in within]
 
     none: frozenset[int] = frozenset()

@@ -182,7 +182,18 @@ _READS: dict[str, tuple[tuple[int, ...], ...]] = {
     "LogGradNode": ((0,),),
     "SquareGradNode": ((0,),),
     "PNormGradNode": ((0, -1),),
+    # the double-grad nodes of a product (in a create_graph result's graph, which a later
+    # call walks), edges (x, y, g) for ``x_grad = g * y`` and ``y_grad = g * x``: x's
+    # edge carries ``ggy * g``, y's ``ggx * g``, g's ``ggx * y + ggy * x`` (read as
+    # unknown nodes, the constant derivative of a gradient linear in the input required
+    # grad: differential seed 402, program 218; see also `_live_edges`)
+    "MultiplyDoubleGradNode": ((2,), (2,), (0, 1)),
+    "MatmulDoubleGradNode": ((2,), (2,), (0, 1)),
 }
+
+#: Double-grad nodes of a product whose edge to the operand that required grad is dead
+#: when the other operand did not (`_live_edges`).
+_PRODUCT_DOUBLE = frozenset({"MultiplyDoubleGradNode"})
 
 
 class _Decided:
@@ -268,6 +279,8 @@ class _Walk:
         self.every: dict[int, dict[Any, None]] = {}
         #: nodes that lead to unigrad's constant seeds alone (`_Decided.seed_copies`)
         self.const: set[Any] = set()
+        #: the cut nodes the walk met (it does not go past them; paddle's pass does)
+        self.met_cuts: set[Any] = set()
         kid_map, mask = self.kids, self.mask
         const, copies = self.const, DECIDED.seed_copies
         read = edges if DECIDED.roots else kids  # (no record alive: paddle's edges)
@@ -290,7 +303,10 @@ class _Walk:
                     ):
                         const.add(node)
                 continue
-            if node in kid_map or node in cuts:
+            if node in kid_map:
+                continue
+            if node in cuts:
+                self.met_cuts.add(node)
                 continue
             if name(node) in CUT_NODES:  # depends on nothing: a constant here
                 kid_map[node] = []
@@ -298,7 +314,10 @@ class _Walk:
                 # (a gradient that reads it alone is a constant: `structure`, rule 14)
                 const.add(node)
                 continue
-            kid_map[node] = ks = read(node)
+            ks = read(node)
+            if len(ks) == 3 and (ks[0] is None) != (ks[1] is None):
+                ks = _live_edges(node, ks)
+            kid_map[node] = ks
             if ks == _NO_EDGE:
                 # a leaf's node (one edge to nothing): done at once, as the branch above
                 # would do it (its formula, if any, reads through no edge)
@@ -385,6 +404,21 @@ class _Walk:
 
 #: A node's edges when it has none but one to nothing (a leaf's accumulation node).
 _NO_EDGE = [None]
+
+
+def _live_edges(node: Any, ks: list[Any]) -> list[Any]:
+    """The edges of ``node`` (``ks``: one of its first two is None) that carry a gradient.
+
+    The double-grad node of ``x * y`` where only one operand required grad computed
+    that operand's gradient alone (``x_grad = g * y``): the later pass brings ``ggx``
+    only, so x's edge carries ``ggy * g``, zero, and only g's edge (``ggx * y``) carries
+    a gradient. paddle 3.3.1 keeps the dead edge (its ``MatmulDoubleGradNode`` does not:
+    ``[None, None, g]``), and walked as an edge it made ``g``'s value depend on ``x``
+    (``d(remainder(a, x * x + 0.5))/dx`` is ``-2 x floor(a / b)``, whose derivative
+    ``-2 floor(a / b)`` required grad: differential seed 402, program 218)."""
+    if name(node) in _PRODUCT_DOUBLE:
+        return [None, None, ks[2]]
+    return ks
 
 
 def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], ...] | None:
@@ -503,6 +537,15 @@ def structure(
     forward -= walk.const  # constants: a graph that enters them alone is a constant
     forward.update(seed_nodes)
     forward.update(cut_nodes)  # a cut's value is read like any other (not walked past)
+    # paddle's pass runs a cut's branch with zeroed gradients (`_adapter._grad_cut`),
+    # and its double-grad nodes there reach that branch's tensors, which no formula of
+    # the result reads but through the cut's value: the forward graph behind the cuts
+    # the walk met is forward too, so that a result whose graph enters it is recorded
+    # (``grad([y, x / (w*w + 1)], x, no_grad_vars=[x / (w*w + 1)])``: paddle's shared
+    # divide double-grad node reached ``w``, where the gradient is unused: differential
+    # seed 27, program 2122)
+    behind = set(reach(walk.met_cuts, edges)) if walk.met_cuts else set()
+    forward.update(behind)
     for i, g in enumerate(grads):
         if g is None:
             continue
@@ -524,7 +567,7 @@ def structure(
             # rule-14 cut's result: sign(x), trunc(x), ...)
             grads[i] = g.detach()
             continue
-        if not extra[i] or walk.covers(deps[i], extra[i]):
+        if not behind and (not extra[i] or walk.covers(deps[i], extra[i])):
             # paddle's graph of it holds at most what its formulas read; a graph that
             # reaches only paddle's own copies of the seeds is a constant
             if _paddle_reach(g_node, forward, stop, first=True) == set():

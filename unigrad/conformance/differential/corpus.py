@@ -4550,7 +4550,486 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # tape3 (issue 23), seed 42: numpy tape create_graph dependence through an empty diff
+    # pd3, seed 27: paddle structure of a create_graph result past a cut output
+    (
+        "paddle: a cut output's branch (shared divide double-grad node) reached w from a "
+        "create_graph result",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.96, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[0.95, 0.89, 0.22], [1.45, 0.57, 0.54]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v3", op="diff", args=("x2",), params=()),
+                Leaf(
+                    name="x4",
+                    data=[[1.4, -0.49, -0.44], [-0.85, -1.4, -0.55]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v5", op="div", args=("x4", "x2"), params=()),
+                Op(name="v6", op="einsum_rowdot", args=("x4",), params=()),
+                Op(name="v7", op="empty_like", args=("v6",), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v6", "v5"),
+                    inputs=("x4", "x4", "x4"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v5",),
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(
+                    name="x9",
+                    data=[[0.29, 1.33, 1.37], [1.08, 1.05, 0.37]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v10", op="divide", args=("x9", "g8[2]"), params=()),
+                Op(
+                    name="v11",
+                    op="sort",
+                    args=("x9",),
+                    params=(("axis", -1), ("descending", False)),
+                ),
+                Grad(
+                    name="g12",
+                    outputs=("v6",),
+                    inputs=("x4", "x4"),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v13", op="triu", args=("v10",), params=(("k", -1),)),
+                Grad(
+                    name="g14",
+                    outputs=("v11", "v13"),
+                    inputs=("x4", "x2"),
+                    seeds=(
+                        Seed(data=[[-0.26, 0.68, 0.25], [-0.98, -0.32, 0.34]], dtype="float64"),
+                        Seed(data=[[1.03, 0.72, 0.69], [-0.83, -0.48, 0.26]], dtype="float64"),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd3: paddle create_graph through the namespace's piecewise-constant ops
+    (
+        "paddle: create_graph through ceil (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(ceil_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="ceil", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: create_graph through floor (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(floor_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="floor", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: create_graph through round (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(round_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="round", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: create_graph through trunc (a cut, rule 14) raised HigherOrderUnavailableError "
+        "(trunc_grad has no grad op in paddle 3.3.1) where the pass needs none",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.5, -1.6, 2.3], dtype="float64", watched=True),
+                Leaf(name="x2", data=[2.0, 3.0, -0.5], dtype="float64", watched=True),
+                Op(name="v3", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v4", op="trunc", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("v4", "x2"), params=()),
+                Op(name="v6", op="mul", args=("x1", "x2"), params=()),
+                Op(name="v7", op="add", args=("v5", "v6"), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x2"),
+                    create_graph=True,
+                    seeds=(Seed(data=[0.3, -1.1, 0.7], dtype="float64"),),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("g8[0]",),
+                    inputs=("x1", "x2"),
+                    allow_unused=True,
+                    seeds=(Seed(data=[1.2, 0.4, -0.9], dtype="float64"),),
+                ),
+            )
+        ),
+    ),
+    # pd3: paddle structure through the double-grad node of a product
+    (
+        "paddle: the derivative of a create_graph gradient linear in the input required grad "
+        "(a dead edge of MultiplyDoubleGradNode read as a dependence) "
+        "(differential seed 402, program 218)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.4, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[-0.49, -0.76], [-1.01, -0.45], [-0.4, 0.72]],
+                    dtype="float64",
+                    watched=False,
+                ),
+                Op(name="v3", op="fft.ifft", args=("x2",), params=(("axis", 1),)),
+                Op(name="v4", op="T", args=("x2",), params=()),
+                Op(name="v5", op="rsub", args=("v3",), params=(("c", -1.5),)),
+                Op(name="v6", op="reciprocal", args=("v4",), params=()),
+                Op(name="v7", op="relu", args=("v6",), params=()),
+                Op(name="v8", op="remainder", args=("v6", "x1"), params=()),
+                Op(name="v9", op="repeat", args=("v6",), params=(("axis", None), ("repeats", 2))),
+                Grad(
+                    name="g10",
+                    outputs=("v8",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(
+                        Seed(data=[[0.34, 0.48, 0.38], [-0.91, -1.26, -0.91]], dtype="float64"),
+                    ),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="x11", data=[[0.49, 1.35], [-0.21, 0.6]], dtype="float64", watched=True),
+                Op(name="v12", op="linalg.cholesky", args=("x11",), params=(("dtype", "float64"),)),
+                Op(name="v13", op="where_less_equal", args=("x11", "g10[2]"), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x11", "x1", "x2"),
+                    seeds=(
+                        Seed(
+                            data=[[[-0.61, 0.8], [0.71, -0.58]], [[0.76, -0.71], [-0.23, 1.22]]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Op(name="v15", op="linalg.cross", args=("v8", "v4"), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v8",),
+                    inputs=("x1", "x11", "x1"),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: the second derivative of a bilinear term beside another required grad "
+        "(a dead edge of MultiplyDoubleGradNode read as a dependence) "
+        "(differential seed 401, program 1338)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.79, -0.39, 1.17], [-0.62, 0.35, -0.94]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(
+                    name="v2",
+                    op="moveaxis",
+                    args=("x1",),
+                    params=(("destination", -1), ("source", 0)),
+                ),
+                Op(name="v3", op="ceil", args=("x1",), params=()),
+                Op(name="v4", op="linalg.trace", args=("x1",), params=(("offset", 0),)),
+                Leaf(
+                    name="x5",
+                    data=[[1.37, -0.62], [0.82, -1.11], [0.28, -1.46]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(name="v6", op="linalg.vecdot", args=("v2", "x5"), params=()),
+                Op(
+                    name="v7",
+                    op="vector_norm",
+                    args=("v6",),
+                    params=(("axis", None), ("keepdims", True), ("ord", "inf")),
+                ),
+                Op(name="v8", op="log", args=("x5",), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8", "v7"),
+                    inputs=("x5",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v10", op="xp_pow_scalar", args=("x5",), params=(("c", 2),)),
+                Op(name="v11", op="maximum", args=("g9[0]", "v4"), params=()),
+                Grad(
+                    name="g12",
+                    outputs=("v4", "v11"),
+                    inputs=("x1", "x5"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v13", op="reciprocal", args=("g12[1]",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x5", "x5"),
+                    seeds=(Seed(data=[[-1.34, 0.6], [0.92, 0.42], [1.27, 0.48]], dtype="float32"),),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd3: paddle consumption checks past a cut
+    (
+        "paddle: a pass through a create_graph result and a cut (ceil) ran the cut branch's "
+        "consumed nodes: GraphFreedError (differential seed 403, program 1505)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[1.35, -0.45], [0.97, 0.98]], dtype="float64", watched=True),
+                Leaf(
+                    name="x2", data=[[-1.25, -0.63], [-1.48, 0.53]], dtype="float64", watched=False
+                ),
+                Leaf(
+                    name="x3",
+                    data=[[1.16, 0.42], [1.14, -0.41], [-0.43, 1.3]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v4", op="atanh", args=("x3",), params=()),
+                Op(name="v5", op="broadcast_arrays", args=("x2", "x1"), params=(("i", 0),)),
+                Op(name="v6", op="broadcast_to", args=("x3",), params=(("shape", (3, 3, 2)),)),
+                Op(name="v7", op="ceil", args=("v4",), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v4", "v6"),
+                    inputs=("x3",),
+                    seeds=(
+                        None,
+                        Seed(
+                            data=[
+                                [[0.29, 1.31], [0.34, -1.13], [-1.05, -0.52]],
+                                [[1.35, 1.27], [0.37, -0.28], [-1.27, -0.48]],
+                                [[0.47, -1.16], [1.02, -0.56], [0.99, -0.81]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="logical_not", args=("v6", "g8[0]"), params=()),
+                Op(name="v10", op="sub", args=("v7", "g8[0]"), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x3",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: a cut input after a consuming batched create_graph call through list ops: "
+        "GraphFreedError where it is unused (differential seed 403, program 1819)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.72, -0.42], [0.97, -1.48], [-0.76, 0.26]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="cos", args=("x1",), params=()),
+                Op(name="v3", op="cosh", args=("v2",), params=()),
+                Op(
+                    name="v4",
+                    op="cumulative_prod",
+                    args=("v3",),
+                    params=(("axis", -2), ("include_initial", False)),
+                ),
+                Op(
+                    name="v5",
+                    op="cumulative_sum",
+                    args=("v4",),
+                    params=(("axis", -1), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g6",
+                    outputs=("v5",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[1.42, 0.63, 0.22], [-0.65, -1.04, -1.48], [-0.63, -1.46, 0.69]],
+                                [[0.98, -0.9, 0.6], [-0.33, 1.08, -0.33], [1.39, 0.27, -0.47]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v5",),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(
+                            data=[[-0.82, -1.0, -0.71], [-0.46, -0.82, 1.22], [1.03, 1.19, -1.14]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("x1",),
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
     (
         "numpy tape: create_graph through diff of a length-1 axis (seed 42, 1530)",
         Program(
@@ -4621,13 +5100,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # tape3 (issue 28), seeds 42 and 27: numpy tape first-call values from the dependence trace
     (
-        (
-            "numpy tape: fast mode: a create_graph gradient with complex seeds differed from "
-            "strict mode's (the first call's values came from the dependence trace; seed 42, "
-            "program 2692)"
-        ),
+        "numpy tape: fast mode: a create_graph gradient with complex seeds differed from "
+        "strict mode's (the first call's values came from the dependence trace; seed 42, "
+        "program 2692)",
         Program(
             steps=(
                 Leaf(
@@ -4749,13 +5225,10 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # tape3 (issue 28)
     (
-        (
-            "numpy tape: fast mode: a float32 create_graph gradient through eigh and sort "
-            "differed from strict mode's (the first call's values came from the dependence "
-            "trace; seed 27, program 8828)"
-        ),
+        "numpy tape: fast mode: a float32 create_graph gradient through eigh and sort "
+        "differed from strict mode's (the first call's values came from the dependence "
+        "trace; seed 27, program 8828)",
         Program(
             steps=(
                 Leaf(
@@ -4804,12 +5277,9 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # tape3 (issue 23): complex sign on the tapes (hand-written)
     (
-        (
-            "numpy and jax tapes: complex sign had no derivative (zeros; a create_graph "
-            "result through it did not require grad); z / |z| has one, as torch's sgn"
-        ),
+        "numpy and jax tapes: complex sign had no derivative (zeros; a create_graph "
+        "result through it did not require grad); z / |z| has one, as torch's sgn",
         Program(
             steps=(
                 Leaf(
@@ -4860,12 +5330,9 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # tape3 (issue 23), seed 1: the oracle on empty arrays
     (
-        (
-            "reference: max over a non-empty axis of an empty array, and a batched seed of an "
-            "empty output (its nested lists lost the trailing dims); seed 1, program 1371"
-        ),
+        "reference: max over a non-empty axis of an empty array, and a batched seed of an"
+        " empty output (its nested lists lost the trailing dims); seed 1, program 1371",
         Program(
             steps=(
                 Leaf(name="x1", data=[1.33, -0.4, -0.51], dtype="float64", watched=True),
