@@ -125,16 +125,16 @@ def test_fast_mode_gives_the_values_of_strict_mode(backend) -> None:
     strict = step()
     with unigrad.checks("fast"):
         fast = step()
-    # bitwise on torch, paddle and the numpy tape; on the jax tape, whose replayed
-    # function of a graph is compiled after its first run and may round the last bits
-    # otherwise, 8 units in the last place (the differential tester's MODE_ULPS)
-    ulps = 8 if backend.name == "jax" else 0
-    for s, f in zip(strict, fast, strict=True):
-        assert s.dtype == f.dtype
-        assert s.shape == f.shape
-        if ulps:
-            np.testing.assert_array_max_ulp(f, s, maxulp=ulps)
-        else:
+    again = step()
+    # bitwise, against a strict run from the same cache state: on the jax tape a step's
+    # first run and its later ones may round the last bits otherwise, in either mode
+    # (docs/tape.md), so there against the second strict run only (as the differential
+    # tester judges, `_certify.WARM_JUDGED`); elsewhere against both
+    judges = [again] if backend.name == "jax" else [strict, again]
+    for judge in judges:
+        for s, f in zip(judge, fast, strict=True):
+            assert s.dtype == f.dtype
+            assert s.shape == f.shape
             np.testing.assert_array_equal(f, s)
 
 

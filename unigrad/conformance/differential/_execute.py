@@ -392,8 +392,9 @@ def compare_modes(
     the rest of the program is not compared (fast mode may answer a misuse). The
     requires-grad flags are not compared (fast mode does not detach a create_graph
     result that depends on nothing). ``ulps``: how many units in the last place a value
-    may move (0: bitwise; the tapes cache a graph's replayed function after its first
-    run, jax compiles it, and a later run may round the last bits otherwise).
+    may move (0: bitwise). The two runs must start from the same cache state: on the jax
+    tape a program's first run and its later ones may round the last bits otherwise, in
+    either mode (`_certify.WARM_JUDGED`).
     """
     for s in strict:
         line = program.steps[s.step].line()

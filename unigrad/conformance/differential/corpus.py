@@ -5374,4 +5374,39 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # jx (issue 28): the jax tape's first run against its later ones
+    (
+        "jax: fast mode: a create_graph gradient's last bits differed between a program's "
+        "first run and its later runs, in either mode (compiled alone the first time, "
+        "pending inside a larger compiled function later): the fast run, made second, was "
+        "judged against the first strict run; now against a strict run made after it, "
+        "bitwise (seed 42 program 4)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x2",
+                    data=[[(-0.35 - 1.24j), (-0.59 - 0.59j)], [(-1.28 - 0.39j), (-1.46 - 0.7j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(name="x3", data=(-1.36 + 0.56j), dtype="complex128", watched=True),
+                Op(name="v4", op="xp_add", args=("x2", "x3"), params=()),
+                Op(name="v9", op="linalg.slogdet", args=("v4",), params=()),
+                Op(name="v14", op="neg", args=("v9",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x2", "x3"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
