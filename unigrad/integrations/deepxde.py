@@ -255,14 +255,38 @@ def _value(f: Any) -> Any:
     return f.value if isinstance(f, unigrad.tape.Tensor) else f
 
 
+def _symbolic(a: Any) -> bool:
+    """Whether ``a`` is a graph tensor of a ``tf.function`` trace (DeepXDE's tensorflow
+    backend traces its losses, training step and ``predict`` operators)."""
+    return _dde().backend.backend_name == "tensorflow" and not hasattr(a, "numpy")
+
+
+@contextlib.contextmanager
+def _graph_scope(inputs: Any) -> Iterator[None]:
+    """Inside DeepXDE's ``tf.function`` traces (tensorflow backend), the tape as inside
+    a `unigrad.jit` step: `unigrad.watch` takes the graph tensor ``inputs``, every value
+    is computed while tracing (the tensorflow engine defers nothing there) and each
+    ``grad`` runs ``tf.GradientTape`` on graph tensors, all traced into DeepXDE's
+    function. Elsewhere nothing changes."""
+    if not _symbolic(inputs):
+        yield
+        return
+    from unigrad._compile import step_scope
+    from unigrad.tape._node import TracingStep
+
+    with step_scope(), TracingStep():
+        yield
+
+
 @contextlib.contextmanager
 def _recorded(inputs: Any, outputs: Any, fn: Callable[[Any], Any]) -> Iterator[Any]:
     """Records DeepXDE's ``(outputs, fn)`` pair on the tape for the ``with`` block:
     ``inputs`` becomes a watched leaf, ``outputs`` the lifted ``fn`` at that leaf (one
     recorded step, whose VJP the tape takes with ``jax.vjp``); both arrays map to their
     tape tensors in `_tape`. Yields the tape tensor of ``outputs``."""
-    leaf = unigrad.watch(inputs)
-    y = unigrad.lift(fn)(leaf)
+    with _graph_scope(inputs):
+        leaf = unigrad.watch(inputs)
+        y = unigrad.lift(fn)(leaf)
     outer = dict(_tape)
     _tape[id(inputs)] = (inputs, leaf)
     _tape[id(outputs)] = (outputs, y)
@@ -318,6 +342,20 @@ def _as_arrays(f: Any) -> Any:
     return _value(f)
 
 
+def _net_recorded(operator: Callable[..., Any], net: Any) -> Callable[..., Any]:
+    """``operator(x, y, ...)`` with DeepXDE's network ``net`` recorded on the tape at
+    ``x`` for the call (tensorflow backend: ``Model.predict`` computes ``y = net(x)``
+    inside its own ``tf.function`` and calls ``operator``); ``x``, ``y`` and the
+    results stay DeepXDE's tensors."""
+
+    @functools.wraps(operator)
+    def residual(x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
+        with _recorded(x, _values(y), net):
+            return _as_arrays(operator(x, y, *args, **kwargs))
+
+    return residual
+
+
 def _losses(original: Callable[..., Any]) -> Callable[..., Any]:
     """``PDE.losses`` that, on the jax backend, records DeepXDE's network on the tape
     for the residual (`array_style`) and the boundary conditions, which get arrays and
@@ -334,7 +372,12 @@ def _losses(original: Callable[..., Any]) -> Callable[..., Any]:
         model: Any,
         aux: Any = None,
     ) -> Any:
-        if _dde().backend.backend_name != "jax":
+        backend = _dde().backend.backend_name
+        if backend == "tensorflow":
+            # y stays DeepXDE's tensor; dde.grad finds its tape tensor in `_tape`
+            with _recorded(inputs, outputs, model.net):
+                return original(self, targets, outputs, loss_fn, inputs, model, aux=aux)
+        if backend != "jax":
             return original(self, targets, outputs, loss_fn, inputs, model, aux=aux)
         pde = self.pde
         if pde is not None:
@@ -353,8 +396,11 @@ def _predict(original: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(original)
     def predict(self: Any, x: Any, operator: Any = None, callbacks: Any = None) -> Any:
-        if operator is not None and _dde().backend.backend_name == "jax":
+        backend = _dde().backend.backend_name
+        if operator is not None and backend == "jax":
             operator = array_style(operator)
+        elif operator is not None and backend == "tensorflow":
+            operator = _net_recorded(operator, self.net)
         return original(self, x, operator=operator, callbacks=callbacks)
 
     return predict
