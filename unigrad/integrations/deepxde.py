@@ -16,6 +16,14 @@ of ``x``), so a PDE written for pytorch or paddle runs unchanged inside DeepXDE'
 ``jax.jit(jax.grad(loss))``. ``x`` stays DeepXDE's array (``dde.backend.sin(x)`` works);
 functions of ``y`` other than operators go through ``unigrad.namespace(y)``.
 
+On DeepXDE's tensorflow backend (TensorFlow 2), the losses, the training step and
+``predict``'s operators run inside DeepXDE's ``tf.function`` traces: the network is
+recorded the same way (``x`` a watched leaf of the graph tensor, as inside a
+`unigrad.jit` step; ``model.net`` lifted at it), while ``x``, ``y`` and the
+derivatives handed to the residual stay DeepXDE's ``tf.Tensor`` values (`_tape` maps
+them to their tape tensors); the tape's ``tf.GradientTape`` VJPs are traced into
+DeepXDE's function.
+
 Forward mode (``dde.config.set_default_autodiff("forward")``) works on every backend,
 paddle included, where DeepXDE raises ``NotImplementedError``: a column ``J[:, j]`` is
 the VJP of the VJP (``d/du (J^T u) . e_j = J e_j``), exact, on any graph.
@@ -360,7 +368,9 @@ def _losses(original: Callable[..., Any]) -> Callable[..., Any]:
     """``PDE.losses`` that, on the jax backend, records DeepXDE's network on the tape
     for the residual (`array_style`) and the boundary conditions, which get arrays and
     reach the tape through `_tape` (``NeumannBC``, ``OperatorBC``). Everything runs
-    inside DeepXDE's ``jax.jit(jax.grad(loss))``: the tape's VJPs are traced into it."""
+    inside DeepXDE's ``jax.jit(jax.grad(loss))``: the tape's VJPs are traced into it.
+    On tensorflow, the same with ``model.net`` recorded and no `array_style` (the
+    residual gets DeepXDE's tensors), inside DeepXDE's ``tf.function``."""
 
     @functools.wraps(original)
     def losses(
@@ -412,8 +422,9 @@ def install() -> None:
     Imports DeepXDE (which picks its backend then, from ``DDE_BACKEND``) and sets
     ``deepxde.gradients.jacobian``, ``hessian`` and ``clear`` (``dde.grad.*``, which
     ``deepxde.model`` and ``deepxde.icbc`` call) to `jacobian`, `hessian` and `clear`,
-    and, for the jax backend, ``deepxde.data.PDE.losses`` to one that records DeepXDE's
-    network on unigrad's tape (see the module docstring).
+    and, for the jax and tensorflow backends, ``deepxde.data.PDE.losses`` (and
+    ``Model.predict``'s ``operator``) to one that records DeepXDE's network on
+    unigrad's tape (see the module docstring).
     """
     if _saved:
         return
