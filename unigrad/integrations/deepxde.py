@@ -172,7 +172,10 @@ def _jvp_column(ys: Any, xs: Any, j: int) -> Any:
     """``J e_j`` (shape of ``ys``) as the VJP of a VJP: ``g(u) = J^T u`` is linear in
     ``u``, so the VJP of ``g`` with seed ``e_j`` (ones in column ``j``) is ``J e_j``."""
     xp = unigrad.namespace(xs)
-    u = unigrad.watch(xp.ones_like(unigrad.detach(ys)))
+    # the seed's array, watched: a tape's constant tensor is not made a leaf by watch
+    ones = _value(xp.ones_like(unigrad.detach(ys)))
+    with _graph_scope(ones):
+        u = unigrad.watch(ones)
     (g,) = unigrad.grad(ys, xs, grad_outputs=u, create_graph=True)
     column = xp.arange(int(xs.shape[1])) == j
     tangent = xp.zeros_like(unigrad.detach(xs)) + xp.astype(column, xs.dtype)
