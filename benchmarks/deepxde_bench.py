@@ -7,13 +7,17 @@ from the same weights (Adam, float32) in alternating rounds, after a warm-up tha
 includes jax's compilation. The table gives the median seconds per iteration of each
 layer and the median of the per-round ratios (unigrad / own). On jax, DeepXDE's own
 layer cannot run an example whose residual uses ``y`` as an array (Burgers): ``n/a``.
+On tensorflow both layers run inside DeepXDE's ``tf.function`` step (the warm-up traces
+it; the integration's trace takes longer, the tape recording inside it).
 
 Usage::
 
-    python benchmarks/deepxde_bench.py [--backends pytorch,paddle,jax]
+    python benchmarks/deepxde_bench.py [--backends pytorch,paddle,jax,tensorflow]
         [--examples diffusion,kovasznay,burgers] [--iterations 50] [--rounds 5]
 
-Needs DeepXDE (``pip install unigrad[deepxde]``) and the frameworks of the backends.
+Needs DeepXDE (``pip install unigrad[deepxde]``) and the frameworks of the backends
+(tensorflow: ``tensorflow``, ``tensorflow-probability`` and ``tf-keras``, which DeepXDE's
+tensorflow backend imports).
 """
 
 from __future__ import annotations
@@ -33,6 +37,8 @@ WORKER = ROOT / "tests" / "integrations" / "_deepxde_worker.py"
 def run(backend: str, examples: list[str], iterations: int, rounds: int) -> dict[str, dict]:
     """The worker's bench results for one backend."""
     env = dict(os.environ, DDE_BACKEND=backend)
+    if backend == "tensorflow":  # DeepXDE's tensorflow backend needs Keras 2 (tf_keras)
+        env["TF_USE_LEGACY_KERAS"] = "1"
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
     proc = subprocess.run(
         [

@@ -331,6 +331,12 @@ def _model(name: str, seed: int = 0) -> tuple[Any, Any, bool]:
         model.net.params = params
         model.params = [params, model.params[1]]
         model.opt_state = model.opt.init(model.params)
+    elif BACKEND == "tensorflow":
+        net(np.zeros((1, sizes[0]), np.float32))  # builds the layers
+        for layer, (w, b) in zip(net.denses, weights, strict=True):
+            layer.kernel.assign(w)
+            layer.bias.assign(b)
+        model.compile("adam", lr=1e-3)
     else:
         for layer, (w, b) in zip(net.linears, weights, strict=True):
             if BACKEND == "pytorch":
@@ -368,6 +374,14 @@ def _losses_and_grads(model: Any, data: Any) -> tuple[list[float], list[list[flo
         (_, losses), g = jax.value_and_grad(total, has_aux=True)(model.params)
         g = g[0]["params"]
         grads = [_np(g[f"denses_{k}"][n]) for k in range(len(g)) for n in ("kernel", "bias")]
+    elif BACKEND == "tensorflow":
+        import tensorflow as tf
+
+        params = [p for layer in model.net.denses for p in (layer.kernel, layer.bias)]
+        with tf.GradientTape() as tape:
+            losses = model.outputs_losses_train(x, y, None)[1]
+            total = tf.math.reduce_sum(losses)
+        grads = [_np(t) for t in tape.gradient(total, params)]
     else:
         losses = model.outputs_losses_train(x, y, None)[1]
         params = [p for layer in model.net.linears for p in (layer.weight, layer.bias)]
@@ -501,6 +515,18 @@ def api() -> dict[str, Any]:
             xs = __import__("jax").numpy.asarray(x)
             ys = (fn(xs), fn)
             wrap = ugdde.array_style
+        elif BACKEND == "tensorflow":
+            import tensorflow as tf
+
+            # DeepXDE computes derivatives inside its tf.function traces only (its own
+            # layer's tf.gradients refuses eager tensors): the probe runs as predict's
+            # operators do, y = net(x) inside a tf.function
+            xs, ys = tf.constant(x), None
+
+            def wrap(f: Any) -> Any:
+                op = ugdde._net_recorded(f, net)
+                return lambda a, _: tf.function(lambda z: op(z, net(z)))(a)
+
         else:
             xs = bkd.as_tensor(x)
             if BACKEND == "pytorch":

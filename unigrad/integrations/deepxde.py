@@ -16,6 +16,14 @@ of ``x``), so a PDE written for pytorch or paddle runs unchanged inside DeepXDE'
 ``jax.jit(jax.grad(loss))``. ``x`` stays DeepXDE's array (``dde.backend.sin(x)`` works);
 functions of ``y`` other than operators go through ``unigrad.namespace(y)``.
 
+On DeepXDE's tensorflow backend (TensorFlow 2), the losses, the training step and
+``predict``'s operators run inside DeepXDE's ``tf.function`` traces: the network is
+recorded the same way (``x`` a watched leaf of the graph tensor, as inside a
+`unigrad.jit` step; ``model.net`` lifted at it), while ``x``, ``y`` and the
+derivatives handed to the residual stay DeepXDE's ``tf.Tensor`` values (`_tape` maps
+them to their tape tensors); the tape's ``tf.GradientTape`` VJPs are traced into
+DeepXDE's function.
+
 Forward mode (``dde.config.set_default_autodiff("forward")``) works on every backend,
 paddle included, where DeepXDE raises ``NotImplementedError``: a column ``J[:, j]`` is
 the VJP of the VJP (``d/du (J^T u) . e_j = J e_j``), exact, on any graph.
@@ -164,7 +172,10 @@ def _jvp_column(ys: Any, xs: Any, j: int) -> Any:
     """``J e_j`` (shape of ``ys``) as the VJP of a VJP: ``g(u) = J^T u`` is linear in
     ``u``, so the VJP of ``g`` with seed ``e_j`` (ones in column ``j``) is ``J e_j``."""
     xp = unigrad.namespace(xs)
-    u = unigrad.watch(xp.ones_like(unigrad.detach(ys)))
+    # the seed's array, watched: a tape's constant tensor is not made a leaf by watch
+    ones = _value(xp.ones_like(unigrad.detach(ys)))
+    with _graph_scope(ones):
+        u = unigrad.watch(ones)
     (g,) = unigrad.grad(ys, xs, grad_outputs=u, create_graph=True)
     column = xp.arange(int(xs.shape[1])) == j
     tangent = xp.zeros_like(unigrad.detach(xs)) + xp.astype(column, xs.dtype)
@@ -255,14 +266,38 @@ def _value(f: Any) -> Any:
     return f.value if isinstance(f, unigrad.tape.Tensor) else f
 
 
+def _symbolic(a: Any) -> bool:
+    """Whether ``a`` is a graph tensor of a ``tf.function`` trace (DeepXDE's tensorflow
+    backend traces its losses, training step and ``predict`` operators)."""
+    return _dde().backend.backend_name == "tensorflow" and not hasattr(a, "numpy")
+
+
+@contextlib.contextmanager
+def _graph_scope(inputs: Any) -> Iterator[None]:
+    """Inside DeepXDE's ``tf.function`` traces (tensorflow backend), the tape as inside
+    a `unigrad.jit` step: `unigrad.watch` takes the graph tensor ``inputs``, every value
+    is computed while tracing (the tensorflow engine defers nothing there) and each
+    ``grad`` runs ``tf.GradientTape`` on graph tensors, all traced into DeepXDE's
+    function. Elsewhere nothing changes."""
+    if not _symbolic(inputs):
+        yield
+        return
+    from unigrad._compile import step_scope
+    from unigrad.tape._node import TracingStep
+
+    with step_scope(), TracingStep():
+        yield
+
+
 @contextlib.contextmanager
 def _recorded(inputs: Any, outputs: Any, fn: Callable[[Any], Any]) -> Iterator[Any]:
     """Records DeepXDE's ``(outputs, fn)`` pair on the tape for the ``with`` block:
     ``inputs`` becomes a watched leaf, ``outputs`` the lifted ``fn`` at that leaf (one
     recorded step, whose VJP the tape takes with ``jax.vjp``); both arrays map to their
     tape tensors in `_tape`. Yields the tape tensor of ``outputs``."""
-    leaf = unigrad.watch(inputs)
-    y = unigrad.lift(fn)(leaf)
+    with _graph_scope(inputs):
+        leaf = unigrad.watch(inputs)
+        y = unigrad.lift(fn)(leaf)
     outer = dict(_tape)
     _tape[id(inputs)] = (inputs, leaf)
     _tape[id(outputs)] = (outputs, y)
@@ -318,11 +353,27 @@ def _as_arrays(f: Any) -> Any:
     return _value(f)
 
 
+def _net_recorded(operator: Callable[..., Any], net: Any) -> Callable[..., Any]:
+    """``operator(x, y, ...)`` with DeepXDE's network ``net`` recorded on the tape at
+    ``x`` for the call (tensorflow backend: ``Model.predict`` computes ``y = net(x)``
+    inside its own ``tf.function`` and calls ``operator``); ``x``, ``y`` and the
+    results stay DeepXDE's tensors."""
+
+    @functools.wraps(operator)
+    def residual(x: Any, y: Any, *args: Any, **kwargs: Any) -> Any:
+        with _recorded(x, _values(y), net):
+            return _as_arrays(operator(x, y, *args, **kwargs))
+
+    return residual
+
+
 def _losses(original: Callable[..., Any]) -> Callable[..., Any]:
     """``PDE.losses`` that, on the jax backend, records DeepXDE's network on the tape
     for the residual (`array_style`) and the boundary conditions, which get arrays and
     reach the tape through `_tape` (``NeumannBC``, ``OperatorBC``). Everything runs
-    inside DeepXDE's ``jax.jit(jax.grad(loss))``: the tape's VJPs are traced into it."""
+    inside DeepXDE's ``jax.jit(jax.grad(loss))``: the tape's VJPs are traced into it.
+    On tensorflow, the same with ``model.net`` recorded and no `array_style` (the
+    residual gets DeepXDE's tensors), inside DeepXDE's ``tf.function``."""
 
     @functools.wraps(original)
     def losses(
@@ -334,7 +385,12 @@ def _losses(original: Callable[..., Any]) -> Callable[..., Any]:
         model: Any,
         aux: Any = None,
     ) -> Any:
-        if _dde().backend.backend_name != "jax":
+        backend = _dde().backend.backend_name
+        if backend == "tensorflow":
+            # y stays DeepXDE's tensor; dde.grad finds its tape tensor in `_tape`
+            with _recorded(inputs, outputs, model.net):
+                return original(self, targets, outputs, loss_fn, inputs, model, aux=aux)
+        if backend != "jax":
             return original(self, targets, outputs, loss_fn, inputs, model, aux=aux)
         pde = self.pde
         if pde is not None:
@@ -353,8 +409,11 @@ def _predict(original: Callable[..., Any]) -> Callable[..., Any]:
 
     @functools.wraps(original)
     def predict(self: Any, x: Any, operator: Any = None, callbacks: Any = None) -> Any:
-        if operator is not None and _dde().backend.backend_name == "jax":
+        backend = _dde().backend.backend_name
+        if operator is not None and backend == "jax":
             operator = array_style(operator)
+        elif operator is not None and backend == "tensorflow":
+            operator = _net_recorded(operator, self.net)
         return original(self, x, operator=operator, callbacks=callbacks)
 
     return predict
@@ -366,8 +425,9 @@ def install() -> None:
     Imports DeepXDE (which picks its backend then, from ``DDE_BACKEND``) and sets
     ``deepxde.gradients.jacobian``, ``hessian`` and ``clear`` (``dde.grad.*``, which
     ``deepxde.model`` and ``deepxde.icbc`` call) to `jacobian`, `hessian` and `clear`,
-    and, for the jax backend, ``deepxde.data.PDE.losses`` to one that records DeepXDE's
-    network on unigrad's tape (see the module docstring).
+    and, for the jax and tensorflow backends, ``deepxde.data.PDE.losses`` (and
+    ``Model.predict``'s ``operator``) to one that records DeepXDE's network on
+    unigrad's tape (see the module docstring).
     """
     if _saved:
         return
