@@ -5374,4 +5374,163 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd4 (issue 23): paddle's leaf copy of a list op's constant operand made
+    # concat([sign(x), c]) require grad (UnusedInputError for NotDifferentiableError)
+    (
+        "paddle: concat of cut values and a constant is a constant (seed 2027, program 20810)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.35, 0.76], [-1.0, -0.37], [-0.93, 0.45]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=-0.61, dtype="float64", watched=False),
+                Leaf(
+                    name="x3",
+                    data=[[0.66, -0.77, 0.27], [0.51, -0.94, 0.41]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v4", op="fft.fftshift", args=("x3",), params=()),
+                Op(
+                    name="v5",
+                    op="var",
+                    args=("v4",),
+                    params=(("axis", -1), ("correction", 0), ("keepdims", True)),
+                ),
+                Op(name="v6", op="neg", args=("x2",), params=()),
+                Op(name="v7", op="fft.rfftn", args=("v5",), params=()),
+                Op(name="v8", op="flip", args=("v4",), params=(("axis", None),)),
+                Op(name="v9", op="floor", args=("v4",), params=()),
+                Op(name="v10", op="floor_divide", args=("v8", "v6"), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v8",),
+                    inputs=("x3", "x3"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="concat", args=("v9", "g11[0]"), params=(("axis", -2),)),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x3", "x3"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [-1.3, -1.0, 0.71],
+                                [0.64, 0.37, 0.98],
+                                [-0.7, -1.12, -0.22],
+                                [1.05, -0.24, 0.97],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v14", op="neg", args=("x2",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v12", "v12"),
+                    inputs=("x1",),
+                    seeds=(
+                        None,
+                        Seed(
+                            data=[
+                                [[-0.47, -1.5], [-1.08, 0.41], [0.33, -0.72]],
+                                [[1.27, -0.53], [-1.12, -0.4], [0.77, 0.71]],
+                                [[0.32, -0.84], [-1.11, 1.11], [-0.34, -0.57]],
+                                [[0.21, -1.4], [0.83, 1.38], [0.7, -1.06]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: concat of cut values and a constant is a constant (seed 2027, program 22235)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.18, dtype="float64", watched=True),
+                Leaf(name="x2", data=[[0.87, 0.8], [1.41, -0.39]], dtype="float64", watched=True),
+                Leaf(name="x3", data=[1.2, 1.25, 0.34], dtype="float64", watched=True),
+                Leaf(name="x4", data=[-0.73, 0.45, 1.43], dtype="float64", watched=True),
+                Op(name="v5", op="linalg.outer", args=("x3", "x4"), params=()),
+                Leaf(name="x6", data=[0.46, -0.36, -0.29], dtype="float64", watched=True),
+                Op(name="v7", op="hypot", args=("x4", "x6"), params=()),
+                Op(name="v8", op="sign", args=("v7",), params=()),
+                Op(name="v9", op="hypot", args=("v5", "v8"), params=()),
+                Op(name="v10", op="minimum", args=("v5", "v9"), params=()),
+                Op(name="v11", op="clip", args=("v9",), params=(("hi", 0.4), ("lo", -0.7))),
+                Leaf(name="x12", data=[-0.66, 1.07, 0.59], dtype="float64", watched=False),
+                Op(name="v13", op="concat", args=("v8", "x12"), params=(("axis", -1),)),
+                Op(name="v14", op="conj", args=("x12",), params=()),
+                Op(name="v15", op="copysign", args=("v13", "x1"), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v15"),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [1.43, 1.35, 0.38, -1.39, 0.27, 0.29],
+                                [-1.01, -0.75, -1.08, -0.79, -0.86, -0.69],
+                            ],
+                            dtype="float64",
+                        ),
+                        Seed(
+                            data=[
+                                [-0.66, 1.12, -1.15, -1.28, 1.3, 0.89],
+                                [-0.79, -0.44, -0.3, 0.88, -0.58, 0.72],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Grad(
+                    name="g17",
+                    outputs=("v15",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
 ]
