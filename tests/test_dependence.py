@@ -588,3 +588,23 @@ def test_a_cut_input_after_a_consuming_create_graph_call_is_unused(backend) -> N
         unigrad.grad(xp.sum(y), x, no_grad_vars=[x])
     (g,) = unigrad.grad(xp.sum(y), x, no_grad_vars=[x], allow_unused=True)
     assert g is None
+
+
+@pytest.mark.parametrize("cut", ["sign", "floor"])
+def test_a_list_op_of_cut_values_and_a_constant_is_a_constant(backend, cut) -> None:
+    """``concat([sign(x), c])`` (also ``floor``) with ``c`` a constant depends on nothing
+    (rule 14): a pass from it is `NotDifferentiableError`, and beside ``x * x`` it leaves
+    the gradient ``2x`` (values to 1e-12). paddle gave the constant a leaf of its own that
+    required grad (its double-grad nodes of list ops need a slot), so the concat required
+    grad and the pass raised `UnusedInputError` (differential seed 2027, programs 20810
+    and 22235)."""
+    xp = backend.xp
+    xn = np.array([0.5, -1.2, 2.3])
+    x = backend.leaf(xn, "float64")
+    c = backend.tensor([1.0, -0.0, 3.0], "float64")
+    n = xp.concat([getattr(xp, cut)(x), c])
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(n), x)
+    backend.close(n, np.concatenate([getattr(np, cut)(xn), [1.0, -0.0, 3.0]]), **TOL)
+    (g,) = unigrad.grad(xp.sum(n[:3] + x * x), x)
+    backend.close(g, 2.0 * xn, **TOL)

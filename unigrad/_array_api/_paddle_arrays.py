@@ -187,14 +187,24 @@ def _list_operands(arrays: list[Any]) -> list[Any]:
     fill empty grad inputs due to empty GradSlotMeta", in any pass through the
     gradient's graph: ``concat([x, c])`` and a second derivative), which
     PaddlePaddle/Paddle#44252 fixed for empty gradients but not for an operand with no
-    gradient slot at all."""
+    gradient slot at all.
+
+    The constant's operand is ``a - sign(z) * 0`` of a scalar leaf ``z`` of its own: its
+    graph reaches a leaf only through ``SignGradNode``, a cut of rule 14, so it is still a
+    constant to unigrad (a leaf copy of ``a`` that required grad made ``concat([sign(x),
+    c])`` require grad, and a pass from it raised `UnusedInputError` where the contract
+    gives `NotDifferentiableError`: differential seed 2027, programs 20810 and 22235). The
+    value is ``a``'s, signed zeros and NaNs included (``-0.0 - 0.0`` is ``-0.0``)."""
     if not paddle.is_grad_enabled() or builtins.all(a.stop_gradient for a in arrays):
         return arrays
     out = []
     for a in arrays:
         if a.stop_gradient:
-            a = a.detach()
-            a.stop_gradient = False
+            narrow = a.dtype in (paddle.float32, paddle.complex64)
+            z = paddle.zeros([], dtype=paddle.float32 if narrow else float64)
+            z.stop_gradient = False
+            zero = paddle.sign(z) * 0.0
+            a = a - (zero if zero.dtype == a.dtype else zero.astype(a.dtype))
         out.append(a)
     return out
 

@@ -5374,12 +5374,239 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # jx (issue 28): the jax tape's first run against its later ones
+    # pd4 (issue 23): paddle's leaf copy of a list op's constant operand made
+    # concat([sign(x), c]) require grad (UnusedInputError for NotDifferentiableError)
     (
-        "jax: fast mode: a create_graph gradient's last bits differed between a program's "
-        "first run and its later runs, in either mode (compiled alone the first time, "
-        "pending inside a larger compiled function later): the fast run, made second, was "
-        "judged against the first strict run; now against a strict run made after it, "
+        "paddle: concat of cut values and a constant is a constant (seed 2027, program 20810)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.35, 0.76], [-1.0, -0.37], [-0.93, 0.45]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=-0.61, dtype="float64", watched=False),
+                Leaf(
+                    name="x3",
+                    data=[[0.66, -0.77, 0.27], [0.51, -0.94, 0.41]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v4", op="fft.fftshift", args=("x3",), params=()),
+                Op(
+                    name="v5",
+                    op="var",
+                    args=("v4",),
+                    params=(("axis", -1), ("correction", 0), ("keepdims", True)),
+                ),
+                Op(name="v6", op="neg", args=("x2",), params=()),
+                Op(name="v7", op="fft.rfftn", args=("v5",), params=()),
+                Op(name="v8", op="flip", args=("v4",), params=(("axis", None),)),
+                Op(name="v9", op="floor", args=("v4",), params=()),
+                Op(name="v10", op="floor_divide", args=("v8", "v6"), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v8",),
+                    inputs=("x3", "x3"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="concat", args=("v9", "g11[0]"), params=(("axis", -2),)),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x3", "x3"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [-1.3, -1.0, 0.71],
+                                [0.64, 0.37, 0.98],
+                                [-0.7, -1.12, -0.22],
+                                [1.05, -0.24, 0.97],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v14", op="neg", args=("x2",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v12", "v12"),
+                    inputs=("x1",),
+                    seeds=(
+                        None,
+                        Seed(
+                            data=[
+                                [[-0.47, -1.5], [-1.08, 0.41], [0.33, -0.72]],
+                                [[1.27, -0.53], [-1.12, -0.4], [0.77, 0.71]],
+                                [[0.32, -0.84], [-1.11, 1.11], [-0.34, -0.57]],
+                                [[0.21, -1.4], [0.83, 1.38], [0.7, -1.06]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: concat of cut values and a constant is a constant (seed 2027, program 22235)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.18, dtype="float64", watched=True),
+                Leaf(name="x2", data=[[0.87, 0.8], [1.41, -0.39]], dtype="float64", watched=True),
+                Leaf(name="x3", data=[1.2, 1.25, 0.34], dtype="float64", watched=True),
+                Leaf(name="x4", data=[-0.73, 0.45, 1.43], dtype="float64", watched=True),
+                Op(name="v5", op="linalg.outer", args=("x3", "x4"), params=()),
+                Leaf(name="x6", data=[0.46, -0.36, -0.29], dtype="float64", watched=True),
+                Op(name="v7", op="hypot", args=("x4", "x6"), params=()),
+                Op(name="v8", op="sign", args=("v7",), params=()),
+                Op(name="v9", op="hypot", args=("v5", "v8"), params=()),
+                Op(name="v10", op="minimum", args=("v5", "v9"), params=()),
+                Op(name="v11", op="clip", args=("v9",), params=(("hi", 0.4), ("lo", -0.7))),
+                Leaf(name="x12", data=[-0.66, 1.07, 0.59], dtype="float64", watched=False),
+                Op(name="v13", op="concat", args=("v8", "x12"), params=(("axis", -1),)),
+                Op(name="v14", op="conj", args=("x12",), params=()),
+                Op(name="v15", op="copysign", args=("v13", "x1"), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v15"),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [1.43, 1.35, 0.38, -1.39, 0.27, 0.29],
+                                [-1.01, -0.75, -1.08, -0.79, -0.86, -0.69],
+                            ],
+                            dtype="float64",
+                        ),
+                        Seed(
+                            data=[
+                                [-0.66, 1.12, -1.15, -1.28, 1.3, 0.89],
+                                [-0.79, -0.44, -0.3, 0.88, -0.58, 0.72],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Grad(
+                    name="g17",
+                    outputs=("v15",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    # pd4 (issue 23): paddle's no_grad_vars pass decided reachability before refusing its
+    # wrong complex double-grad kernels (None where the pass without cuts refuses)
+    (
+        "paddle: complex create_graph pass, no_grad_vars refuses as without (seed 2027, 42545)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(-0.91 + 1.15j), (-0.87 + 0.68j), (1.3 - 0.94j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=(0.29 - 0.89j), dtype="complex128", watched=True),
+                Op(name="v3", op="tan", args=("x1",), params=()),
+                Op(name="v4", op="log2", args=("x2",), params=()),
+                Op(name="v5", op="neg", args=("x2",), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Op(name="v7", op="reciprocal", args=("v6",), params=()),
+                Leaf(
+                    name="x8",
+                    data=[
+                        [(0.47 + 1.14j), (1.32 + 1.38j), (-0.22 + 1.4j)],
+                        [(-1.13 - 1.09j), (-0.87 - 1.15j), (-0.79 - 0.77j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v9", op="abs", args=("x8",), params=()),
+                Op(name="v10", op="relu", args=("v9",), params=()),
+                Op(name="v11", op="remainder", args=("v10", "v9"), params=()),
+                Op(name="v12", op="repeat", args=("v9",), params=(("axis", 0), ("repeats", 2))),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("x8", "x8"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v14", op="log1p", args=("g13[1]",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x8", "x8"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-0.87 + 0.76j), (-0.75 + 1.3j), (0.36 - 1.12j)],
+                                [(1.39 + 1.47j), (1.18 + 0.32j), (-0.68 - 1.29j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v11",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "jax: fast mode: a create_graph gradient's last bits differed between a program's"
+        " first run and its later runs, in either mode (compiled alone the first time, "
+        "pending inside a larger compiled function later): the fast run, made second, was"
+        " judged against the first strict run; now against a strict run made after it, "
         "bitwise (seed 42 program 4)",
         Program(
             steps=(
