@@ -23,6 +23,8 @@ from unigrad.conformance.differential import (
     Degenerate,
     Grad,
     Leaf,
+    Op,
+    _generate,
     certify,
     check_program,
     compare,
@@ -199,6 +201,54 @@ def test_reference_rule_6_a_create_graph_result_carries_its_pass() -> None:
     with pytest.raises(R.ContractError) as err:
         _rgrad([R.op("sum", [g], total)], [x])
     assert err.value.name == "GraphFreedError"
+
+
+def test_reference_an_op_outside_its_domain_is_degenerate() -> None:
+    # differential seed 2027 program 2600: the generator drew var along axis -1 of a value
+    # it took for (2,), which the program's leaves make 0-d (a (0, 2) leaf reads back as
+    # (0,)); the reference failed with IndexError. Outside an op's domain the backends
+    # disagree (torch reduces the 0-d value, the others raise): the program is degenerate
+    # (certify redraws it), on every backend alike, since the reference decides first
+    with pytest.raises(Degenerate):
+        R.op(
+            "var",
+            [R.leaf(np.array(0.3), "float64", True)],
+            {"axis": -1, "correction": 0, "keepdims": True},
+        )
+    p = _generate._build(_generate._Seeded((2027, 2600)), 7, _generate.focus_for(2600))
+    assert any(isinstance(s, Op) and s.op == "var" for s in p.steps)  # (the same draw)
+    with pytest.raises(Degenerate):
+        on_reference(p)
+
+
+def test_reference_materialized_zeros_are_a_leaf_per_occurrence() -> None:
+    # rules 9a and 14b: materialized zeros are a new leaf per occurrence of a duplicated
+    # input (torch's `g[0] is g[1]` is False), so a later call that uses one occurrence
+    # leaves the other unused; the reference gave both one leaf (seed 401, program 882)
+    x = R.leaf(np.array([0.3, -0.7]), "float64", True)
+    c = R.leaf(np.array([1.0, 2.0]), "float64", True)
+    total = {"axis": None, "keepdims": False}
+    y = R.op("sum", [R.op("mul", [c, c], {})], total)
+    g0, g1 = _rgrad([y], [x, x], create_graph=True, materialize_grads=True)
+    assert g0 is not g1
+    np.testing.assert_array_equal(g0.v, np.zeros(2))
+    np.testing.assert_array_equal(g1.v, np.zeros(2))
+    z = R.op("sum", [R.op("mul", [g0, x], {})], total)
+    with pytest.raises(R.ContractError) as err:
+        _rgrad([z], [g1])
+    assert err.value.name == "UnusedInputError"
+    (u,) = _rgrad([z], [g0])
+    np.testing.assert_array_equal(u.v, x.v)
+    # and a gradient that exists stays one value for both occurrences
+    a, b = _rgrad([y], [c, c], create_graph=True)
+    assert a is b
+
+
+def test_seed_401_program_882_agrees_with_the_reference(backend) -> None:
+    # every backend raises UnusedInputError for `g10[1]`, as the reference now does
+    why, p = next((w, q) for w, q in CORPUS if "seed 401, program 882" in w)
+    found = check_program(p, [backend])
+    assert found == [], f"{why}\n{found}"
 
 
 # ---- the oracle shares no code with what it checks -------------------------------------------

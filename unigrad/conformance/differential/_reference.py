@@ -41,6 +41,13 @@ def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
     if spec is None:
         msg = f"unknown op {name!r}"
         raise ValueError(msg)
+    if spec.min_nd > 0 and args and np.ndim(args[0].v) == 0:
+        # outside the op's domain (an axis of a 0-d value): the generator drew it for a
+        # shape the program's leaves do not keep (an empty leaf of shape (0, n) reads back
+        # as (0,); differential seed 2027 program 2600), and the backends disagree there
+        # (torch reduces the 0-d value, the others raise): no contract to check
+        msg = f"{name} of a 0-d value (it needs an axis)"
+        raise Degenerate(msg)
     return spec.oracle(list(args), p)
 
 
@@ -329,25 +336,28 @@ def grad(
     out: list[RV | None] = []
     batch_n = next((s.shape[0] for s in seeds if s is not None), 0) if batched else None
     # a duplicated input gets the same gradient, one tensor (torch returns one object:
-    # a no_grad_vars cut on one occurrence cuts the other)
+    # a no_grad_vars cut on one occurrence cuts the other); materialized zeros are a new
+    # leaf per occurrence (rules 9a and 14b; torch's `g[0] is g[1]` is False there), so a
+    # later call that uses one occurrence leaves the other unused (differential seed 401
+    # program 882)
     same: dict[int, RV | None] = {}
     for i, x in enumerate(inputs):
         if id(x) in same:
-            out.append(same[id(x)])
-            continue
-        g: RV | None = None
-        if x.rg:
-            j = next(j for j, d in enumerate(distinct_in) if d is x)
-            g = grads[j]
+            g = same[id(x)]
+        else:
+            g = None
+            if x.rg:
+                j = next(j for j, d in enumerate(distinct_in) if d is x)
+                g = grads[j]
+            if g is not None:
+                g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
+            same[id(x)] = g
         if g is None:
             if materialize_grads:
                 shape = x.shape if batch_n is None else (batch_n, *x.shape)
                 g = leaf(np.zeros(shape), x.dtype, watched=create_graph)
             elif not allow_unused:
                 raise ContractError("UnusedInputError", f"inputs[{i}] is unused")
-        else:
-            g = RV(g.v, x.dtype, node=g.node, rg=g.rg) if create_graph else RV(g.v, x.dtype)
-        same[id(x)] = g
         out.append(g)
     if create_graph:
         _record(outputs, inputs, seeds, out, order)

@@ -5374,8 +5374,112 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd4 (issue 23): paddle's leaf copy of a list op's constant operand made
-    # concat([sign(x), c]) require grad (UnusedInputError for NotDifferentiableError)
+    # orc: the reference (oracle) bugs of seed 2027 program 2600 and seed 401 program 882
+    (
+        "numpy: reference: seed 2027 program 2600 as drawn once an op outside its domain is "
+        "degenerate (the first draw reduced a 0-d value along axis -1: its (0, 2) leaf read back "
+        "as (0,); the reference failed with IndexError)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-1.4, -0.95, 0.37], [-0.45, 1.35, 0.2]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=-0.31, dtype="float64", watched=True),
+                Op(name="v3", op="sigmoid", args=("x2",), params=()),
+                Op(name="v4", op="sign", args=("v3",), params=()),
+                Op(name="v5", op="signbit", args=("v4",), params=(("dtype", "float64"),)),
+                Op(name="v6", op="sin", args=("v4",), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v3", "v3"),
+                    inputs=("x2", "x2", "x2"),
+                    seeds=(
+                        Seed(data=-0.2, dtype="float64"),
+                        Seed(data=[-1.08, 1.46], dtype="float64"),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "torch, paddle, jax, numpy: reference: materialized zeros of a duplicated unused input are"
+        " a new leaf per occurrence; the reference gave both one leaf, so a later call using one "
+        "expected a result where every backend raises UnusedInputError; seed 401, program 882",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[1.11, -0.54], [0.71, -0.76]], dtype="float32", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Leaf(name="i3", data=[1, 1], dtype="int64", watched=False),
+                Op(name="v4", op="index_array", args=("v2", "i3"), params=(("index", ("array",)),)),
+                Op(name="v5", op="index_int", args=("v2",), params=(("index", ("int", 1)),)),
+                Leaf(name="m6", data=[True, True], dtype="bool", watched=False),
+                Op(name="v7", op="index_mask", args=("v4", "m6"), params=(("index", ("mask",)),)),
+                Op(name="v8", op="index_slice", args=("v7",), params=(("index", ("slice", 0, 2)),)),
+                Op(name="v9", op="zeros_like", args=("v7",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v8", "v8"),
+                    inputs=("x1", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=("v7",),
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(name="m11", data=[[True, True], [True, True]], dtype="bool", watched=False),
+                Op(name="v12", op="where", args=("v8", "g10[0]", "m11"), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("g10[1]", "x1"),
+                    seeds=(None, Seed(data=[[-0.43, 1.4], [0.71, -0.77]], dtype="float32")),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v14", op="minimum", args=("v12", "v9"), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v8", "v14"),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[[[0.77, 0.43], [-0.63, 1.02]], [[-0.67, -0.27], [-0.38, 0.79]]],
+                            dtype="float32",
+                        ),
+                        Seed(
+                            data=[[[0.82, 1.09], [-1.11, 1.19]], [[-1.24, -1.03], [0.88, -0.28]]],
+                            dtype="float32",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("g10[1]",),
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "paddle: concat of cut values and a constant is a constant (seed 2027, program 20810)",
         Program(
@@ -5533,8 +5637,6 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd4 (issue 23): paddle's no_grad_vars pass decided reachability before refusing its
-    # wrong complex double-grad kernels (None where the pass without cuts refuses)
     (
         "paddle: complex create_graph pass, no_grad_vars refuses as without (seed 2027, 42545)",
         Program(
