@@ -404,16 +404,6 @@ class PaddleBackend(Backend):
         consumed = CONSUMED.any() and not request.fast
         uncut = _reachable(request.outputs, set()) if cut_nodes and consumed else reached
         run = [i for i, x in enumerate(inputs) if id(x) not in cut_ids and _grad_fn(x) in uncut]
-        cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
-        _PASS.cuts = cut_ptrs
-        try:
-            # before reachability: paddle's wrong complex double-grad nodes may have no
-            # edge to the input they should reach (complex ``abs``'s), so an input left
-            # unreached there got None where the pass without cuts refuses (differential
-            # seed 2027, program 42545)
-            self._refuse_wrong_kernels(request.outputs, inputs)
-        finally:
-            _PASS.cuts = frozenset()
         grads: list[Any | None] = [None] * len(inputs)
         if not run:
             return grads
@@ -423,6 +413,7 @@ class PaddleBackend(Backend):
             for v, n in zip(cuts, cut_nodes, strict=True)
             if not _is_leaf_node(n)
         ]
+        cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
         _PASS.cuts = cut_ptrs
         try:
             computed = self._grads(request, used)
