@@ -1436,6 +1436,18 @@ TABLE: tuple[OpSpec, ...] = (
         complex=False,
         kinks="0",
     ),
+    # nextafter(a, b) steps to the adjacent float: piecewise constant in both arguments,
+    # a cut (rule 14)
+    OpSpec(
+        "nextafter",
+        ("nextafter",),
+        _fn("nextafter"),
+        _ref2(F.nextafter),
+        _pair_real,
+        complex=False,
+        cuts=True,
+        kinks="ties",
+    ),
     OpSpec(
         "remainder",
         ("remainder",),
@@ -2095,7 +2107,6 @@ DIFFERENTIABLE: tuple[str, ...] = tuple(
 #: The namespace's other functions, each with why it has no derivative to check.
 NOT_DIFFERENTIABLE: dict[str, str] = {
     "count_nonzero": "its result is an integer count (no derivative)",
-    "nextafter": "a step to the adjacent float, piecewise constant: a cut (rule 14)",
     **dict.fromkeys(
         (
             "arange",

@@ -465,6 +465,16 @@ def copysign(a: RV, b: RV) -> RV:
     return mul(a, s)
 
 
+def nextafter(a: RV, b: RV) -> RV:
+    """The adjacent float of ``a`` toward ``b``, in the result's dtype: a cut (piecewise
+    constant); Degenerate where ``a`` and ``b`` (nearly) tie, where the step flips."""
+    _away(a.v - b.v, 0.0, "nextafter at a tie")
+    dt = _dt(a, b)
+    np_dt = np.float32 if dt == "float32" else np.float64
+    v = np.nextafter(a.v.astype(np_dt), b.v.astype(np_dt))
+    return cut(np.broadcast_to(v, np.broadcast_shapes(a.shape, b.shape)), dt)
+
+
 def remainder(a: RV, b: RV) -> RV:
     q = a.v / b.v
     _away(q, np.round(q), "remainder at a multiple")
