@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import paddle
@@ -109,6 +109,48 @@ def _left_alone(outputs: tuple[Any, ...]) -> list[Any]:
 def _leaf_nodes(roots: list[Any]) -> set[Any]:
     """The leaves' accumulation nodes the roots reach."""
     return {n for n in reach(roots, next_functions, key=node_ptr) if _is_leaf_node(n)}
+
+
+def _complex_call(outputs: Sequence[Any], inputs: Sequence[Any]) -> bool:
+    """Whether an output or an input is complex (paddle's wrong double-grad kernels,
+    `PaddleBackend._refuse_wrong_kernels`, are wrong on complex dtypes only)."""
+    # (`dtype in _COMPLEX` hashes a dtype: ~0.5 us)
+    return any(_kind_of(t.dtype) == "c" for t in (*outputs, *inputs))
+
+
+def _refuse_wrong_kernels_among(nodes: Iterable[Any]) -> None:
+    """Raise `HigherOrderUnavailableError` if one of ``nodes`` is one of paddle's
+    double-grad nodes, wrong on complex dtypes (`PaddleBackend._refuse_wrong_kernels`).
+    The op named is the same whatever order the nodes come in: a kernel of
+    `_WRONG_COMPLEX_KERNELS` first, then the least name."""
+    names = {n.name() for n in nodes}
+    known = sorted(names.intersection(_WRONG_COMPLEX_KERNELS))
+    if known:
+        name = known[0]
+        op = _WRONG_COMPLEX_KERNELS[name]
+        msg = message(
+            f"paddle's complex {op} higher-order kernel gives wrong values",
+            expected=f"a second (or higher) derivative of {op} on a real dtype",
+            got=f"a complex graph through {name}",
+            fix="Differentiate complex functions once on paddle (split them into "
+            "real and imaginary parts for higher orders), or use another backend.",
+        )
+        raise HigherOrderUnavailableError(msg)
+    higher = sorted(n for n in names if "DoubleGrad" in n or "TripleGrad" in n)
+    if higher:
+        # paddle differentiates a complex gradient without the conjugation its first
+        # derivative has: d/dz of (z*z)'s gradient 2*s*conj(z) comes out as 2*s*t
+        # instead of 2*s*conj(t) (every op measured: mul, exp, sin, tanh)
+        name = higher[0]
+        op = name.split("DoubleGrad")[0].split("TripleGrad")[0]
+        msg = message(
+            f"paddle's complex higher-order derivatives give wrong values ({op})",
+            expected="a second (or higher) derivative on real dtypes",
+            got=f"a complex graph through {name}, a gradient taken with create_graph=True",
+            fix="Differentiate complex functions once on paddle (split them into "
+            "real and imaginary parts for higher orders), or use another backend.",
+        )
+        raise HigherOrderUnavailableError(msg)
 
 
 #: `_PASS.plain` of a fast-mode pass: no consumed node raises.
@@ -212,39 +254,13 @@ class PaddleBackend(Backend):
         node measured (mul, exp, sin, cos, tanh) misses a conjugation; complex ``abs``'s
         has no edge to ``z`` at all. A complex pass through a gradient graph (a node
         made by ``create_graph=True``) is refused."""
-        for t in (*outputs, *inputs):  # (`dtype in _COMPLEX` hashes a dtype: ~0.5 us)
-            if _kind_of(t.dtype) == "c":
-                break
-        else:
+        if not _complex_call(outputs, inputs):
             return
         # (not past the running pass's no_grad_vars: the cut branch brings zeros, which
         # `_NoHigherOrder` lets through: test_a_complex_create_graph_result_as_a_cut in
         # test_any_program.py)
-        for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr, exclude=_PASS.cuts):
-            name = node.name()
-            if name in _WRONG_COMPLEX_KERNELS:
-                op = _WRONG_COMPLEX_KERNELS[name]
-                msg = message(
-                    f"paddle's complex {op} higher-order kernel gives wrong values",
-                    expected=f"a second (or higher) derivative of {op} on a real dtype",
-                    got=f"a complex graph through {name}",
-                    fix="Differentiate complex functions once on paddle (split them into "
-                    "real and imaginary parts for higher orders), or use another backend.",
-                )
-                raise HigherOrderUnavailableError(msg)
-            if "DoubleGrad" in name or "TripleGrad" in name:
-                # paddle differentiates a complex gradient without the conjugation its
-                # first derivative has: d/dz of (z*z)'s gradient 2*s*conj(z) comes out as
-                # 2*s*t instead of 2*s*conj(t) (every op measured: mul, exp, sin, tanh)
-                op = name.split("DoubleGrad")[0].split("TripleGrad")[0]
-                msg = message(
-                    f"paddle's complex higher-order derivatives give wrong values ({op})",
-                    expected="a second (or higher) derivative on real dtypes",
-                    got=f"a complex graph through {name}, a gradient taken with create_graph=True",
-                    fix="Differentiate complex functions once on paddle (split them into "
-                    "real and imaginary parts for higher orders), or use another backend.",
-                )
-                raise HigherOrderUnavailableError(msg)
+        roots = map(_grad_fn, outputs)
+        _refuse_wrong_kernels_among(reach(roots, next_functions, key=node_ptr, exclude=_PASS.cuts))
 
     def _call(
         self,
@@ -394,12 +410,23 @@ class PaddleBackend(Backend):
         gradients, as torch's engine runs it), so that a consumed node there raises as
         it would without the cuts (rule 15); only the inputs reached past the cuts get
         a gradient. While no node was ever consumed, the cut branches are not run.
+        A complex call refuses paddle's wrong double-grad kernels among the nodes reached
+        past the cuts before any input is found unreached (rule 16a), as the pass
+        without cuts does.
         """
         inputs = request.inputs
         cuts = [v for v in request.no_grad_vars or () if not v.stop_gradient]
         cut_ids = {id(v) for v in request.no_grad_vars or ()}
         cut_nodes = [_grad_fn(v) for v in cuts]
         reached = _reachable(request.outputs, set(cut_nodes))
+        if _complex_call(request.outputs, inputs):
+            # the refusal of paddle's wrong complex kernels is decided on the nodes this
+            # walk reached (past no cut, through records' roots), before any input is
+            # found unreached: complex ``abs``'s double-grad node has no edge to ``z``,
+            # so a pass with no_grad_vars gave None where the same pass without them
+            # refused; the pass without them (through here or not) walks the same nodes
+            # (differential seed 2027, program 42545)
+            _refuse_wrong_kernels_among(reached)
         # (fast mode: a consumed node raises in no pass, so the cut branches need not run)
         consumed = CONSUMED.any() and not request.fast
         uncut = _reachable(request.outputs, set()) if cut_nodes and consumed else reached

@@ -5671,4 +5671,74 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd5 (issue 23, class: refusal order): paddle's no_grad_vars pass decided
+    # reachability before refusing its wrong complex double-grad kernels (None where the
+    # pass without cuts refuses)
+    (
+        "paddle: complex create_graph pass, no_grad_vars refuses as without (seed 2027, 42545)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(-0.91 + 1.15j), (-0.87 + 0.68j), (1.3 - 0.94j)],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=(0.29 - 0.89j), dtype="complex128", watched=True),
+                Op(name="v3", op="tan", args=("x1",), params=()),
+                Op(name="v4", op="log2", args=("x2",), params=()),
+                Op(name="v5", op="neg", args=("x2",), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Op(name="v7", op="reciprocal", args=("v6",), params=()),
+                Leaf(
+                    name="x8",
+                    data=[
+                        [(0.47 + 1.14j), (1.32 + 1.38j), (-0.22 + 1.4j)],
+                        [(-1.13 - 1.09j), (-0.87 - 1.15j), (-0.79 - 0.77j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v9", op="abs", args=("x8",), params=()),
+                Op(name="v10", op="relu", args=("v9",), params=()),
+                Op(name="v11", op="remainder", args=("v10", "v9"), params=()),
+                Op(name="v12", op="repeat", args=("v9",), params=(("axis", 0), ("repeats", 2))),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("x8", "x8"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v14", op="log1p", args=("g13[1]",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x8", "x8"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-0.87 + 0.76j), (-0.75 + 1.3j), (0.36 - 1.12j)],
+                                [(1.39 + 1.47j), (1.18 + 0.32j), (-0.68 - 1.29j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v11",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
