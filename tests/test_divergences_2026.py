@@ -7,7 +7,7 @@ named in its docstring before the fix. Tolerances are stated per test.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pytest
@@ -15,6 +15,8 @@ import pytest
 import unigrad
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from conftest import B
 
 
@@ -251,6 +253,93 @@ def test_derivatives_at_the_edge_of_a_domain(
     x = backend.leaf(points, "float64")
     (g,) = unigrad.grad(backend.xp.sum(getattr(backend.xp, name)(x)), x)
     backend.close(g, want, rtol=1e-6, atol=0)
+
+
+#: Closed forms of the first and second derivatives (torch's, jax's and autograd's
+#: formulas, which hold outside the real domain too: NaN where they are NaN).
+_OUTSIDE_FORMS: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {
+    "log": (lambda x: 1 / x, lambda x: -1 / x**2),
+    "log2": (lambda x: 1 / (x * np.log(2)), lambda x: -1 / (x**2 * np.log(2))),
+    "log10": (lambda x: 1 / (x * np.log(10)), lambda x: -1 / (x**2 * np.log(10))),
+    "log1p": (lambda x: 1 / (1 + x), lambda x: -1 / (1 + x) ** 2),
+    "sqrt": (lambda x: 0.5 / np.sqrt(x), lambda x: -0.25 / np.sqrt(x) ** 3),
+    "acos": (lambda x: -1 / np.sqrt(1 - x**2), lambda x: -x / np.sqrt(1 - x**2) ** 3),
+    "asin": (lambda x: 1 / np.sqrt(1 - x**2), lambda x: x / np.sqrt(1 - x**2) ** 3),
+    "acosh": (lambda x: 1 / np.sqrt(x**2 - 1), lambda x: -x / np.sqrt(x**2 - 1) ** 3),
+    "atanh": (lambda x: 1 / (1 - x**2), lambda x: 2 * x / (1 - x**2) ** 2),
+}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's NaN outside the domain
+@pytest.mark.parametrize("host", [True, False])
+@pytest.mark.parametrize(
+    ("name", "points"),
+    [
+        ("log", [-3.0, -0.5, 2.0]),
+        ("log2", [-3.0, -0.5, 2.0]),
+        ("log10", [-3.0, -0.5, 2.0]),
+        ("log1p", [-3.0, -1.5, 0.5]),
+        ("sqrt", [-2.0, 0.25]),
+        ("acos", [-2.0, 1.5, 0.5]),
+        ("asin", [-2.0, 1.5, 0.5]),
+        ("acosh", [-3.0, -1.5, -0.5, 0.5, 2.0]),
+        ("atanh", [-3.0, 1.5, 1e8, 0.5]),
+    ],
+)
+def test_second_derivatives_outside_the_real_domain(
+    backend: B, name: str, points: list[float], host: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A ``create_graph`` gradient of a function outside its real domain (a NaN value:
+    ``log2(-3)``, ``acosh(0.5)``, ``atanh(1.5)``) and its derivative: the derivative's
+    formula there, as torch, jax and autograd give it (finite for ``log2`` at -3,
+    ``acosh`` at -3, ``atanh`` at 1.5; NaN where the formula is NaN). paddle 3.3.1 has
+    no double-grad kernel for ``log2``, ``log10``, ``log1p``, ``acosh``, ``atanh``, and
+    its namespace refused (`HigherOrderUnavailableError`) where the others answer. On
+    paddle, ``host=False`` checks CPU tensors as on a device
+    (``_paddle_ho._HOST_CHECK``). Tolerance: NaN at the same positions, the other
+    values to 1e-12 relative."""
+    xp = backend.xp
+    if backend.name == "paddle":
+        from unigrad._array_api import _paddle_ho
+
+        monkeypatch.setattr(_paddle_ho, "_HOST_CHECK", host)
+    first, second = _OUTSIDE_FORMS[name]
+    xn = np.array(points)
+    x = backend.leaf(points, "float64")
+    y = getattr(xp, name)(x)
+    assert np.isnan(backend.np(y)).any()  # (outside the domain somewhere)
+    (g,) = unigrad.grad(xp.sum(y), x, create_graph=True)
+    (h,) = unigrad.grad(xp.sum(g), x)
+    backend.close(g, first(xn), rtol=1e-12, atol=0)  # (assert_allclose: NaN where NaN)
+    backend.close(h, second(xn), rtol=1e-12, atol=0)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's NaN outside the domain
+@pytest.mark.parametrize("host", [True, False])
+def test_second_derivatives_of_pow_outside_the_real_domain(
+    backend: B, host: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``a ** b`` at a negative base and a non-integer exponent (a NaN value), beside
+    points of the domain, with ``create_graph=True``: torch's formulas, NaN there
+    (``b a^(b-1)``, ``a^b log a`` and their derivatives), where paddle refused
+    (`HigherOrderUnavailableError`: paddle 3.3.1's ``elementwise_pow_grad`` has no
+    double-grad kernel). Tolerance: NaN at the same positions, the other values to
+    1e-12 relative."""
+    xp = backend.xp
+    if backend.name == "paddle":
+        from unigrad._array_api import _paddle_ho
+
+        monkeypatch.setattr(_paddle_ho, "_HOST_CHECK", host)
+    an, bn = np.array([-2.0, 3.0, -1.5]), np.array([0.5, 1.5, 2.5])
+    a = backend.leaf(an, "float64")
+    b = backend.leaf(bn, "float64")
+    ga, gb = unigrad.grad(xp.sum(xp.pow(a, b)), [a, b], create_graph=True)
+    (haa,) = unigrad.grad(xp.sum(ga), a, retain_graph=True)
+    (hbb,) = unigrad.grad(xp.sum(gb), b)
+    backend.close(ga, bn * an ** (bn - 1), rtol=1e-12, atol=0)
+    backend.close(gb, an**bn * np.log(an), rtol=1e-12, atol=0)
+    backend.close(haa, bn * (bn - 1) * an ** (bn - 2), rtol=1e-12, atol=0)
+    backend.close(hbb, an**bn * np.log(an) ** 2, rtol=1e-12, atol=0)
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's, at the poles
