@@ -313,6 +313,25 @@ def test_an_intermediate_off_the_path_of_a_create_graph_grad_answers(backend) ->
     backend.close(unigrad.grad(g.sum(), v)[0], 18 * hv)
 
 
+def test_an_intermediate_behind_a_create_graph_grad_reached_only_through_a_cut_answers(
+    backend,
+) -> None:
+    # rule 16g reads "reach" as rule 14's dependence: the outputs reach the earlier
+    # grad's result g only through round (a cut), so the derivative through g is zero
+    # whichever way g is written and d(sum(round(g) * v))/dv = round(g) everywhere
+    # (torch and paddle walked round's edge and refused; differential seed 777,
+    # program 4274 before b400b9a)
+    x = backend.leaf([0.6, -1.3], "float64")
+    v = x * x * x  # between the earlier grad's input x and its output
+    (g,) = unigrad.grad(backend.xp.sum(v), x, create_graph=True)
+    r = backend.xp.round(g)  # 3 x**2 = [1.08, 5.07]
+    (dv,) = unigrad.grad(backend.xp.sum(r * v), v, retain_graph=True)
+    backend.close(dv, [1.0, 5.0])
+    # reached through a differentiable path it stays ambiguous: refused everywhere
+    with pytest.raises(unigrad.UnsupportedFeatureError):
+        unigrad.grad(backend.xp.sum(g * v), v)
+
+
 def test_an_intermediate_behind_a_dropped_create_graph_gradient(backend) -> None:
     # paddle keeps the record of a create_graph call as long as the result tensor: behind
     # a gradient graph whose result is gone it cannot tell, and refuses (never its own
