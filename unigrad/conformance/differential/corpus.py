@@ -5749,4 +5749,46 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # orc2 (session 28): a zero-size leaf keeps the shape the generator drew
+    (
+        "reference: seed 2027 program 2600's first draw (before b400b9a), its (0, 2) leaf "
+        "built as (0, 2) (nested lists read it back as (0,): tensordot gave a 0-d value "
+        "that var reduced along axis -1, IndexError in the reference)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.56, dtype="float32", watched=True),
+                Op(name="v2", op="ceil", args=("x1",), params=()),
+                Leaf(name="m3", data=False, dtype="bool", watched=False),
+                Op(name="v4", op="nonzero_take", args=("v2", "m3"), params=()),
+                Leaf(name="x5", data=[], dtype="float32", watched=False, shape=(0, 2)),
+                Op(name="v6", op="tensordot", args=("v4", "x5"), params=(("axes", 1),)),
+                Op(name="v7", op="sqrt", args=("x5",), params=()),
+                Op(
+                    name="v8",
+                    op="var",
+                    args=("v6",),
+                    params=(("axis", -1), ("correction", 1), ("keepdims", True)),
+                ),
+                Op(name="v9", op="max", args=("v8",), params=(("axis", -1), ("keepdims", True))),
+                Op(name="v10", op="logsumexp", args=("v6",), params=()),
+                Op(name="v11", op="sigmoid", args=("v10",), params=()),
+                Op(name="v12", op="sign", args=("x5",), params=()),
+                Op(name="v13", op="signbit", args=("v10",), params=(("dtype", "float32"),)),
+                Op(name="v14", op="sin", args=("x5",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x5", "x5"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("x1",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
