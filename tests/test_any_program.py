@@ -375,6 +375,32 @@ def test_boolean_mask_index(backend) -> None:
     backend.close(g, [[2.0, 0.0], [6.0, 8.0]])
 
 
+def test_a_plain_array_indexed_by_a_tracked_mask(backend) -> None:
+    # a mask or an argmax computed from a tensor that requires grad is a constant (rule
+    # 14). A plain array indexed by one: torch, paddle and numpy read the index's value (a
+    # plain result); jax's indexing takes only its own arrays, NumPy's and lists, and
+    # raised a bare IndexError: now UnsupportedFeatureError naming the two ways that work
+    # everywhere, the namespace's array indexed by the mask, or the index's value
+    xp = backend.xp
+    t = backend.leaf([0.5, -1.0, 2.0], "float64")
+    plain = backend.tensor([1.0, 2.0, 3.0], "float64")
+    m, i = t > 0, xp.argmax(t)
+    got = xp.asarray(plain)[m]
+    backend.close(got, [1.0, 3.0])
+    assert not backend.requires_grad(got)
+    if backend.name == "jax":
+        backend.close(plain[m.value], [1.0, 3.0])
+        for index in (m, i, (m,)):
+            with pytest.raises(unigrad.UnsupportedFeatureError, match=r"xp\.asarray"):
+                plain[index]
+    elif backend.name != "tensorflow":  # (a plain tf.Tensor takes no mask at all)
+        backend.close(plain[m], [1.0, 3.0])
+        backend.close(plain[i], 3.0)
+        assert not backend.requires_grad(plain[m])
+    (g,) = unigrad.grad(xp.sum(t[m] ** 2), t)  # the mask still indexes its own source
+    backend.close(g, [1.0, 0.0, 4.0])
+
+
 def test_where_over_broadcast_operands_with_batched_seeds(backend) -> None:
     a = backend.leaf(0.89, "float64")
     b = backend.leaf([-1.16, 1.43, -0.53], "float64")
