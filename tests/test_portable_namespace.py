@@ -17,6 +17,7 @@ import pytest
 
 import unigrad
 from unigrad._array_api import EXTENSIONS, FFT, LINALG, PORTABLE, STANDARD
+from unigrad._array_api._portable import AXIS_FUNCTIONS
 
 X = np.array([-30.0, -2.5, -0.5, 0.0, 0.7, 3.0, 40.0])
 
@@ -503,3 +504,24 @@ def test_copysign_sign_argument_is_a_cut(backend):
     assert not backend.requires_grad(out)
     with pytest.raises(unigrad.NotDifferentiableError):
         unigrad.grad(xp.sum(out), b)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in AXIS_FUNCTIONS if n != "vector_norm"))
+def test_an_axis_out_of_range_is_an_axis_error(backend, name):
+    # the array API standard: an axis the array does not have is an error. torch reduced
+    # a 0-d array along axis 0 (var gave 0), jax raised ValueError, numpy and paddle an
+    # IndexError or answered, per function: one class everywhere, plain arrays too
+    xp = backend.xp
+    fn = getattr(xp, name)
+    for x in (backend.leaf(0.3, "float64"), backend.tensor(0.3, "float64")):
+        for axis in (0, -1):
+            with pytest.raises(unigrad.AxisError, match="dimension 0"):
+                fn(x > 0 if name in ("all", "any") else x, axis=axis)
+    v = backend.leaf([0.5, -1.0, 2.0], "float64")
+    with pytest.raises(unigrad.AxisError, match="dimension 1"):
+        fn(v > 0 if name in ("all", "any") else v, axis=1)
+    with pytest.raises(unigrad.AxisError):
+        xp.linalg.vector_norm(v, axis=(0, 2))
+    # an axis the array has answers, and so does axis=None or none at all
+    fn(v > 0 if name in ("all", "any") else v, axis=-1)
+    backend.close(xp.sum(backend.leaf(0.3, "float64"), axis=None), 0.3)
