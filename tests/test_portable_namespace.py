@@ -525,3 +525,29 @@ def test_an_axis_out_of_range_is_an_axis_error(backend, name):
     # an axis the array has answers, and so does axis=None or none at all
     fn(v > 0 if name in ("all", "any") else v, axis=-1)
     backend.close(xp.sum(backend.leaf(0.3, "float64"), axis=None), 0.3)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eigh_of_a_matrix_that_is_not_hermitian(backend, dtype):
+    # the values are LAPACK's of the lower triangle (torch, paddle and numpy by default;
+    # jax 0.10 symmetrized its input, other values), and the gradient is torch's, the
+    # Hermitian one V diag(g) V^H of the eigenvalues' seed g (the numpy tape gave the
+    # lower-triangle function's own: zeros above the diagonal). Tolerance 1e-10 absolute
+    # (float64, a well-separated spectrum)
+    xp = backend.xp
+    a = np.array([[2.0, 0.3, 0.1], [-1.1, 1.0, 0.4], [0.5, -0.7, -0.5]])
+    if dtype == "complex128":
+        a = a + 1j * np.array([[0.1, 0.5, -0.3], [0.2, -0.2, 0.6], [-0.4, 0.3, 0.2]])
+    w, v = np.linalg.eigh(a)  # UPLO="L"
+    seed = np.array([1.0, 2.0, 3.0])
+    x = backend.leaf(a, dtype)
+    for got in (xp.linalg.eigvalsh(x), xp.linalg.eigh(x).eigenvalues):
+        backend.close(got, w, rtol=0, atol=1e-10)
+    (g,) = unigrad.grad(xp.sum(xp.linalg.eigvalsh(x) * backend.tensor(seed, "float64")), x)
+    backend.close(g, (v * seed) @ v.conj().T, rtol=0, atol=1e-10)
+    # through the eigenvectors too: a Hermitian gradient
+    u = xp.linalg.eigh(x).eigenvectors
+    weights = backend.tensor([[0.3, -1.2, 0.5], [0.9, 0.1, -0.4], [0.2, 0.6, 1.1]], "float64")
+    (g,) = unigrad.grad(xp.sum(xp.real(u * xp.conj(u)) * weights), x)
+    gn = backend.np(g)
+    np.testing.assert_allclose(gn, gn.conj().T, rtol=0, atol=1e-10)
