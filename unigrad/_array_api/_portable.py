@@ -333,26 +333,41 @@ def _axis_error(name: str, axis: Any, ndim: int) -> AxisError:
     )
 
 
+#: ``axis`` not given (a function's own default is then the framework's).
+_UNSET: Any = object()
+
+
 def _axis_checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
-    """``fn`` with its keyword ``axis`` checked against its first argument's ``ndim``."""
+    """``fn`` with its keyword ``axis`` checked against its first argument's ``ndim``
+    (an int axis is compared once; an omitted one is not looked at)."""
 
     @functools.wraps(fn)
-    def checked(*args: Any, **kwargs: Any) -> Any:
-        axis = kwargs.get("axis")
-        if axis is not None and args:
-            ndim = getattr(args[0], "ndim", None)
-            if isinstance(ndim, int):
-                axes = (axis,) if not isinstance(axis, (tuple, list)) else axis
-                for a in axes:
-                    try:
-                        i = operator.index(a)
-                    except TypeError:
-                        continue  # not an int: the framework's own error
-                    if not -ndim <= i < ndim:
+    def checked(x: Any, /, *args: Any, axis: Any = _UNSET, **kwargs: Any) -> Any:
+        if axis is _UNSET:
+            return fn(x, *args, **kwargs)
+        if axis is not None:
+            ndim = getattr(x, "ndim", None)
+            if type(ndim) is int:
+                if type(axis) is int:
+                    if not -ndim <= axis < ndim:
                         raise _axis_error(name, axis, ndim)
-        return fn(*args, **kwargs)
+                else:
+                    _check_axes(name, axis, ndim)
+        return fn(x, *args, axis=axis, **kwargs)
 
     return checked
+
+
+def _check_axes(name: str, axis: Any, ndim: int) -> None:
+    """Raise `AxisError` for an entry of ``axis`` (a sequence, or an integer-like) out of
+    ``[-ndim, ndim)``; anything else is the framework's to refuse."""
+    for a in axis if isinstance(axis, (tuple, list)) else (axis,):
+        try:
+            i = operator.index(a)
+        except TypeError:
+            continue
+        if not -ndim <= i < ndim:
+            raise _axis_error(name, axis, ndim)
 
 
 class Portable:
