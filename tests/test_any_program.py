@@ -313,6 +313,25 @@ def test_an_intermediate_off_the_path_of_a_create_graph_grad_answers(backend) ->
     backend.close(unigrad.grad(g.sum(), v)[0], 18 * hv)
 
 
+def test_an_intermediate_behind_a_create_graph_grad_reached_only_through_a_cut_answers(
+    backend,
+) -> None:
+    # rule 16g reads "reach" as rule 14's dependence: the outputs reach the earlier
+    # grad's result g only through round (a cut), so the derivative through g is zero
+    # whichever way g is written and d(sum(round(g) * v))/dv = round(g) everywhere
+    # (torch and paddle walked round's edge and refused; differential seed 777,
+    # program 4274 before b400b9a)
+    x = backend.leaf([0.6, -1.3], "float64")
+    v = x * x * x  # between the earlier grad's input x and its output
+    (g,) = unigrad.grad(backend.xp.sum(v), x, create_graph=True)
+    r = backend.xp.round(g)  # 3 x**2 = [1.08, 5.07]
+    (dv,) = unigrad.grad(backend.xp.sum(r * v), v, retain_graph=True)
+    backend.close(dv, [1.0, 5.0])
+    # reached through a differentiable path it stays ambiguous: refused everywhere
+    with pytest.raises(unigrad.UnsupportedFeatureError):
+        unigrad.grad(backend.xp.sum(g * v), v)
+
+
 def test_an_intermediate_behind_a_dropped_create_graph_gradient(backend) -> None:
     # paddle keeps the record of a create_graph call as long as the result tensor: behind
     # a gradient graph whose result is gone it cannot tell, and refuses (never its own
@@ -354,6 +373,32 @@ def test_boolean_mask_index(backend) -> None:
     m = backend.tensor([[True, False], [True, True]], "bool")
     (g,) = unigrad.grad(x[m] * x[m], x)
     backend.close(g, [[2.0, 0.0], [6.0, 8.0]])
+
+
+def test_a_plain_array_indexed_by_a_tracked_mask(backend) -> None:
+    # a mask or an argmax computed from a tensor that requires grad is a constant (rule
+    # 14). A plain array indexed by one: torch, paddle and numpy read the index's value (a
+    # plain result); jax's indexing takes only its own arrays, NumPy's and lists, and
+    # raised a bare IndexError: now UnsupportedFeatureError naming the two ways that work
+    # everywhere, the namespace's array indexed by the mask, or the index's value
+    xp = backend.xp
+    t = backend.leaf([0.5, -1.0, 2.0], "float64")
+    plain = backend.tensor([1.0, 2.0, 3.0], "float64")
+    m, i = t > 0, xp.argmax(t)
+    got = xp.asarray(plain)[m]
+    backend.close(got, [1.0, 3.0])
+    assert not backend.requires_grad(got)
+    if backend.name == "jax":
+        backend.close(plain[m.value], [1.0, 3.0])
+        for index in (m, i, (m,)):
+            with pytest.raises(unigrad.UnsupportedFeatureError, match=r"xp\.asarray"):
+                plain[index]
+    elif backend.name != "tensorflow":  # (a plain tf.Tensor takes no mask at all)
+        backend.close(plain[m], [1.0, 3.0])
+        backend.close(plain[i], 3.0)
+        assert not backend.requires_grad(plain[m])
+    (g,) = unigrad.grad(xp.sum(t[m] ** 2), t)  # the mask still indexes its own source
+    backend.close(g, [1.0, 0.0, 4.0])
 
 
 def test_where_over_broadcast_operands_with_batched_seeds(backend) -> None:

@@ -748,3 +748,38 @@ def test_every_op_draws_on_an_array_with_an_empty_axis(shape) -> None:
             a = Var(name="x1", shape=shape, dtype="float64", rg=True, leaf=True)
             if spec.fits(a):  # (the generator's own precondition, as `try_op` reads it)
                 spec.draw(b, a)  # raises on a draw it cannot make
+
+
+def test_an_empty_leaf_keeps_the_shape_the_generator_drew(backend) -> None:
+    # a leaf is written as nested lists, and an empty array's inner dimensions are lost
+    # there ((0, 3) read back as (0,)): the generator's shape and the program's disagreed
+    # (differential seed 2027 program 2600: an axis op drawn for a (2,) value got a 0-d
+    # one). A zero-size leaf stores its shape; the source, the reference and each
+    # backend's run (also as one compiled step) build it with that shape.
+    from unigrad.conformance.differential._generate import _Builder, _Seeded
+
+    b = _Builder(_Seeded((2026, 0)), "float64")
+    b.add_leaf(True, (0, 3))
+    b.mask((2, 0))
+    assert [s.shape for s in b.steps] == [(0, 3), (2, 0)]
+    b.add_leaf(True, (2, 3))
+    assert b.steps[-1].shape is None  # (the data gives it)
+    total = (("axis", None), ("keepdims", False))
+    p = Program(
+        steps=(
+            Leaf(name="x1", data=[], dtype="float64", watched=True, shape=(0, 3)),
+            Leaf(name="x2", data=[1.0, -2.0, 0.5], dtype="float64", watched=True),
+            Op(name="v3", op="sum", args=("x1",), params=(("axis", 0), ("keepdims", False))),
+            Op(name="v4", op="mul", args=("v3", "x2"), params=()),
+            Op(name="v5", op="exp", args=("v4",), params=()),
+            Op(name="v6", op="sum", args=("v5",), params=total),
+            Grad(name="g7", outputs=("v6",), inputs=("x1", "x2")),
+        )
+    )
+    assert "k.leaf([], 'float64', shape=(0, 3))" in p.source(backend.name)
+    assert eval(repr(p.steps[0])) == p.steps[0]  # (a corpus entry is its repr)
+    want = on_reference(p)
+    got = on_backend(p, backend)
+    for outcome in (want[-1], got[-1]):
+        assert [e.shape for e in outcome.entries] == [(0, 3), (3,)]
+    assert check_program(p, [backend], compiled=True) == []

@@ -22,6 +22,7 @@ NATIVE = {
     unigrad.CompiledStepError: (TypeError,),
     unigrad.NamespaceAttributeError: (AttributeError,),
     unigrad.ScalarConversionError: (ValueError, TypeError, RuntimeError),
+    unigrad.AxisError: (IndexError, ValueError),
 }
 
 

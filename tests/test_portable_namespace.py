@@ -17,6 +17,7 @@ import pytest
 
 import unigrad
 from unigrad._array_api import EXTENSIONS, FFT, LINALG, PORTABLE, STANDARD
+from unigrad._array_api._portable import AXIS_FUNCTIONS
 
 X = np.array([-30.0, -2.5, -0.5, 0.0, 0.7, 3.0, 40.0])
 
@@ -503,3 +504,50 @@ def test_copysign_sign_argument_is_a_cut(backend):
     assert not backend.requires_grad(out)
     with pytest.raises(unigrad.NotDifferentiableError):
         unigrad.grad(xp.sum(out), b)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in AXIS_FUNCTIONS if n != "vector_norm"))
+def test_an_axis_out_of_range_is_an_axis_error(backend, name):
+    # the array API standard: an axis the array does not have is an error. torch reduced
+    # a 0-d array along axis 0 (var gave 0), jax raised ValueError, numpy and paddle an
+    # IndexError or answered, per function: one class everywhere, plain arrays too
+    xp = backend.xp
+    fn = getattr(xp, name)
+    for x in (backend.leaf(0.3, "float64"), backend.tensor(0.3, "float64")):
+        for axis in (0, -1):
+            with pytest.raises(unigrad.AxisError, match="dimension 0"):
+                fn(x > 0 if name in ("all", "any") else x, axis=axis)
+    v = backend.leaf([0.5, -1.0, 2.0], "float64")
+    with pytest.raises(unigrad.AxisError, match="dimension 1"):
+        fn(v > 0 if name in ("all", "any") else v, axis=1)
+    with pytest.raises(unigrad.AxisError):
+        xp.linalg.vector_norm(v, axis=(0, 2))
+    # an axis the array has answers, and so does axis=None or none at all
+    fn(v > 0 if name in ("all", "any") else v, axis=-1)
+    backend.close(xp.sum(backend.leaf(0.3, "float64"), axis=None), 0.3)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_eigh_of_a_matrix_that_is_not_hermitian(backend, dtype):
+    # the values are LAPACK's of the lower triangle (torch, paddle and numpy by default;
+    # jax 0.10 symmetrized its input, other values), and the gradient is torch's, the
+    # Hermitian one V diag(g) V^H of the eigenvalues' seed g (the numpy tape gave the
+    # lower-triangle function's own: zeros above the diagonal). Tolerance 1e-10 absolute
+    # (float64, a well-separated spectrum)
+    xp = backend.xp
+    a = np.array([[2.0, 0.3, 0.1], [-1.1, 1.0, 0.4], [0.5, -0.7, -0.5]])
+    if dtype == "complex128":
+        a = a + 1j * np.array([[0.1, 0.5, -0.3], [0.2, -0.2, 0.6], [-0.4, 0.3, 0.2]])
+    w, v = np.linalg.eigh(a)  # UPLO="L"
+    seed = np.array([1.0, 2.0, 3.0])
+    x = backend.leaf(a, dtype)
+    for got in (xp.linalg.eigvalsh(x), xp.linalg.eigh(x).eigenvalues):
+        backend.close(got, w, rtol=0, atol=1e-10)
+    (g,) = unigrad.grad(xp.sum(xp.linalg.eigvalsh(x) * backend.tensor(seed, "float64")), x)
+    backend.close(g, (v * seed) @ v.conj().T, rtol=0, atol=1e-10)
+    # through the eigenvectors too: a Hermitian gradient
+    u = xp.linalg.eigh(x).eigenvectors
+    weights = backend.tensor([[0.3, -1.2, 0.5], [0.9, 0.1, -0.4], [0.2, 0.6, 1.1]], "float64")
+    (g,) = unigrad.grad(xp.sum(xp.real(u * xp.conj(u)) * weights), x)
+    gn = backend.np(g)
+    np.testing.assert_allclose(gn, gn.conj().T, rtol=0, atol=1e-10)

@@ -17,6 +17,7 @@ from ._api import detach, lift, namespace, to_numpy, watch
 from ._compile import jit
 from ._dispatch import backend_of, backends, get_backend, register_backend
 from ._errors import (
+    AxisError,
     BackendError,
     CompiledStepError,
     GradArgumentError,
@@ -41,6 +42,7 @@ from .contract import checks
 __version__ = "0.1.0"
 
 __all__ = [
+    "AxisError",
     "Backend",
     "BackendError",
     "Capabilities",

@@ -21,6 +21,7 @@ NamespaceAttributeError       AttributeError
 ScalarConversionError         ValueError, TypeError, RuntimeError
 TapeError                     TypeError
 CompiledStepError             TypeError
+AxisError                     IndexError, ValueError
 ============================  ===================================================
 
 Messages follow one shape: what was expected, what was given, what to do.
@@ -29,6 +30,7 @@ Messages follow one shape: what was expected, what was given, what to do.
 from __future__ import annotations
 
 __all__ = [
+    "AxisError",
     "BackendError",
     "CompiledStepError",
     "GradArgumentError",
@@ -106,6 +108,13 @@ class ScalarConversionError(UnigradError, ValueError, TypeError, RuntimeError):
     NumPy ``TypeError``/``ValueError``)."""
 
 
+class AxisError(UnigradError, IndexError, ValueError):
+    """An ``axis`` outside ``[-ndim, ndim)`` given to a namespace function (a reduction
+    along an axis of a 0-d array): the array API standard's error, the same on every
+    backend (torch reduced a 0-d array along axis 0, jax raised ``ValueError``, NumPy's
+    ``AxisError`` is both classes)."""
+
+
 class TapeError(UnigradError, TypeError):
     """A tape tensor was used where its history would be silently dropped."""
 
@@ -150,6 +159,7 @@ for _cls in (
     ScalarConversionError,
     TapeError,
     CompiledStepError,
+    AxisError,
 ):
     _cls.__module__ = "unigrad"
 del _cls

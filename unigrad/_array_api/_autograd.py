@@ -44,7 +44,6 @@ _MAIN = (
 _LINALG = (
     "cross",
     "diagonal",
-    "eigvalsh",
     "matrix_norm",
     "matrix_power",
     "matrix_transpose",
@@ -427,6 +426,34 @@ def _mean(xp: Any, x: Any, /, *, axis: Any = None, keepdims: bool = False) -> An
     return xp.mean(x, axis=axis, keepdims=keepdims)
 
 
+def _eigh(anp: Any) -> tuple[Any, Any]:
+    """``linalg.eigh`` and ``eigvalsh`` with torch's gradient (docs/semantics.md, "eigh of
+    a matrix that is not Hermitian"): the values are LAPACK's of the lower triangle, as
+    autograd's; autograd's gradient is the lower-triangle function's own (zero above the
+    diagonal, twice the off-diagonal entries below), torch's, paddle's and jax's its
+    Hermitian part ``(g + g^H) / 2``. An identity whose derivative takes the Hermitian
+    part (linear: differentiable to any order) goes in front."""
+    from autograd.extend import defvjp, primitive
+
+    def raw_hermitian_gradient(x: Any) -> Any:
+        return x
+
+    hermitian_gradient: Any = primitive(raw_hermitian_gradient)
+
+    def vjp(ans: Any, x: Any) -> Any:
+        return lambda g: (g + anp.conj(anp.swapaxes(g, -1, -2))) / 2
+
+    defvjp(hermitian_gradient, vjp)
+
+    def eigh(x: Any, /) -> Any:
+        return anp.linalg.eigh(hermitian_gradient(x))
+
+    def eigvalsh(x: Any, /) -> Any:
+        return eigh(x)[0]
+
+    return eigh, eigvalsh
+
+
 def _abs(anp: Any) -> Any:
     """``abs`` whose real derivative is ``sign(x)``: autograd's is ``x / |x|`` (the same
     numbers, 0 at 0), a path to ``x`` that its dependence trace would follow, where the
@@ -539,7 +566,10 @@ def build() -> _Module:
         setattr(ns, name, c.bind(getattr(c, name), prims, name))
     for name in _LINALG:
         setattr(linalg, name, c.bind(getattr(c, name), prims, name))
+    eigh, eigvalsh = _eigh(anp)
     vars(linalg).update(
+        eigh=eigh,
+        eigvalsh=eigvalsh,
         matmul=anp.matmul,
         tensordot=c.bind(_tensordot, anp, "tensordot"),
         cholesky=c.bind(_cholesky, anp, "cholesky"),

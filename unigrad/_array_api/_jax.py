@@ -115,8 +115,33 @@ def build() -> Any:
 
         return jnp.clip(x, same(min), same(max))
 
+    def eigh(x: Any, /) -> Any:
+        """LAPACK's eigendecomposition of the lower triangle, as torch, paddle and numpy
+        give it (docs/semantics.md, "eigh of a matrix that is not Hermitian"): jax 0.10
+        symmetrizes its input, ``(x + x^H) / 2`` (other values), and with
+        ``symmetrize_input=False`` differentiates at the symmetrized input (measured: a
+        gradient that is not the values' one). The input is the Hermitian matrix of
+        ``x``'s lower triangle, whose derivative is the Hermitian part of the incoming
+        gradient (torch's gradient; the same values bit for bit)."""
+        if x.ndim < 2:
+            return jnp.linalg.eigh(x)  # (jax's own error)
+        stop = jax.lax.stop_gradient
+        d = stop(x)
+        lower = jnp.tril(d) + jnp.conj(jnp.swapaxes(jnp.tril(d, -1), -1, -2))
+        h = (x + jnp.conj(jnp.swapaxes(x, -1, -2))) / 2
+        return jnp.linalg.eigh(lower + (h - stop(h)), symmetrize_input=False)
+
+    def eigvalsh(x: Any, /) -> Any:
+        return eigh(x).eigenvalues
+
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
-    vars(linalg).update(svd=svd, matrix_norm=matrix_norm, vector_norm=vector_norm)
+    vars(linalg).update(
+        svd=svd,
+        matrix_norm=matrix_norm,
+        vector_norm=vector_norm,
+        eigh=eigh,
+        eigvalsh=eigvalsh,
+    )
     fft = _Module("unigrad._array_api.jax_tape.fft", jnp.fft)
     vars(fft).update({name: _row_major(getattr(jnp.fft, name)) for name in _TRANSFORMS})
     pow_ = _pow()

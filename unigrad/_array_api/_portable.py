@@ -10,11 +10,15 @@ documents the list; this module is its one definition (no framework is imported 
 
 from __future__ import annotations
 
+import functools
+import operator
+from collections.abc import Callable
 from typing import Any
 
-from .._errors import NamespaceAttributeError
+from .._errors import AxisError, NamespaceAttributeError, message
 
 __all__ = [
+    "AXIS_FUNCTIONS",
     "EXTENSIONS",
     "FFT",
     "LINALG",
@@ -282,6 +286,90 @@ def _lacking(ns: Portable, name: str) -> NamespaceAttributeError:
     return NamespaceAttributeError(msg)
 
 
+#: The functions whose ``axis`` (an int or a sequence of ints, by keyword: the
+#: standard's) names axes of their first argument, in ``[-ndim, ndim)``. One outside is
+#: `unigrad.AxisError` on every backend (the standard: an out-of-range axis is an error),
+#: checked here before the framework runs: torch reduced a 0-d array along axis 0
+#: (``var`` of it gave 0), jax raised ``ValueError``, numpy and paddle ``IndexError`` or
+#: answered, depending on the function. ``axis=None`` and an omitted axis are the
+#: framework's.
+AXIS_FUNCTIONS = frozenset(
+    {
+        "sum",
+        "prod",
+        "mean",
+        "var",
+        "std",
+        "max",
+        "min",
+        "argmax",
+        "argmin",
+        "all",
+        "any",
+        "count_nonzero",
+        "cumulative_sum",
+        "cumulative_prod",
+        "logsumexp",
+        "softmax",
+        "log_softmax",
+        "sort",
+        "argsort",
+        "flip",
+        "diff",
+        "vector_norm",
+    }
+)
+
+
+def _axis_error(name: str, axis: Any, ndim: int) -> AxisError:
+    return AxisError(
+        message(
+            f"{name}: axis {axis!r} is out of range for an array of dimension {ndim}",
+            expected=f"axes in [-{ndim}, {ndim})" if ndim else "no axis (a 0-d array has none)",
+            got=f"axis={axis!r}",
+            fix="Pass axes the array has, or axis=None"
+            + (" (a 0-d array: omit axis, or reshape it to (1,) first)." if not ndim else "."),
+        )
+    )
+
+
+#: ``axis`` not given (a function's own default is then the framework's).
+_UNSET: Any = object()
+
+
+def _axis_checked(fn: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """``fn`` with its keyword ``axis`` checked against its first argument's ``ndim``
+    (an int axis is compared once; an omitted one is not looked at)."""
+
+    @functools.wraps(fn)
+    def checked(x: Any, /, *args: Any, axis: Any = _UNSET, **kwargs: Any) -> Any:
+        if axis is _UNSET:
+            return fn(x, *args, **kwargs)
+        if axis is not None:
+            ndim = getattr(x, "ndim", None)
+            if type(ndim) is int:
+                if type(axis) is int:
+                    if not -ndim <= axis < ndim:
+                        raise _axis_error(name, axis, ndim)
+                else:
+                    _check_axes(name, axis, ndim)
+        return fn(x, *args, axis=axis, **kwargs)
+
+    return checked
+
+
+def _check_axes(name: str, axis: Any, ndim: int) -> None:
+    """Raise `AxisError` for an entry of ``axis`` (a sequence, or an integer-like) out of
+    ``[-ndim, ndim)``; anything else is the framework's to refuse."""
+    for a in axis if isinstance(axis, (tuple, list)) else (axis,):
+        try:
+            i = operator.index(a)
+        except TypeError:
+            continue
+        if not -ndim <= i < ndim:
+            raise _axis_error(name, axis, ndim)
+
+
 class Portable:
     """A namespace seen through a fixed list of names.
 
@@ -332,6 +420,8 @@ class Portable:
                 raise _lacking(self, name) from None
         if name in _SUBMODULES and self._names is PORTABLE:
             value = Portable(value, names=_SUBMODULES[name], label=f"{self._label}.{name}")
+        elif name in AXIS_FUNCTIONS and callable(value):
+            value = _axis_checked(value, name)
         self.__dict__[name] = value
         return value
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 import jax
+from jax._src import core as _core
 
-from .._errors import CompiledStepError, TapeError, message
+from .._errors import CompiledStepError, TapeError, UnsupportedFeatureError, message
 from ..tape import STEP_READ, JaxTensor, NumpyTensor, Tensor, jax_engine
 from ._base import BackwardRequest, Capabilities, FunctionalImpl, GradRequest
 from ._tape import TapeBackend
@@ -63,6 +64,32 @@ def _no_unflatten(aux: Any, children: Any) -> NoReturn:  # pragma: no cover - un
 # numpy tape tensor handed to jax.numpy is the same mistake.
 for _cls in (JaxTensor, NumpyTensor):
     jax.tree_util.register_pytree_node(_cls, _no_flatten, _no_unflatten)
+
+_PLAIN_INDEXED = message(
+    "a plain jax array was indexed by a tape tensor",
+    expected="an index jax's indexing reads: an int, a slice, a jax or NumPy array, or a list",
+    got="a tape tensor (jax 0.10's indexing takes no other array object; a tape tensor "
+    "that requires grad cannot be an index anyway)",
+    fix="Index the tape's array instead, xp.asarray(a)[m] with xp = unigrad.namespace(m) "
+    "(a constant here, differentiable where a is a tape tensor), or give jax the index's "
+    "value: a[m.value] for a constant m (a mask, an argmax).",
+)
+
+
+def _no_abstract_value(t: Tensor) -> NoReturn:
+    raise UnsupportedFeatureError(_PLAIN_INDEXED)
+
+
+# jax 0.10.2's indexing (`jax._src.numpy.indexing.IndexType.from_index`) asks
+# `core.typeof` whether an unknown index is a boolean array, catching its TypeError, and
+# then raises a bare IndexError ("only integers, slices ... are valid indices"), also
+# for a constant mask `jnp_array[t > 0]` where numpy, torch and paddle answer. jax asks
+# for a tape tensor's abstract value nowhere else before the pytree registration above
+# refuses it (jnp.sin, jit, device_put), so this names the mistake and the fix there; an
+# UnsupportedFeatureError is no TypeError, which jax would catch. No upstream issue:
+# jax's indexing accepts only its own arrays, NumPy's and lists by design.
+for _cls in (JaxTensor, NumpyTensor):
+    _core.pytype_aval_mappings[_cls] = _no_abstract_value
 
 
 class JaxBackend(TapeBackend):

@@ -57,17 +57,20 @@ class Kit:
             a = a.reshape(shape)
         return self.backend.asarray(a, dtype)
 
-    def constant(self, data: Any, dtype: str = "float32") -> Any:
+    def constant(
+        self, data: Any, dtype: str = "float32", shape: tuple[int, ...] | None = None
+    ) -> Any:
         """A constant operand of a program (a differential program's unwatched leaf): a
         plain tensor where those are arrays of the standard (``caps.standard_arrays``),
         else the namespace's constant (``xp.asarray``: on tensorflow, whose plain
-        ``tf.Tensor`` has no ``.T`` and no integer-array indexing)."""
-        t = self.tensor(data, dtype)
+        ``tf.Tensor`` has no ``.T`` and no integer-array indexing); ``shape`` as
+        `tensor`'s."""
+        t = self.tensor(data, dtype, shape)
         return t if self.caps.standard_arrays else self.xp.asarray(t)
 
-    def leaf(self, data: Any, dtype: str = "float32") -> Any:
-        """A tensor that requires grad: ``unigrad.watch(tensor(data))``."""
-        return unigrad.watch(self.tensor(data, dtype))
+    def leaf(self, data: Any, dtype: str = "float32", shape: tuple[int, ...] | None = None) -> Any:
+        """A tensor that requires grad: ``unigrad.watch(tensor(data, dtype, shape))``."""
+        return unigrad.watch(self.tensor(data, dtype, shape))
 
     def ones(self, shape: Any, dtype: str = "float32") -> Any:
         import numpy as np

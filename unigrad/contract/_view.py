@@ -37,7 +37,9 @@ class GraphView(abc.ABC):
 
     @abc.abstractmethod
     def children(self, node: Any, /) -> Iterable[Any]:
-        """The nodes a backward pass goes to from ``node`` (None entries are skipped)."""
+        """The nodes a backward pass goes to from ``node`` along edges whose derivative
+        is not identically zero (rule 14's cuts left out: what is reached only through
+        ``round`` is not reached; None entries are skipped)."""
 
     @abc.abstractmethod
     def ident(self, node: Any, /) -> Hashable:

@@ -210,8 +210,8 @@ def _dependencies(
 ) -> tuple[tuple[Any, ...], list[frozenset[int]]]:
     """``fn(*vals)`` and, per output, the argument positions it depends on, learned by
     one run and kept under ``key`` in the ``dependences`` cache (the dependence does not
-    depend on the values, only on the graph's structure and dtypes, unless the run went
-    through a zero-size value: then nothing is kept).
+    depend on the values, only on the graph's structure, shapes and dtypes, unless the
+    run went through a zero-size value: then nothing is kept).
 
     The values are ``fn``'s on the plain arrays, as every later (deferred) call of the
     structure computes them, never the dependence trace's: on numpy the trace boxes the
@@ -238,8 +238,11 @@ def _cached_dependencies(key: Any) -> list[frozenset[int]] | None:
         return None
 
 
-def _dtype_of(p: Any) -> Any:
-    return p._aval[1] if isinstance(p, Tensor) else getattr(p, "dtype", type(p))
+def _aval_of(p: Any) -> Any:
+    """``p``'s shape and dtype (the dependence cache's key holds them)."""
+    if isinstance(p, Tensor):
+        return p._aval[0], p._aval[1]
+    return getattr(p, "shape", None), getattr(p, "dtype", type(p))
 
 
 def _output(fn: Callable[..., Any], i: int) -> Callable[..., Any]:
@@ -282,9 +285,12 @@ def _differentiable(
     parents = (*inputs, *consts, *(seeds[i] for i in seed_idx))
     node_key = ("vjp", key) if key is not None else ("vjp-uncached", fresh_token())
     engine = cls._engine
-    # the dependence follows the dtypes too (real abs's gradient is a constant, complex
-    # abs's is z/|z|): the cache key holds them besides the graph's structure
-    deps_key = None if key is None else (node_key, tuple(_dtype_of(p) for p in parents))
+    # the dependence follows the dtypes (real abs's gradient is a constant, complex abs's
+    # is z/|z|) and the shapes (the k-th derivative of a product of n factors is a
+    # constant from k = n on: the prod of 2 elements' second derivative, kept for the
+    # structure, detached that of 3 elements, and which answer a program got depended
+    # on what ran before it): the cache key holds them besides the graph's structure
+    deps_key = None if key is None else (node_key, tuple(_aval_of(p) for p in parents))
     deps = _cached_dependencies(deps_key)
     plain: list[Any] | None = None
     values: tuple[Any, ...] | None = None

@@ -250,6 +250,14 @@ def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[A
     return extra
 
 
+def _live_children(node: Any) -> list[Any]:
+    """The nodes a structural walk goes to from ``node``: none from a node of
+    `CUT_NODES` (rule 14: an earlier create_graph call reached only through ``round``
+    is not reached, as on the tapes, where ``round`` is a constant: differential seed
+    777, program 4274 before b400b9a), else its children."""
+    return [] if node.name() in CUT_NODES else _children(node)
+
+
 class _PaddleGraph(GraphView):
     """paddle's graph for the contract's structural rules: ``GradNode`` objects named by
     their pointers, the records in `CALLS`, full-range slices as the alias paddle's
@@ -259,7 +267,7 @@ class _PaddleGraph(GraphView):
     def node(self, t: Any) -> Any:
         return None if t.is_leaf or t.stop_gradient else _grad_fn(t)
 
-    children = staticmethod(_children)
+    children = staticmethod(_live_children)
 
     ident = staticmethod(node_ptr)
 

@@ -15,6 +15,7 @@ from .._base import (
     GradRequest,
 )
 from ._graph import _ACCUMULATE, _children, _covers, _ref, _runs_recursive
+from ._structure import _live_edges
 
 
 def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:
@@ -112,6 +113,14 @@ def _is_full_slice(x: Any) -> bool:
     return name == "SliceBackward0" and node._saved_step == 1 and _covers(node)
 
 
+def _live_children(node: Any) -> list[Any]:
+    """The nodes a structural walk goes to from ``node``: its edges whose derivative is
+    not identically zero (`_live_edges`; rule 14: an earlier create_graph call reached
+    only through ``round`` is not reached, as on the tapes, where ``round`` is a
+    constant: differential seed 777, program 4274 before b400b9a)."""
+    return [c for c, _ in _live_edges(node) if c is not None]
+
+
 class _TorchGraph(GraphView):
     """torch's graph for the contract's structural rules: ``grad_fn`` nodes, a leaf's
     ``AccumulateGrad`` named by its tensor, the records in the nodes' ``metadata``."""
@@ -119,7 +128,7 @@ class _TorchGraph(GraphView):
     def node(self, t: Any) -> Any:
         return t.grad_fn
 
-    children = staticmethod(_children)
+    children = staticmethod(_live_children)
 
     ident = staticmethod(_ident)
 

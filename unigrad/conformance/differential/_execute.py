@@ -135,7 +135,7 @@ def on_backend_compiled(program: Program, kit: Kit) -> list[CallOutcome] | None:
     # float and complex leaves are the step's arguments; masks and index arrays are
     # closed over (concrete), as a compiled step needs them to know its shapes
     made = {
-        s.name: (kit.tensor if s.watched else kit.constant)(s.data, s.dtype)
+        s.name: (kit.tensor if s.watched else kit.constant)(s.data, s.dtype, s.shape)
         for s in program.steps
         if isinstance(s, Leaf)
     }
@@ -225,8 +225,7 @@ def on_reference(program: Program) -> list[CallOutcome]:
     out: list[CallOutcome] = []
     for i, step in enumerate(program.steps):
         if isinstance(step, Leaf):
-            v = np.asarray(step.data, dtype=bool if step.dtype == "bool" else None)
-            env[step.name] = r = R.leaf(v, step.dtype, step.watched)
+            env[step.name] = r = R.leaf(step.array(), step.dtype, step.watched)
             leaves.append(r)
         elif isinstance(step, Op):
             env[step.name] = R.op(step.op, [_lookup(env, a) for a in step.args], dict(step.params))

@@ -25,7 +25,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from ._ops import DIFFERENTIABLE, MODES, OPS, TABLE, Drawn, OpSpec, Var, remember
-from ._program import Backward, Grad, Leaf, Op, Program, Seed, Step
+from ._program import Backward, Grad, Leaf, Op, Program, Seed, Step, shape_field
 
 __all__ = ["focus_for", "generate_focused", "programs"]
 
@@ -132,13 +132,13 @@ class _Builder:
         if m.size:
             m.flat[0] = True  # never an empty selection
         data = m.tolist()
-        self.steps.append(Leaf(name, data, "bool", False))
+        self.steps.append(Leaf(name, data, "bool", False, shape_field(shape)))
         remember(name, data)
         return Var(name, shape, "bool", False)
 
     def data(self, values: Any, dtype: str) -> Var:
         name = self.fresh("i")
-        self.steps.append(Leaf(name, values, dtype, False))
+        self.steps.append(Leaf(name, values, dtype, False, shape_field(np.shape(values))))
         remember(name, values)
         return Var(name, tuple(np.shape(values)), dtype, False)
 
@@ -164,7 +164,8 @@ class _Builder:
             shape = self.choice(_SHAPES)
         dtype = dtype or self.dtype
         name = self.fresh("x")
-        self.steps.append(Leaf(name, _data(self.rng, shape, "complex" in dtype), dtype, watched))
+        data = _data(self.rng, shape, "complex" in dtype)
+        self.steps.append(Leaf(name, data, dtype, watched, shape_field(shape)))
         v = Var(name, shape, dtype, watched, leaf=True, deps=frozenset({name} if watched else ()))
         self.vars.append(v)
         return v
@@ -234,8 +235,7 @@ class _Builder:
             return None
         if kind == "wrong":
             shape = (*shape, 2) if self.flip() or not shape else shape[:-1]
-        empty = shape if 0 in shape else None  # (nested lists lose its trailing dims)
-        return Seed(_data(self.rng, shape, v.complex), v.dtype, empty)
+        return Seed(_data(self.rng, shape, v.complex), v.dtype, shape_field(shape))
 
     def grad(
         self, name: str, outs: list[Var], ins: list[Var], create: bool, mode: str | None

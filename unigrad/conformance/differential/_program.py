@@ -11,22 +11,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Backward", "Grad", "Leaf", "Op", "Program", "Seed", "Step", "render_op"]
+import numpy as np
+
+__all__ = [
+    "Backward",
+    "Grad",
+    "Leaf",
+    "Op",
+    "Program",
+    "Seed",
+    "Step",
+    "render_op",
+    "shape_field",
+]
 
 
 @dataclass(frozen=True)
 class Leaf:
     """``name = k.leaf(data, dtype)`` (watched) or ``k.constant(data, dtype)`` (a
-    constant: `Kit.constant`)."""
+    constant: `Kit.constant`); a zero-size one ``k.leaf(data, dtype, shape=shape)``
+    (nested lists lose the trailing dimensions of an empty array: ``[]`` is (0,)
+    whatever the shape the generator drew, (0, 3) say)."""
 
     name: str
     data: Any
     dtype: str
     watched: bool
+    #: The shape of a zero-size leaf; None for any other (its data gives it).
+    shape: tuple[int, ...] | None = None
 
     def line(self) -> str:
         fn = "leaf" if self.watched else "constant"
-        return f"{self.name} = k.{fn}({self.data!r}, {self.dtype!r})"
+        shape = "" if self.shape is None else f", shape={self.shape!r}"
+        return f"{self.name} = k.{fn}({self.data!r}, {self.dtype!r}{shape})"
+
+    def array(self) -> np.ndarray:
+        """The leaf's value as a NumPy array of its shape (the dtype left to NumPy but
+        for a bool leaf): what the reference starts from."""
+        a: np.ndarray = np.asarray(self.data, dtype=bool if self.dtype == "bool" else None)
+        return a if self.shape is None else a.reshape(self.shape)
+
+    def __repr__(self) -> str:
+        shape = "" if self.shape is None else f", shape={self.shape!r}"
+        return (
+            f"Leaf(name={self.name!r}, data={self.data!r}, dtype={self.dtype!r}, "
+            f"watched={self.watched!r}{shape})"
+        )
+
+
+def shape_field(shape: tuple[int, ...]) -> tuple[int, ...] | None:
+    """What a `Leaf` or `Seed` of ``shape`` stores as its ``shape``: the shape of a
+    zero-size value, None for any other."""
+    return tuple(shape) if 0 in shape else None
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,11 @@ def op(name: str, args: Sequence[RV], p: dict[str, Any]) -> RV:
         msg = f"unknown op {name!r}"
         raise ValueError(msg)
     if spec.min_nd > 0 and args and np.ndim(args[0].v) == 0:
-        # outside the op's domain (an axis of a 0-d value): the generator drew it for a
-        # shape the program's leaves do not keep (an empty leaf of shape (0, n) reads back
-        # as (0,); differential seed 2027 program 2600), and the backends disagree there
-        # (torch reduces the 0-d value, the others raise): no contract to check
+        # outside the op's domain (an axis of a 0-d value, `unigrad.AxisError` on every
+        # backend: docs/semantics.md, "An axis out of range"). The generator draws no such
+        # op (`min_nd`; a zero-size leaf keeps its shape since differential seed 2027
+        # program 2600, whose (0, n) leaf read back as (0,)); a program that reaches one
+        # raises in an op, which the tester does not compare: degenerate
         msg = f"{name} of a 0-d value (it needs an axis)"
         raise Degenerate(msg)
     return spec.oracle(list(args), p)

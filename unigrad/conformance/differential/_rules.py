@@ -8,7 +8,8 @@ in a backend's rule shows up as a divergence:
   ``x[...]``, ``x[()]``, ``x[:, :]``) that requires grad, as an input or a cut, is
   refused; an int, ``None``, a step other than 1, an array or a mask is not such a slice.
 * row 16: a non-leaf input or cut ``v`` is refused when the outputs reach (through the
-  graph, and from a ``create_graph`` result on through everything its call's outputs
+  graph's differentiable edges: a cut's result, ``round(g)``, is a constant of no
+  graph, rule 14; and from a ``create_graph`` result on through everything its call's outputs
   and seeds depend on) a result of a call *C* such that ``v`` depends on one of *C*'s
   inputs without being it, and one of *C*'s outputs is ``v`` or depends on it; and a
   result ``g_i`` of *C* (for input ``x_i``) is refused when the outputs reach another

@@ -5671,9 +5671,126 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd5 (issue 23, class: refusal order): paddle's no_grad_vars pass decided
-    # reachability before refusing its wrong complex double-grad kernels (None where the
-    # pass without cuts refuses)
+    # orc2 (session 28): rule 16g's walk and rule 14's cuts
+    (
+        "torch, paddle: rule 16g refused an intermediate behind a create_graph call the "
+        "outputs reach only through round (a cut, rule 14); the tapes and the oracle "
+        "answer (seed 777 program 4274, drawn before b400b9a)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.62, 1.39], [-1.23, 0.59], [-0.34, -1.22]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=[-0.97, -1.16], dtype="float64", watched=True),
+                Op(name="v3", op="linalg.matmul", args=("x1", "x2"), params=()),
+                Op(
+                    name="v4",
+                    op="matrix_norm",
+                    args=("x1",),
+                    params=(("keepdims", False), ("ord", "-inf")),
+                ),
+                Leaf(name="x5", data=[[1.49, 0.98], [-1.46, -1.29]], dtype="float64", watched=True),
+                Op(name="v6", op="linalg.matrix_power", args=("x5",), params=(("n", 3),)),
+                Op(name="v7", op="linalg.matrix_transpose", args=("v6",), params=()),
+                Grad(
+                    name="g8",
+                    outputs=("v7", "v6"),
+                    inputs=("x5",),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="round", args=("g8[0]",), params=()),
+                Op(name="v10", op="where_gt", args=("v7", "v9"), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10", "v10"),
+                    inputs=("x5",),
+                    seeds=(
+                        Seed(
+                            data=[[[1.46, 0.6], [0.99, 0.29]], [[-1.34, 0.72], [0.66, -0.22]]],
+                            dtype="float64",
+                        ),
+                        Seed(
+                            data=[[[0.24, -0.97], [-0.25, 0.83]], [[1.09, 0.88], [-1.17, 1.42]]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Op(name="v12", op="subtract", args=("v10", "v4"), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12", "v12"),
+                    inputs=("x5", "x5", "v6"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # orc2 (session 28): a zero-size leaf keeps the shape the generator drew
+    (
+        "reference: seed 2027 program 2600's first draw (before b400b9a), its (0, 2) leaf "
+        "built as (0, 2) (nested lists read it back as (0,): tensordot gave a 0-d value "
+        "that var reduced along axis -1, IndexError in the reference)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-0.56, dtype="float32", watched=True),
+                Op(name="v2", op="ceil", args=("x1",), params=()),
+                Leaf(name="m3", data=False, dtype="bool", watched=False),
+                Op(name="v4", op="nonzero_take", args=("v2", "m3"), params=()),
+                Leaf(name="x5", data=[], dtype="float32", watched=False, shape=(0, 2)),
+                Op(name="v6", op="tensordot", args=("v4", "x5"), params=(("axes", 1),)),
+                Op(name="v7", op="sqrt", args=("x5",), params=()),
+                Op(
+                    name="v8",
+                    op="var",
+                    args=("v6",),
+                    params=(("axis", -1), ("correction", 1), ("keepdims", True)),
+                ),
+                Op(name="v9", op="max", args=("v8",), params=(("axis", -1), ("keepdims", True))),
+                Op(name="v10", op="logsumexp", args=("v6",), params=()),
+                Op(name="v11", op="sigmoid", args=("v10",), params=()),
+                Op(name="v12", op="sign", args=("x5",), params=()),
+                Op(name="v13", op="signbit", args=("v10",), params=(("dtype", "float32"),)),
+                Op(name="v14", op="sin", args=("x5",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x5", "x5"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("x1",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "paddle: complex create_graph pass, no_grad_vars refuses as without (seed 2027, 42545)",
         Program(
