@@ -614,7 +614,11 @@ def test_a_list_op_of_cut_values_and_a_constant_is_a_constant(backend, cut) -> N
 
 #: backends whose structure keeps a dependence after the derivative of order n of a
 #: product of n factors, a constant (docs/semantics.md, "Dependence": open)
-_PROD_OPEN = {2: {"torch"}, 3: {"torch", "paddle", "jax", "numpy"}, 4: {"torch", "paddle"}}
+_PROD_OPEN = {
+    2: {"torch"},
+    3: {"torch", "paddle", "jax", "numpy", "tensorflow"},
+    4: {"torch", "paddle"},
+}
 
 
 @pytest.mark.parametrize("n", [2, 3, 4])

@@ -61,7 +61,21 @@ class _Linalg:
         return c.SVDResult(u, s, tf.linalg.adjoint(v))
 
     def eigh(self, x: Any) -> Any:
+        """LAPACK's eigendecomposition of the lower triangle with torch's gradient, the
+        Hermitian part of the incoming one (docs/semantics.md, "eigh of a matrix that is
+        not Hermitian"): TensorFlow 2.21 reads the lower triangle too, but its gradient
+        is the lower-triangle function's own (zero above the diagonal, twice the
+        off-diagonal entries below). The input is ``x``'s lower triangle made Hermitian,
+        plus ``h - stop(h)`` (zero) for ``h`` the Hermitian part of ``x``: the same values
+        bit for bit, and the derivative of the Hermitian part (linear: any order)."""
         tf = _tf()
+        if x.shape.rank is not None and x.shape.rank >= 2:
+            d = tf.stop_gradient(x)
+            lower = tf.linalg.band_part(d, -1, 0) + tf.linalg.adjoint(
+                tf.linalg.band_part(d, -1, 0) - tf.linalg.band_part(d, 0, 0)
+            )
+            h = (x + tf.linalg.adjoint(x)) / 2
+            x = lower + (h - tf.stop_gradient(h))
         w, v = tf.linalg.eigh(x)
         if w.dtype.is_complex:
             # TensorFlow 2.21 returns a Hermitian matrix's (real) eigenvalues in its
