@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 import jax
-from jax._src import core as _core
 
 from .._errors import CompiledStepError, TapeError, UnsupportedFeatureError, message
 from ..tape import STEP_READ, JaxTensor, NumpyTensor, Tensor, jax_engine
@@ -88,8 +87,11 @@ def _no_abstract_value(t: Tensor) -> NoReturn:
 # refuses it (jnp.sin, jit, device_put), so this names the mistake and the fix there; an
 # UnsupportedFeatureError is no TypeError, which jax would catch. No upstream issue:
 # jax's indexing accepts only its own arrays, NumPy's and lists by design.
-for _cls in (JaxTensor, NumpyTensor):
-    _core.pytype_aval_mappings[_cls] = _no_abstract_value
+# (a private table: where a jax release lacks it, jax's own IndexError stays)
+_AVALS = getattr(getattr(getattr(jax, "_src", None), "core", None), "pytype_aval_mappings", None)
+if isinstance(_AVALS, dict):
+    for _cls in (JaxTensor, NumpyTensor):
+        _AVALS[_cls] = _no_abstract_value
 
 
 class JaxBackend(TapeBackend):
