@@ -40,9 +40,9 @@ __all__ = ["STEP_READ", "CompiledStep", "StepRules", "step_read_error"]
 _NUMBERS = (int, float, complex)
 
 STEP_READ = message(
-    "a unigrad.jit step read a value while jax traced it",
-    expected="a step whose Python does not depend on the values it computes (jax runs "
-    "the Python once, on abstract values, and replays the compiled result)",
+    "a unigrad.jit step read a value while it was traced",
+    expected="a step whose Python does not depend on the values it computes (jax and "
+    "tensorflow run the Python once, on abstract values, and replay the compiled result)",
     got="a conversion of a traced value (float(t), int(t), if t > 0, to_numpy, a value "
     "used as a shape, a boolean mask given as an argument)",
     fix="Move the read out of the step (return the value instead), use xp.where for a "
