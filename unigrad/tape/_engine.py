@@ -115,6 +115,11 @@ class Engine:
         """Zeros of ``v``'s shape and dtype (a fresh array)."""
         return self.np.zeros_like(v)
 
+    def ones_of(self, v: Any) -> Any:
+        """Ones of ``v``'s shape and dtype, not a function of ``v`` (the default seed
+        of an output: autograd records ``ones_like`` as a function of its argument)."""
+        return self.np.ones(v.shape, self.dtype_of(v))
+
     def cast(self, x: Any, dtype: Any) -> Any:
         raise NotImplementedError
 

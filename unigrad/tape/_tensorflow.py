@@ -245,6 +245,12 @@ class _TensorflowEngine(Engine):
     def zeros_like(self, v: Any) -> Any:
         return self._tf.zeros_like(v)
 
+    def ones_of(self, v: Any) -> Any:
+        """``tf.ones_like``: ``OnesLike`` is not differentiable (array_grad.py), so an
+        outer recording tape sees a constant; one op, where ``tnp.ones(shape, dtype)``
+        converts the shape and dtype first (TensorFlow 2.21: about five times the cost)."""
+        return self._tf.ones_like(v)
+
     def cast(self, x: Any, dtype: Any) -> Any:
         return self._tf.cast(x, _np_dtype(dtype))
 
