@@ -156,9 +156,7 @@ def make_run(
 
         outs, pull, kept = engine.vjp(f, primals)
         cts = tuple(
-            ones_of(o)
-            if none
-            else (xnp.conj(s) if _is_complex(dtype_of(s)) else s)
+            ones_of(o) if none else (xnp.conj(s) if _is_complex(dtype_of(s)) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
         )
         gs = pull(cts)
