@@ -86,7 +86,7 @@ class CompiledStep:
         self.nums = static_argnums
         self.names = static_argnames
         self.rules = rules
-        self.array_types = self.engine._array_types  # type: ignore[attr-defined]
+        self.array_types = self.engine._array_types
         self.numbers = () if self.engine.static_numbers else _NUMBERS
         self.cache = CACHES.new()
 
