@@ -231,6 +231,45 @@ def test_a_tensor_recorded_outside_the_step_keeps_its_value(backend):
     backend.close(c, np.exp([0.5, 1.0]), rtol=1e-6)
 
 
+def test_a_mask_the_step_closes_over_stays_concrete(backend):
+    # nonzero of a namespace constant (reshaped inside the step) and a boolean mask: on
+    # tensorflow a constants-only op inside the step used to be staged into the graph,
+    # so nonzero's result had the unknown shape (None,) and the seed of a grad through
+    # it could not be made (a raw ValueError; a GradOutputsError for a given seed)
+    x = backend.tensor([1.0, -2.0, 3.0])
+    xp = unigrad.namespace(x)
+    mask = xp.asarray(backend.tensor([True, False, True], dtype="bool"))
+
+    @unigrad.jit
+    def step(x, seed):
+        w = unigrad.watch(x)
+        picked = xp.take(w * w, xp.nonzero(xp.reshape(mask, (-1,)))[0], axis=0)
+        (g1,) = unigrad.grad(picked, w, retain_graph=True)
+        (g2,) = unigrad.grad(picked, w, grad_outputs=seed, retain_graph=True)
+        (g3,) = unigrad.grad((w * w)[mask], w, grad_outputs=seed)
+        return g1, g2, g3
+
+    seed = backend.tensor([0.5, 0.25])
+    for _ in range(2):
+        g1, g2, g3 = step(x, seed)
+        backend.close(g1, [2.0, 0.0, 6.0], rtol=1e-6)
+        backend.close(g2, [1.0, 0.0, 1.5], rtol=1e-6)
+        backend.close(g3, [1.0, 0.0, 1.5], rtol=1e-6)
+
+
+@pytest.mark.needs("compiles_steps")
+def test_a_mask_computed_inside_a_compiled_step_is_refused(backend):
+    # jax refuses a traced boolean mask; tensorflow gave a result of unknown shape and
+    # then a raw ValueError (a seed of shape (None,)): the documented error on both
+    @unigrad.jit
+    def step(x):
+        w = unigrad.watch(x)
+        return unigrad.grad(w[w > 0], w)[0]
+
+    with pytest.raises(unigrad.CompiledStepError, match="read a value"):
+        step(backend.tensor([1.0, -2.0, 3.0]))
+
+
 def test_a_step_without_tensors_runs_as_written():
     runs: list[int] = []
 

@@ -5,7 +5,7 @@ with a history among the arguments, ``backward`` inside), makes ``watch`` inside
 give the step's own leaves (`step_leaf`) and its results values (`detach_results`), then
 hands the call to its backend. The jax tape compiles the whole step, its
 ``grad`` calls included, into one ``jax.jit`` function (`unigrad.tape._step`), the
-tensorflow tape into one ``tf.function`` (`unigrad.backends.tensorflow_step`);
+tensorflow tape into one ``tf.function`` (the same `unigrad.tape._step`);
 torch, paddle and the numpy tape, whose engines run a step as it is written, call the
 function itself.
 """
@@ -242,7 +242,7 @@ def jit(
     step's Python runs only while tracing, and a training step runs within about 5 % of
     the same step written by hand for ``jax.jit(jax.grad(...))`` (``benchmarks/``). On
     tensorflow the step is traced the same way into one ``tf.function``
-    (``unigrad.backends.tensorflow_step``; Python numbers among its arguments are static
+    (``unigrad.tape._step``; Python numbers among its arguments are static
     there: TensorFlow does not promote dtypes). On torch, paddle and numpy the step
     runs as written, every call. The rules are the same on every backend:
 

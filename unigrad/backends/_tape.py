@@ -189,14 +189,7 @@ class TapeBackend(Backend):
     ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any] | None:
         if not self.engine.compiles:  # autograd runs a step as it is written
             return None
-        return tape.CompiledStep(
-            self.tensor_cls,
-            fn,
-            static_argnums,
-            static_argnames,
-            backend=self,
-            rules=_STEP_RULES,
-        )
+        return tape.CompiledStep(self, fn, static_argnums, static_argnames, _STEP_RULES)
 
     def cast(self, x: Any, like: Any) -> Any:
         if isinstance(x, Tensor):

@@ -62,11 +62,12 @@ class TensorflowBackend(TapeBackend):
         static_argnums: tuple[int, ...],
         static_argnames: tuple[str, ...],
     ) -> Callable[[tuple[Any, ...], dict[str, Any]], Any] | None:
-        """The whole step as one ``tf.function`` (`tensorflow_step.TensorflowStep`)."""
+        """The whole step as one ``tf.function`` (`unigrad.tape.CompiledStep`, with
+        `unigrad.tape._tensorflow`'s hooks: numbers static, TensorFlow's read errors)."""
+        from ..tape import CompiledStep
         from ._tape import _STEP_RULES
-        from .tensorflow_step import TensorflowStep
 
-        return TensorflowStep(self, fn, static_argnums, static_argnames, _STEP_RULES)
+        return CompiledStep(self, fn, static_argnums, static_argnames, _STEP_RULES)
 
     def grad(self, request: GradRequest) -> list[Any | None]:
         """The tape's gradients; with ``create_graph``, a result without history (a

@@ -50,6 +50,20 @@ class Engine:
     def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         return fn
 
+    #: Whether a Python number given to a `unigrad.jit` step is static (part of the
+    #: compiled function's key) rather than one of its traced arguments.
+    static_numbers: bool = False
+
+    def compile_step(self, body: Callable[[list[Any]], list[Any]]) -> Callable[..., Any]:
+        """A `unigrad.jit` step's body (a list of arrays in, a list out) compiled as one
+        function (`unigrad.tape.CompiledStep`); only engines that compile steps."""
+        raise NotImplementedError
+
+    def is_step_read(self, err: BaseException) -> bool:
+        """Whether ``err`` is the framework's refusal of a value read while it traces a
+        `unigrad.jit` step (a conversion, a value-dependent shape)."""
+        return False
+
     def batched(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         """``fn(ins, consts, seeds)`` mapped over dim 0 of every seed."""
         raise NotImplementedError
@@ -101,6 +115,11 @@ class Engine:
         """Zeros of ``v``'s shape and dtype (a fresh array)."""
         return self.np.zeros_like(v)
 
+    def ones_of(self, v: Any) -> Any:
+        """Ones of ``v``'s shape and dtype, not a function of ``v`` (the default seed
+        of an output: autograd records ``ones_like`` as a function of its argument)."""
+        return self.np.ones(v.shape, self.dtype_of(v))
+
     def cast(self, x: Any, dtype: Any) -> Any:
         raise NotImplementedError
 
@@ -133,6 +152,24 @@ class _JaxEngine(Engine):
     def flatten(self, tree: Any, is_leaf: Callable[[Any], bool]) -> tuple[list[Any], Any]:
         leaves, treedef = self._jax.tree_util.tree_flatten(tree, is_leaf=is_leaf)
         return leaves, treedef
+
+    def compile_step(self, body: Callable[[list[Any]], list[Any]]) -> Callable[..., Any]:
+        return self._jax.jit(body)  # type: ignore[no-any-return]
+
+    @functools.cached_property
+    def _read_errors(self) -> tuple[type[BaseException], ...]:
+        errors = self._jax.errors
+        return (
+            errors.ConcretizationTypeError,
+            errors.TracerArrayConversionError,
+            errors.TracerIntegerConversionError,
+            errors.NonConcreteBooleanIndexError,
+        )
+
+    def is_step_read(self, err: BaseException) -> bool:
+        """jax's refusals of a value read while it traces (a conversion, a
+        value-dependent shape such as ``nonzero``'s, a boolean mask)."""
+        return isinstance(err, self._read_errors)
 
     def unflatten(self, treedef: Any, leaves: Sequence[Any]) -> Any:
         return self._jax.tree_util.tree_unflatten(treedef, leaves)

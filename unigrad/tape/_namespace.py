@@ -260,11 +260,12 @@ def _recording(cls: type[Tensor], fn: Any, name: str, creation: bool) -> Any:
                         return fn(*args, **kwargs)
                 return record_call(cls, fn, args, kwargs)
             except (TypeError, IndexError) as err:
-                # inside a unigrad.jit step, jax refuses a value read (nonzero's size of a
-                # traced mask): the documented CompiledStepError, as the step itself raises
+                # inside a unigrad.jit step, the engine refuses a value read (nonzero's
+                # size of a traced mask): the documented CompiledStepError, as the step
+                # itself raises
                 from ._step import step_read_error
 
-                documented = step_read_error(err)
+                documented = step_read_error(err, cls._engine)
                 if documented is None:
                     raise
                 raise documented from err

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._errors import BackendError, message
+from .._errors import BackendError, CompiledStepError, message
 from ._hooks import HOOKS
-from ._node import TensorBase
+from ._node import TensorBase, in_traced_step
 from ._record import constants, emit, record
 
 if TYPE_CHECKING:
@@ -65,8 +65,15 @@ def _record_static_index(cls: type[Tensor], x: Tensor, idx: tuple[Any, ...]) -> 
 
 
 def _is_mask(v: Any) -> bool:
+    """Whether ``v`` is a boolean array of at least one dimension (a ``tf.Tensor`` too:
+    it has no ``ndim``, and its dtype prints as ``<dtype: 'bool'>``)."""
     dtype = getattr(v, "dtype", None)
-    return dtype is not None and getattr(v, "ndim", 0) > 0 and str(dtype) == "bool"
+    if dtype is None or getattr(dtype, "name", None) != "bool":
+        return False
+    ndim = getattr(v, "ndim", None)
+    if ndim is None:
+        ndim = getattr(getattr(v, "shape", None), "rank", 0)
+    return bool(ndim)
 
 
 def _integer_masks(idx: Any) -> Any:
@@ -78,7 +85,10 @@ def _integer_masks(idx: Any) -> Any:
     concrete value outside a compiled step (a comparison runs eagerly): its value is
     read the same way. A mask that is itself a tracer (inside `unigrad.jit` or the
     caller's ``jax.jit``) is left alone, and the trace raises (`unigrad.jit`: a
-    `CompiledStepError`, as for any value read while tracing).
+    `CompiledStepError`, as for any value read while tracing). Inside a `unigrad.jit`
+    step the refusal is raised here, for every engine: TensorFlow does not refuse a
+    graph tensor as a mask but gives a result of unknown shape ``(None,)``, on which a
+    ``grad`` seed cannot be checked or made.
     """
     items = idx if isinstance(idx, tuple) else (idx,)
     if not any(_is_mask(i) for i in items):
@@ -90,7 +100,11 @@ def _integer_masks(idx: Any) -> Any:
         if _is_mask(i):
             try:
                 host = np.asarray(i._value if isinstance(i, TensorBase) else i)
-            except Exception:  # a tracer under a jit: keep the mask
+            except Exception as err:  # a tracer under a jit: keep the mask
+                if in_traced_step():
+                    from ._step import STEP_READ
+
+                    raise CompiledStepError(STEP_READ) from err
                 out.append(i)
                 continue
             out.extend(np.nonzero(host))

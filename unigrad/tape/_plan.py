@@ -142,6 +142,7 @@ def make_run(
     deltas = plan.deltas
     xnp = engine.np
     dtype_of = engine.dtype_of
+    ones_of = engine.ones_of
 
     def run(ins: Sequence[Any], consts: Sequence[Any], seeds: Sequence[Any]) -> Any:
         # zeros(shape)/ones(shape) rather than *_like(x): autograd records zeros_like
@@ -155,9 +156,7 @@ def make_run(
 
         outs, pull, kept = engine.vjp(f, primals)
         cts = tuple(
-            xnp.ones(o.shape, dtype_of(o))
-            if none
-            else (xnp.conj(s) if _is_complex(dtype_of(s)) else s)
+            ones_of(o) if none else (xnp.conj(s) if _is_complex(dtype_of(s)) else s)
             for o, s, none in zip(outs, seeds, seed_none, strict=True)
         )
         gs = pull(cts)

@@ -18,7 +18,7 @@ from .._errors import BackendError, message
 from . import _lazy
 from ._caches import CACHES
 from ._engine import is_inexact as _inexact
-from ._node import Node, TensorBase, fresh_token
+from ._node import Node, TensorBase, fresh_token, in_traced_step
 
 if TYPE_CHECKING:
     from ._engine import Engine
@@ -187,6 +187,23 @@ def constants(cls: type[Tensor], out: Any) -> Any:
     return out
 
 
+def _computed(cls: type[Tensor], fn: Callable[..., Any], parents: list[Any]) -> Any:
+    """``fn(*parents)`` of constants only, computed now and recorded nothing.
+
+    Inside a `unigrad.jit` step, with every parent concrete (constants the step made
+    from data), it is computed eagerly (`Engine.evaluating`), as plain data is in the
+    namespace: its values stay concrete, so ``nonzero`` of a mask the step builds has a
+    known size. TensorFlow stages every op inside a ``tf.function``, concrete inputs or
+    not, so ``nonzero``'s result had the unknown shape ``(None,)`` and a ``grad`` seed
+    of that shape could not be made (seed 7, programs 1 and 58 at 656a2ce). Test:
+    test_tensorflow.py::test_a_mask_the_step_builds_stays_concrete.
+    """
+    if in_traced_step():
+        with cls._engine.evaluating(parents):
+            return constants(cls, fn(*parents))
+    return constants(cls, fn(*parents))
+
+
 #: Operator operands passed to a compiled replay as (weakly typed) arguments rather than
 #: baked into it: ``x * lr`` or ``x + step`` with a new value every step does not
 #: recompile. Not bools, and not an int exponent (``x ** 3`` is exact repeated
@@ -226,7 +243,7 @@ def record(cls: type[Tensor], op: Callable[..., Any], *args: Any) -> Any:
 
         key = (op, len(args), tuple(statics))
     if tracked == 1:  # constants only: compute, record nothing
-        return constants(cls, fn(*parents))
+        return _computed(cls, fn, parents)
     return emit(cls, fn, key, tuple(parents))
 
 
@@ -262,7 +279,7 @@ def record_call(
     if compile_eager and engine.compiles:
         fn = _lifted(engine, key, fn)
     if tracked == 1:  # constants only: compute, record nothing
-        return constants(cls, fn(*parents))
+        return _computed(cls, fn, parents)
     return emit(cls, fn, key, tuple(parents))
 
 
@@ -294,7 +311,7 @@ def _record_flat(
         return op(*args, **kwargs)
     if not statics and not kwargs:  # arrays only: the op itself is the function
         if tracked == 1:
-            return constants(cls, op(*parents))
+            return _computed(cls, op, parents)
         return emit(cls, op, (op, len(args), (), ()), tuple(parents))
     template = list(args)
     for i in slots:
@@ -310,7 +327,7 @@ def _record_flat(
 
     key = (op, len(args), tuple(statics), skey(kw) if kw else ())
     if tracked == 1:  # constants only: compute, record nothing
-        return constants(cls, fn(*parents))
+        return _computed(cls, fn, parents)
     return emit(cls, fn, key, tuple(parents))
 
 

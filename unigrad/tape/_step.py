@@ -1,18 +1,27 @@
-"""A `unigrad.jit` step on a compiling engine (jax): the whole step as one function.
+"""A `unigrad.jit` step on a compiling engine (jax, tensorflow): the whole step as one
+function.
 
-`CompiledStep` is made by the jax backend (``unigrad.backends._tape``), which hands it
-the backend and the front's step rules (`StepRules`): the tape imports neither.
+`CompiledStep` is made by the jax and tensorflow backends (``unigrad.backends._tape``,
+``unigrad.backends.tensorflow``), which hand it the backend and the front's step rules
+(`StepRules`): the tape imports neither.
 
-The step's arguments are flattened (jax's pytrees, tape tensors as leaves). Arrays,
-tape tensors and Python numbers become the compiled function's arguments; every other
-leaf is static, part of the cache key with the tree's structure, the leaves' kinds and
-their shapes and dtypes. Inside the trace each tensor argument is rebuilt: a watched
-leaf as a fresh watched leaf, a constant as a constant. The same object passed twice
-enters once, so that ``watch`` of it gives one leaf, as it does outside. The step then
-runs on tracers: its ops record, its ``grad`` calls rebuild and differentiate, all of
-it staged into one ``jax.jit`` function. Results come back as values: tape tensors that
-require grad as their arrays, detached (`unigrad.detach`), tape constants as tape
-constants, arrays as arrays, static values as they were traced.
+The step's arguments are flattened (the engine's pytrees, tape tensors as leaves).
+Arrays, tape tensors and (where the engine traces them) Python numbers become the
+compiled function's arguments; every other leaf is static, part of the cache key with
+the tree's structure, the leaves' kinds and their shapes and dtypes. Inside the trace
+each tensor argument is rebuilt: a watched leaf as a fresh watched leaf, a constant as
+a constant. The same object passed twice enters once, so that ``watch`` of it gives one
+leaf, as it does outside. The step then runs on the engine's traced values: its ops
+record, its ``grad`` calls rebuild and differentiate, all of it staged into one
+compiled function (`Engine.compile_step`: ``jax.jit``, ``tf.function``). Results come
+back as values: tape tensors that require grad as their arrays, detached
+(`unigrad.detach`), tape constants as tape constants, arrays as arrays, static values
+as they were traced.
+
+What each engine decides is named on `unigrad.tape.Engine`: `Engine.describe` (an
+array's part of the key), `Engine.static_numbers`, `Engine.is_step_read` (which of the
+framework's errors are a value read: `unigrad.CompiledStepError`) and
+`Engine.compile_step`.
 """
 
 from __future__ import annotations
@@ -31,9 +40,9 @@ __all__ = ["STEP_READ", "CompiledStep", "StepRules", "step_read_error"]
 _NUMBERS = (int, float, complex)
 
 STEP_READ = message(
-    "a unigrad.jit step read a value while jax traced it",
-    expected="a step whose Python does not depend on the values it computes (jax runs "
-    "the Python once, on abstract values, and replays the compiled result)",
+    "a unigrad.jit step read a value while it was traced",
+    expected="a step whose Python does not depend on the values it computes (jax and "
+    "tensorflow run the Python once, on abstract values, and replay the compiled result)",
     got="a conversion of a traced value (float(t), int(t), if t > 0, to_numpy, a value "
     "used as a shape, a boolean mask given as an argument)",
     fix="Move the read out of the step (return the value instead), use xp.where for a "
@@ -55,31 +64,34 @@ class StepRules(NamedTuple):
 
 class CompiledStep:
     """``run(args, kwargs)``: one compiled function per argument signature (kept in an
-    `unigrad.tape._caches.LRU` of the step's own, which dies with the step)."""
+    `unigrad.tape._caches.LRU` of the step's own, which dies with the step).
+
+    What differs between engines is the engine's (`unigrad.tape.Engine`): how an array
+    is described in the key (`Engine.describe`), whether Python numbers are static
+    (`Engine.static_numbers`), which errors are a value read (`Engine.is_step_read`) and
+    how the step's body is compiled (`Engine.compile_step`)."""
 
     def __init__(
         self,
-        cls: type[Tensor],
+        backend: Any,
         fn: Callable[..., Any],
         static_argnums: tuple[int, ...],
         static_argnames: tuple[str, ...],
-        *,
-        backend: Any,
         rules: StepRules,
     ) -> None:
-        self.cls = cls
+        self.backend = backend
+        self.cls: type[Tensor] = backend.tensor_cls
+        self.engine = self.cls._engine
         self.fn = fn
         self.nums = static_argnums
         self.names = static_argnames
-        self.backend = backend
         self.rules = rules
-        self.array_types = cls._engine._array_types  # type: ignore[attr-defined]
+        self.array_types = self.engine._array_types
+        self.numbers = () if self.engine.static_numbers else _NUMBERS
         self.cache = CACHES.new()
 
     def __call__(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        cls = self.cls
-        engine = cls._engine
-        jax = engine._jax  # type: ignore[attr-defined]
+        cls, engine = self.cls, self.engine
         tree: Any = (args, kwargs)
         if self.nums or self.names:
             n, nums, names = len(args), self.nums, self.names
@@ -87,11 +99,11 @@ class CompiledStep:
                 tuple(_Static(a) if i in nums or i - n in nums else a for i, a in enumerate(args)),
                 {k: _Static(v) if k in names else v for k, v in kwargs.items()},
             )
-        leaves, treedef = jax.tree_util.tree_flatten(tree, is_leaf=_is_leaf)
+        leaves, treedef = engine.flatten(tree, _is_leaf)
         kinds: list[Any] = []
         values: list[Any] = []
         first: dict[int, int] = {}
-        array = self.array_types
+        array, numbers = self.array_types, self.numbers
         for i, v in enumerate(leaves):
             j = first.get(id(v))
             if j is not None:  # the same object again: one argument, one leaf inside
@@ -99,8 +111,8 @@ class CompiledStep:
                 continue
             first[id(v)] = i
             if isinstance(v, array):
-                kinds.append(("array", v.shape, v.dtype, getattr(v, "weak_type", False)))
-                values.append(v)
+                kinds.append(("array", engine.describe(v)))
+                values.append(engine.canon(v))
             elif isinstance(v, cls):
                 if v._node is not None and v.requires_grad:
                     raise self.rules.history_error(self.backend, v)
@@ -108,7 +120,7 @@ class CompiledStep:
                 kind = "watched" if v.requires_grad else "constant"
                 kinds.append((kind, engine.describe(value)))
                 values.append(value)
-            elif type(v) in _NUMBERS:
+            elif type(v) in numbers:  # (static where the engine keys numbers)
                 kinds.append(("number", type(v)))
                 values.append(v)
             elif isinstance(v, _Static):  # (named static: the front checked its hash)
@@ -132,11 +144,10 @@ class CompiledStep:
         compiled, box = hit
         try:
             arrays = compiled(values)
-        except _read_errors(jax) as err:
+        except BaseException as err:
             self.cache.discard(key)
-            raise CompiledStepError(STEP_READ) from err
-        except BaseException:
-            self.cache.discard(key)
+            if engine.is_step_read(err):
+                raise CompiledStepError(STEP_READ) from err
             raise
         out_tree, out_kinds = box
         it = iter(arrays)
@@ -148,14 +159,13 @@ class CompiledStep:
                 out.append(next(it))
             else:
                 out.append(static)
-        return jax.tree_util.tree_unflatten(out_tree, out)
+        return engine.unflatten(out_tree, out)
 
     def _compile(
         self, treedef: Any, leaves: list[Any], kinds: list[Any]
     ) -> tuple[Callable[..., Any], list[Any]]:
-        cls, fn, step_scope = self.cls, self.fn, self.rules.step_scope
-        engine = cls._engine
-        jax = engine._jax  # type: ignore[attr-defined]
+        cls, fn, step_scope, engine = self.cls, self.fn, self.rules.step_scope, self.engine
+        array, detach = self.array_types, self.backend.detach
         box: list[Any] = []
         template = [
             (v.value if isinstance(v, _Static) else v) if k[0] == "static" else None
@@ -170,31 +180,28 @@ class CompiledStep:
                 if kind == "same":
                     inner.append(inner[k[1]])
                 elif kind == "watched":
-                    t = cls(next(it))
-                    inner.append(t)
+                    inner.append(cls(next(it)))
                 elif kind == "constant":
                     inner.append(cls._constant(next(it)))
                 elif kind == "static":
                     inner.append(template[i])
                 else:  # an array or a number
                     inner.append(next(it))
-            args, kwargs = jax.tree_util.tree_unflatten(treedef, inner)
+            args, kwargs = engine.unflatten(treedef, inner)
             with step_scope(), TracingStep():
                 out = fn(*args, **kwargs)
-            out_leaves, out_tree = jax.tree_util.tree_flatten(
-                out, is_leaf=lambda v: isinstance(v, Tensor)
-            )
+            out_leaves, out_tree = engine.flatten(out, _is_tensor)
             arrays: list[Any] = []
             out_kinds: list[tuple[str, Any]] = []
             for v in out_leaves:
                 if isinstance(v, cls) and v.requires_grad:
-                    # a value, detached: `detach_results`' rule, on jax's pytree leaves
+                    # a value, detached: `detach_results`' rule, on the engine's leaves
                     out_kinds.append(("array", None))
-                    arrays.append(self.backend.detach(v))
+                    arrays.append(detach(v))
                 elif isinstance(v, cls):
                     out_kinds.append(("tensor", None))
                     arrays.append(v._value)
-                elif engine.is_array(v):
+                elif isinstance(v, array):
                     out_kinds.append(("array", None))
                     arrays.append(v)
                 else:  # a Python value the trace computed from static information
@@ -202,30 +209,20 @@ class CompiledStep:
             box[:] = [out_tree, out_kinds]
             return arrays
 
-        return jax.jit(body), box
+        return engine.compile_step(body), box
 
 
-def _read_errors(jax: Any) -> tuple[type[BaseException], ...]:
-    """jax's refusals of a value read while it traces (a conversion, a value-dependent
-    shape such as ``nonzero``'s, a boolean mask)."""
-    return (
-        jax.errors.ConcretizationTypeError,
-        jax.errors.TracerArrayConversionError,
-        jax.errors.TracerIntegerConversionError,
-        jax.errors.NonConcreteBooleanIndexError,
-    )
-
-
-def step_read_error(err: BaseException) -> CompiledStepError | None:
+def step_read_error(err: BaseException, engine: Any) -> CompiledStepError | None:
     """The documented error for ``err`` raised by a function of a `unigrad.jit` step
-    while jax traces it, where ``err`` is jax's refusal of a value read; else None."""
-    if not in_traced_step():
-        return None
-    import jax
-
-    if isinstance(err, _read_errors(jax)):
+    while ``engine`` traces it, where ``err`` is the engine's refusal of a value read
+    (`Engine.is_step_read`); else None."""
+    if in_traced_step() and engine.is_step_read(err):
         return CompiledStepError(STEP_READ)
     return None
+
+
+def _is_tensor(v: Any) -> bool:
+    return isinstance(v, Tensor)
 
 
 def _is_leaf(v: Any) -> bool:

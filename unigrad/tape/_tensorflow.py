@@ -194,6 +194,31 @@ class _TensorflowEngine(Engine):
     def describe(self, v: Any) -> tuple[tuple[int, ...], Any, bool]:
         return (tuple(v.shape), _np_dtype(v.dtype), False)
 
+    #: Python numbers are static in a `unigrad.jit` step, where jax traces them:
+    #: TensorFlow does not promote a tensor of one dtype against another
+    #: (``float64 * float32`` is an error), so a number stays a weakly typed Python
+    #: operand inside the step, as it is outside; a new value traces the step again (a
+    #: learning rate that changes is passed as a tensor).
+    static_numbers = True
+
+    def compile_step(self, body: Callable[[list[Any]], list[Any]]) -> Callable[..., Any]:
+        """One ``tf.function`` of the step (no autograph: the step's Python runs once, as
+        written). Inside its trace the tape computes every value at once (`defers`) and
+        `unigrad.watch` of a graph tensor is allowed."""
+        return self._tf.function(  # type: ignore[no-any-return]
+            body, autograph=False, reduce_retracing=False
+        )
+
+    def is_step_read(self, err: BaseException) -> bool:
+        """TensorFlow's refusal of a value read while it traces (a graph tensor used as a
+        Python bool, converted to NumPy, or read with ``.numpy()``)."""
+        if isinstance(err, self._tf.errors.OperatorNotAllowedInGraphError):
+            return True
+        text = str(err)
+        return isinstance(err, (NotImplementedError, AttributeError, TypeError)) and (
+            "numpy" in text or "symbolic" in text.lower() or "graph tensor" in text
+        )
+
     def dtype_of(self, v: Any) -> Any:
         d = getattr(v, "dtype", None)
         return None if d is None else _np_dtype(d)
@@ -219,6 +244,12 @@ class _TensorflowEngine(Engine):
 
     def zeros_like(self, v: Any) -> Any:
         return self._tf.zeros_like(v)
+
+    def ones_of(self, v: Any) -> Any:
+        """``tf.ones_like``: ``OnesLike`` is not differentiable (array_grad.py), so an
+        outer recording tape sees a constant; one op, where ``tnp.ones(shape, dtype)``
+        converts the shape and dtype first (TensorFlow 2.21: about five times the cost)."""
+        return self._tf.ones_like(v)
 
     def cast(self, x: Any, dtype: Any) -> Any:
         return self._tf.cast(x, _np_dtype(dtype))
