@@ -572,13 +572,6 @@ def test_nextafter_is_a_cut(backend: B) -> None:
         unigrad.grad(xp.sum(xp.nextafter(x, o)), x)
 
 
-@pytest.mark.xfail_backend(
-    "torch",
-    reason="torch 2.13's engine runs ceil's node toward x and then tanh's node, whose saved "
-    "tensors the first pass freed: native 'backward through the graph a second time', "
-    "which unigrad translates to GraphFreedError; post-hooks that drop the cut edge's "
-    "gradient do not stop the engine from unpacking them (issue 23, open)",
-)
 def test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
     """``ceil``'s derivative is identically zero (rule 14: a cut), so the second pass
     runs toward ``x`` only through ``x * x``; ``tanh``'s nodes, consumed by the first

@@ -35,7 +35,9 @@ from ._consumption import (
 from ._engine import _KINDS, _filled, _has_torch_function, _run_backward, _translate
 from ._graph import _NO_CUTS
 from ._records import _GRAPH, _attach, _new_record
+from ._restricted import _beyond_cuts, _run_restricted, _run_restricted_batched
 from ._structure import (
+    _behind_cuts,
     _constant_detached,
     _cut_hooks,
     _depends,
@@ -203,8 +205,9 @@ class TorchBackend(Backend):
         # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
         retain = retain_graph or create_graph or bool(no_grad_vars)
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
+        cut_nodes: list[Any] = []
         if no_grad_vars or has_cuts:
-            edges, leaves = _reachable(outputs, cuts)
+            edges, leaves = _reachable(outputs, cuts, cut_nodes)
             unreached = [
                 i
                 for i, x in enumerate(inputs)
@@ -220,12 +223,24 @@ class TorchBackend(Backend):
                     _consume(runs, inputs, _clean(has_cuts, no_grad_vars))
                 return [None] * len(inputs)
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
-        if no_grad_vars:
-            handles = _cut_hooks(no_grad_vars)
-        if create_graph and has_cuts:
-            handles += _edge_cut_hooks(outputs)
+        restricted = None
+        if cut_nodes and _behind_cuts(cut_nodes, edges):
+            # torch's engine would run nodes beyond a cut edge (rule 14): where one was
+            # freed, the contract's nodes run one by one; where the pass would free
+            # them, torch keeps the buffers (the contract's consumption is unigrad's)
+            restricted, extra = _beyond_cuts(outputs, inputs, cuts)
+            retain = retain or extra
+        if restricted is None:
+            if no_grad_vars:
+                handles = _cut_hooks(no_grad_vars)
+            if create_graph and has_cuts:
+                handles += _edge_cut_hooks(outputs)
         try:
-            if _run_backward is None or batched or _has_torch_function(outputs + inputs):
+            if restricted is not None:
+                run = _run_restricted_batched if batched else _run_restricted
+                filled = seeds if batched else _filled(outputs, seeds)
+                result = run(outputs, filled, inputs, restricted, create_graph, cuts)
+            elif _run_backward is None or batched or _has_torch_function(outputs + inputs):
                 result = torch.autograd.grad(
                     outputs,
                     inputs,
