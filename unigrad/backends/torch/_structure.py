@@ -270,21 +270,8 @@ def _reachable(
         if type(node) is _ACCUMULATE:
             leaves.add(id(node.variable))
             continue
-        stack.extend(_live_edges(node))
-        if cut_nodes is not None and _CUT_BY_TYPE[type(node)] != () and _cut_of(node) != ():
+        live = _live_edges(node)
+        stack.extend(live)
+        if type(live) is list and cut_nodes is not None:  # (a node of `_CUT_EDGES`)
             cut_nodes.append(node)
     return reached, leaves
-
-
-def _behind_cuts(cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int]]) -> bool:
-    """Whether a cut edge of ``cut_nodes`` leads into a node that `_reachable` did not
-    reach (``reached``, its edges): torch's engine may run nodes there that the
-    contract's pass does not (rule 14), which `_beyond_cuts` then decides. A cut edge
-    into a node the pass reaches anyway (relu's double-backward node's edge to its
-    input, in a WGAN-GP step) is not: nothing is walked there."""
-    for node in cut_nodes:
-        cut = _cut_of(node)
-        for i, edge in enumerate(node.next_functions):
-            if edge[0] is not None and (cut is None or i in cut) and edge not in reached:
-                return True
-    return False

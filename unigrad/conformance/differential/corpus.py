@@ -5671,4 +5671,49 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # t14 (session 28, issue 23): torch, a pass through a cut edge beyond consumed nodes
+    (
+        "torch: grad(sum(ceil(h) + x * x), x) after grad(sum(h), x) consumed h = tanh(x * x):"
+        " torch's engine ran ceil's node and then tanh's, whose saved tensors the first "
+        "pass freed (GraphFreedError); the contract's pass runs only through x * x (rule "
+        "14: ceil cuts)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v2", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v3", op="tanh", args=("v2",), params=()),
+                Op(name="v4", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Op(name="v6", op="ceil", args=("v3",), params=()),
+                Op(name="v7", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v8", op="add", args=("v6", "v7"), params=()),
+                Op(name="v9", op="sum", args=("v8",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g10",
+                    outputs=("v9",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
 ]
