@@ -35,6 +35,9 @@ from ._structure import _cut_of
 
 _get_edge: Any = torch.autograd.graph.get_gradient_edge
 
+#: The node type of a Python ``torch.autograd.Function`` (its backward is ``apply``).
+_PY_NODE = torch.autograd.function.BackwardCFunction
+
 
 #: The names of each node type's saved-tensor attributes (``_saved_self``, ...; a
 #: Python autograd.Function's ``saved_tensors``), filled as types are met: reading one
@@ -47,7 +50,7 @@ def _freed(node: Any) -> bool:
     t = type(node)
     names = _SAVED.get(t)
     if names is None:
-        if hasattr(node, "saved_tensors"):  # a Python autograd.Function's node
+        if isinstance(node, _PY_NODE):  # a Python autograd.Function's node
             names = ("saved_tensors",)
         else:
             raw = "_raw_saved_"
@@ -141,7 +144,7 @@ def _validate(g: Any, meta: Any) -> Any:
 
 def _call(node: Any, grads: list[Any]) -> tuple[Any, ...]:
     """Run one node on its incoming gradients, as the engine does."""
-    if callable(node):
+    if not isinstance(node, _PY_NODE):
         out = node(*grads)
     else:  # a Python autograd.Function's node: its backward gets zeros for None
         # (ctx.materialize_grads, the engine's default)
