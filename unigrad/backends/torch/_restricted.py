@@ -59,7 +59,7 @@ def _freed(node: Any) -> bool:
     for name in names:
         try:
             getattr(node, name)
-        except RuntimeError as err:
+        except (RuntimeError, TypeError, ValueError) as err:  # (only the freed one counts)
             if "second time" in str(err):
                 return True
     return False
