@@ -713,3 +713,28 @@ def test_no_grad_vars_off_the_path_do_not_change_a_complex_second_derivative(bac
     assert expected is not None
     assert got is not None
     backend.close(got, backend.np(expected), rtol=1e-12, atol=1e-12)
+
+
+def test_the_derivative_of_x_to_the_first_reaches_no_x(backend: B) -> None:
+    """``d(x ** 1)/dx`` with ``create_graph=True`` is ``dy * 1 * x ** 0``: ``x ** 0``'s
+    derivative is identically zero, so the result does not depend on ``x`` (rule 14;
+    as ``x ** 2``'s second derivative is a constant), and a second call finds ``x``
+    unused: None, or materialized zeros that are differentiable (row 14b), whose own
+    gradients are zeros. torch answered zeros that did not require grad, so upstream
+    paddle's TestPowTripleGradCheck1 raised NotDifferentiableError in its third call.
+    Exact values."""
+    xp = backend.xp
+    x = backend.leaf([0.4, -1.3], "float64")
+    dy = backend.leaf([0.5, 2.0], "float64")
+    ddx = backend.leaf([1.5, -1.0], "float64")
+    (dx,) = unigrad.grad(xp.pow(x, 1), x, dy, create_graph=True)
+    backend.close(dx, [0.5, 2.0], rtol=0, atol=0)
+    gx, gdy = unigrad.grad(dx, [x, dy], ddx, create_graph=True, allow_unused=True)
+    assert gx is None
+    backend.close(gdy, [1.5, -1.0], rtol=0, atol=0)
+    (z,) = unigrad.grad(dx, x, ddx, create_graph=True, allow_unused=True, materialize_grads=True)
+    assert backend.requires_grad(z)
+    v = backend.tensor([1.0, 1.0], "float64")
+    out = unigrad.grad(z, [x, dy, ddx], v, allow_unused=True, materialize_grads=True)
+    for g in out:
+        backend.close(g, [0.0, 0.0], rtol=0, atol=0)
