@@ -126,7 +126,8 @@ def _has_cuts(outputs: tuple[Any, ...]) -> bool:
     """Whether the outputs' graph holds a node with a cut edge (`_CUT_EDGES`): a walk
     over nodes, cheaper than `_reachable`'s over edges, which then runs only where it
     can find an input unused (about 1 us a node). Each answer is kept on the nodes
-    (`_CUT_BELOW`): a node met again in a later call is not walked past."""
+    (`_CUT_BELOW`): a node met again in a later call is not walked past. ``x ** 0``
+    counts while a ``create_graph`` result lives (it cuts below one: `_reachable`)."""
     roots = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
     stack = list(roots)
     seen = set(stack)
@@ -272,7 +273,9 @@ def _reachable(
 ) -> tuple[set[tuple[Any, int]], set[int]]:
     """Edges reachable from the outputs without crossing a cut edge (into a
     ``no_grad_vars`` tensor, or one of `_CUT_EDGES`), and the ids of the leaf tensors
-    reached. ``cut_nodes``, where given, gets the nodes met that have a cut edge."""
+    reached. ``cut_nodes``, where given, gets the nodes met that have a cut edge.
+    Where an ``x ** 0`` is met and a ``create_graph`` result lives, the answer is
+    `_reachable_in_results`' (``x ** 0`` below a result's node cuts)."""
     reached: set[tuple[Any, int]] = set()
     leaves: set[int] = set()
     visited: set[Any] = set()
