@@ -788,13 +788,6 @@ def test_nextafter_is_a_cut(backend: B) -> None:
         unigrad.grad(xp.sum(xp.nextafter(x, o)), x)
 
 
-@pytest.mark.xfail_backend(
-    "torch",
-    reason="torch 2.13's engine runs ceil's node toward x and then tanh's node, whose saved "
-    "tensors the first pass freed: native 'backward through the graph a second time', "
-    "which unigrad translates to GraphFreedError; post-hooks that drop the cut edge's "
-    "gradient do not stop the engine from unpacking them (issue 23, open)",
-)
 def test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
     """``ceil``'s derivative is identically zero (rule 14: a cut), so the second pass
     runs toward ``x`` only through ``x * x``; ``tanh``'s nodes, consumed by the first
@@ -805,6 +798,9 @@ def test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> 
     unigrad.grad(xp.sum(h), x)  # consumes h's nodes
     (g,) = unigrad.grad(xp.sum(xp.ceil(h) + x * x), x)
     backend.close(g, [0.6, -1.4], rtol=0, atol=0)
+
+
+_CUT_X = np.array([0.3, -0.7])
 
 
 def test_no_grad_vars_off_the_path_do_not_change_a_complex_second_derivative(backend) -> None:
@@ -879,3 +875,28 @@ def test_an_unrelated_live_create_graph_result_does_not_change_a_complex_second_
     assert expected is not None
     assert got is not None
     backend.close(got, backend.np(expected), rtol=1e-12, atol=1e-12)
+
+
+def test_the_derivative_of_x_to_the_first_reaches_no_x(backend: B) -> None:
+    """``d(x ** 1)/dx`` with ``create_graph=True`` is ``dy * 1 * x ** 0``: ``x ** 0``'s
+    derivative is identically zero, so the result does not depend on ``x`` (rule 14;
+    as ``x ** 2``'s second derivative is a constant), and a second call finds ``x``
+    unused: None, or materialized zeros that are differentiable (row 14b), whose own
+    gradients are zeros. torch answered zeros that did not require grad, so upstream
+    paddle's TestPowTripleGradCheck1 raised NotDifferentiableError in its third call.
+    Exact values."""
+    xp = backend.xp
+    x = backend.leaf([0.4, -1.3], "float64")
+    dy = backend.leaf([0.5, 2.0], "float64")
+    ddx = backend.leaf([1.5, -1.0], "float64")
+    (dx,) = unigrad.grad(xp.pow(x, 1), x, dy, create_graph=True)
+    backend.close(dx, [0.5, 2.0], rtol=0, atol=0)
+    gx, gdy = unigrad.grad(dx, [x, dy], ddx, create_graph=True, allow_unused=True)
+    assert gx is None
+    backend.close(gdy, [1.5, -1.0], rtol=0, atol=0)
+    (z,) = unigrad.grad(dx, x, ddx, create_graph=True, allow_unused=True, materialize_grads=True)
+    assert backend.requires_grad(z)
+    v = backend.tensor([1.0, 1.0], "float64")
+    out = unigrad.grad(z, [x, dy, ddx], v, allow_unused=True, materialize_grads=True)
+    for g in out:
+        backend.close(g, [0.0, 0.0], rtol=0, atol=0)

@@ -746,15 +746,7 @@ DOUBLE = [
 ]
 
 #: the replays that fail because of a unigrad bug, by (upstream class, backend)
-BUGS = {
-    ("TestPowTripleGradCheck1", "torch"): (
-        "structure of pow(x, 1)'s second derivative: on torch grad(dx, x, ddx, create_graph=True, "
-        "allow_unused=True, materialize_grads=True) is a zero tensor that does not require grad "
-        "(pow_backward of x**0 builds no graph), so the third call raises NotDifferentiableError"
-        " ('outputs[0] does not require grad'); paddle, jax and numpy return zeros that "
-        "require grad and answer zeros"
-    ),
-}
+BUGS: dict[tuple[str, str], str] = {}
 
 
 def _params(cases):

@@ -35,6 +35,12 @@ from ._consumption import (
 from ._engine import _KINDS, _filled, _has_torch_function, _run_backward, _translate
 from ._graph import _NO_CUTS
 from ._records import _GRAPH, _attach, _new_record
+from ._restricted import (
+    _beyond_cuts,
+    _freed_behind_cuts,
+    _run_restricted,
+    _run_restricted_batched,
+)
 from ._structure import (
     _constant_detached,
     _cut_hooks,
@@ -203,8 +209,11 @@ class TorchBackend(Backend):
         # nothing beyond a no_grad_vars cut, whose branch torch still runs (zeroed)
         retain = retain_graph or create_graph or bool(no_grad_vars)
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
+        behind = False
         if no_grad_vars or has_cuts:
-            edges, leaves = _reachable(outputs, cuts)
+            cut_nodes: list[Any] = []
+            edges, leaves = _reachable(outputs, cuts, cut_nodes)
+            behind = bool(cut_nodes) and _freed_behind_cuts(cut_nodes, edges)
             unreached = [
                 i
                 for i, x in enumerate(inputs)
@@ -220,12 +229,22 @@ class TorchBackend(Backend):
                     _consume(runs, inputs, _clean(has_cuts, no_grad_vars))
                 return [None] * len(inputs)
             inputs = tuple(x for i, x in enumerate(inputs) if i not in unreached)
-        if no_grad_vars:
-            handles = _cut_hooks(no_grad_vars)
-        if create_graph and has_cuts:
-            handles += _edge_cut_hooks(outputs)
+        restricted = None
+        if behind:
+            # torch's engine would run a node beyond a cut edge (rule 14) that an
+            # earlier pass freed: the contract's nodes run one by one
+            restricted = _beyond_cuts(outputs, inputs, cuts)
+        if restricted is None:
+            if no_grad_vars:
+                handles = _cut_hooks(no_grad_vars)
+            if create_graph and has_cuts:
+                handles += _edge_cut_hooks(outputs)
         try:
-            if _run_backward is None or batched or _has_torch_function(outputs + inputs):
+            if restricted is not None:
+                run = _run_restricted_batched if batched else _run_restricted
+                filled = seeds if batched else _filled(outputs, seeds)
+                result = run(outputs, filled, inputs, restricted, create_graph, cuts)
+            elif _run_backward is None or batched or _has_torch_function(outputs + inputs):
                 result = torch.autograd.grad(
                     outputs,
                     inputs,
@@ -281,10 +300,12 @@ class TorchBackend(Backend):
         seeds = self._seeds(outputs, seeds)
         leaves, rec = [], None
         only = None
+        restricted = None
         if has_cuts and runs is not None:
             # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
             # tapes' backward leaves it: the pass accumulates into the others only
-            _, live = _reachable(outputs, _NO_CUTS)
+            cut_nodes: list[Any] = []
+            reached, live = _reachable(outputs, _NO_CUTS, cut_nodes)
             every = _leaves_of(outputs, _runs_uncut(outputs))
             only = [x for x in every if id(x) in live]
             if len(only) == len(every):
@@ -293,18 +314,27 @@ class TorchBackend(Backend):
                 if not request.retain_graph and not fast:
                     _consume(runs, None, _clean(has_cuts))
                 return
+            if cut_nodes and _freed_behind_cuts(cut_nodes, reached):  # (as in `grad`)
+                restricted = _beyond_cuts(outputs, tuple(only or every), _NO_CUTS)
         if request.create_graph and runs is not None:  # the leaves' .grad, as
             # grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
             rec = _new_record(request, leaves)
         try:
-            torch.autograd.backward(
-                outputs,
-                seeds,
-                retain_graph=request.retain_graph,
-                create_graph=request.create_graph,
-                inputs=only,
-            )
+            if restricted is not None:
+                targets = tuple(only or every)
+                grads = _run_restricted(
+                    outputs, _filled(outputs, seeds), targets, restricted, request.create_graph
+                )
+                _accumulate(targets, grads, request.create_graph)
+            else:
+                torch.autograd.backward(
+                    outputs,
+                    seeds,
+                    retain_graph=request.retain_graph,
+                    create_graph=request.create_graph,
+                    inputs=only,
+                )
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
@@ -341,16 +371,7 @@ class TorchBackend(Backend):
                     request.fast,
                 )
             )
-            for x, g in zip(inputs, grads, strict=True):
-                if g is None:
-                    continue
-                if not request.create_graph:
-                    g = g.detach()
-                with warnings.catch_warnings():
-                    # reading a non-leaf's .grad warns unless it was set: this sets it
-                    warnings.simplefilter("ignore", UserWarning)
-                    prev = x.grad
-                x.grad = g.clone() if prev is None else prev + g
+            _accumulate(inputs, grads, request.create_graph)
             return
         outputs, seeds, fast = request.outputs, request.seeds, request.fast
         dep = request.dependence  # (the front's rule-14 walk, when it ran)
@@ -361,9 +382,11 @@ class TorchBackend(Backend):
             if s is not None:
                 self._check_devices(outputs, seeds)
                 break
+        restricted = None
         if has_cuts:
             # an input reached only through cut edges (rule 14) keeps its .grad
-            edges, leaves = _reachable(outputs, _NO_CUTS)
+            cut_nodes: list[Any] = []
+            edges, leaves = _reachable(outputs, _NO_CUTS, cut_nodes)
             live = tuple(
                 x
                 for x in inputs
@@ -374,18 +397,26 @@ class TorchBackend(Backend):
                     _consume(runs, inputs, _clean(has_cuts))
                 return
             inputs = live
+            if cut_nodes and _freed_behind_cuts(cut_nodes, edges):  # (as in `grad`)
+                restricted = _beyond_cuts(outputs, inputs, _NO_CUTS)
         rec = _new_record(request, inputs) if request.create_graph else None
         # (torch frees what it ran, a non-leaf input's node included: retained, and the
         # contract's consumption marked below)
         retain = request.retain_graph or request.create_graph or bool(intermediate)
         try:
-            torch.autograd.backward(
-                outputs,
-                self._seeds(outputs, seeds),
-                retain_graph=retain,
-                create_graph=request.create_graph,
-                inputs=inputs,
-            )
+            if restricted is not None:
+                grads = _run_restricted(
+                    outputs, _filled(outputs, seeds), inputs, restricted, request.create_graph
+                )
+                _accumulate(inputs, grads, request.create_graph)
+            else:
+                torch.autograd.backward(
+                    outputs,
+                    self._seeds(outputs, seeds),
+                    retain_graph=retain,
+                    create_graph=request.create_graph,
+                    inputs=inputs,
+                )
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
@@ -447,6 +478,22 @@ class TorchBackend(Backend):
         from ..._array_api import _torch
 
         return _torch.build()
+
+
+def _accumulate(inputs: tuple[Any, ...], grads: list[Any], create_graph: bool) -> None:
+    """Add ``grads`` into the inputs' ``.grad`` as torch's AccumulateGrad does, for the
+    passes that compute them with `grad` or `_run_restricted` instead of torch's
+    ``backward``."""
+    for x, g in zip(inputs, grads, strict=True):
+        if g is None:
+            continue
+        if not create_graph:
+            g = g.detach()
+        with warnings.catch_warnings():
+            # reading a non-leaf's .grad warns unless it was set: this sets it
+            warnings.simplefilter("ignore", UserWarning)
+            prev = x.grad
+        x.grad = g.clone() if prev is None else prev + g
 
 
 BACKEND = TorchBackend()

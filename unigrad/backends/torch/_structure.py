@@ -24,6 +24,7 @@ from .._base import (
     constant_output_message,
 )
 from ._graph import _ACCUMULATE
+from ._records import _RECORD, _RECORDS_LIVE
 
 #: Rule 14 (``docs/semantics.md``, "Dependence"): torch's node types with an input edge
 #: whose derivative is identically zero, by class name, with the positions of those
@@ -63,8 +64,23 @@ _DIV_ROUNDING = type(
 )
 
 
-#: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge).
-_CUT_BY_TYPE: dict[type, tuple[int, ...] | None] = {}
+#: ``x ** c`` with a number ``c``; torch 2.13 records ``pow(x, 0)`` in the second
+#: derivative of ``x ** 2`` (the gradient of ``2 * x ** 1``)
+_POW_SCALAR = type((torch.ones(1, requires_grad=True) ** 2).grad_fn)
+
+
+#: `_CUT_EDGES` by node type, filled as types are met (``()``: no cut edge). ``x ** c``'s
+#: node is read per node (`_pow_zero`): `_live_edges` gives it a list of its own, so
+#: `_reachable` meets it among the nodes it lists.
+_CUT_BY_TYPE: dict[type, tuple[int, ...] | None] = {_POW_SCALAR: None}
+
+
+def _pow_zero(node: Any) -> bool:
+    """Whether ``node`` is ``x ** 0`` (a number exponent): its derivative is identically
+    zero. Inside a ``create_graph`` result's graph it cuts (rule 14: the tapes read the
+    dependence of the VJP they differentiate, where ``x ** 0`` reaches no input;
+    `_constant_detached`), while a user's own ``x ** 0.0`` differentiates to zeros."""
+    return type(node) is _POW_SCALAR and node._saved_exponent == 0
 
 
 def _cut_of(node: Any) -> tuple[int, ...] | None:
@@ -74,6 +90,8 @@ def _cut_of(node: Any) -> tuple[int, ...] | None:
         cut = _CUT_BY_TYPE[t]
     except KeyError:
         cut = _CUT_BY_TYPE[t] = _CUT_EDGES.get(t.__name__, ())
+    if t is _POW_SCALAR:
+        return ()  # (read per node: `_pow_zero`; a user's own x ** 0 stays differentiable)
     if t is _SGN and node._saved_result.is_complex():
         return ()  # complex sgn(z) = z/|z| has a derivative
     if t is _DIV_ROUNDING and node._saved_rounding_mode is None:
@@ -108,13 +126,15 @@ def _has_cuts(outputs: tuple[Any, ...]) -> bool:
     """Whether the outputs' graph holds a node with a cut edge (`_CUT_EDGES`): a walk
     over nodes, cheaper than `_reachable`'s over edges, which then runs only where it
     can find an input unused (about 1 us a node). Each answer is kept on the nodes
-    (`_CUT_BELOW`): a node met again in a later call is not walked past."""
+    (`_CUT_BELOW`): a node met again in a later call is not walked past. ``x ** 0``
+    counts while a ``create_graph`` result lives (it cuts below one: `_reachable`)."""
     roots = [fn for fn in (y.grad_fn for y in outputs) if fn is not None]
     stack = list(roots)
     seen = set(stack)
     known = _CUT_BY_TYPE
     push, add = stack.append, seen.add
     walked: list[Any] = []
+    keep = True  # (False: an x ** 0 met while no create_graph result lives)
     while stack:
         node = stack.pop()
         t = type(node)
@@ -128,15 +148,23 @@ def _has_cuts(outputs: tuple[Any, ...]) -> bool:
             continue
         cut = known.get(t, 1)
         if cut != () and (cut != 1 or _cut_of(node) != ()):
-            break
+            if t is not _POW_SCALAR:
+                break
+            if node._saved_exponent == 0:
+                # x ** 0 cuts below a create_graph result (`_reachable`); where none
+                # lives, the answer is not kept (a result made later may hold it)
+                if _RECORDS_LIVE:
+                    break
+                keep = False
         walked.append(md)
         for c, _ in node.next_functions:
             if c is not None and c not in seen:
                 add(c)
                 push(c)
     else:
-        for md in walked:  # nothing below any of them
-            md[_CUT_BELOW] = False
+        if keep:
+            for md in walked:  # nothing below any of them
+                md[_CUT_BELOW] = False
         return False
     if len(roots) == 1:  # (with several, the cut may lie below one of them only)
         roots[0].metadata[_CUT_BELOW] = True
@@ -150,11 +178,6 @@ def _refuse_constant_outputs(outputs: tuple[Any, ...]) -> None:
     for i, y in enumerate(outputs):
         if y.grad_fn is not None and not _depends(y.grad_fn):
             raise NotDifferentiableError(constant_output_message(i))
-
-
-#: ``x ** c`` with a number ``c``; torch 2.13 records ``pow(x, 0)`` in the second
-#: derivative of ``x ** 2`` (the gradient of ``2 * x ** 1``)
-_POW_SCALAR = type((torch.ones(1, requires_grad=True) ** 2).grad_fn)
 
 
 def _depends(node: Any, *, pow_zero_cuts: bool = False) -> bool:
@@ -171,7 +194,7 @@ def _depends(node: Any, *, pow_zero_cuts: bool = False) -> bool:
         seen.add(n)
         if type(n) is _ACCUMULATE:
             return True
-        if pow_zero_cuts and type(n) is _POW_SCALAR and n._saved_exponent == 0:
+        if pow_zero_cuts and _pow_zero(n):
             continue
         stack.extend(c for c, _ in _live_edges(n) if c is not None)
     return False
@@ -244,14 +267,19 @@ def _edge_cut_hooks(outputs: tuple[Any, ...]) -> list[Any]:
 
 
 def _reachable(
-    outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
+    outputs: tuple[Any, ...],
+    cuts: AbstractSet[tuple[Any, int]],
+    cut_nodes: list[Any] | None = None,
 ) -> tuple[set[tuple[Any, int]], set[int]]:
     """Edges reachable from the outputs without crossing a cut edge (into a
     ``no_grad_vars`` tensor, or one of `_CUT_EDGES`), and the ids of the leaf tensors
-    reached."""
+    reached. ``cut_nodes``, where given, gets the nodes met that have a cut edge.
+    Where an ``x ** 0`` is met and a ``create_graph`` result lives, the answer is
+    `_reachable_in_results`' (``x ** 0`` below a result's node cuts)."""
     reached: set[tuple[Any, int]] = set()
     leaves: set[int] = set()
     visited: set[Any] = set()
+    listed: list[Any] = []
     stack = [(y.grad_fn, y.output_nr) for y in outputs if y.grad_fn is not None]
     leaves.update(id(y) for y in outputs if y.grad_fn is None)
     while stack:
@@ -268,5 +296,44 @@ def _reachable(
         if type(node) is _ACCUMULATE:
             leaves.add(id(node.variable))
             continue
-        stack.extend(_live_edges(node))
+        live = _live_edges(node)
+        stack.extend(live)
+        if type(live) is list:  # (a node of `_CUT_BY_TYPE`: x ** c, or one with a cut)
+            listed.append(node)
+    if listed and _RECORDS_LIVE and any(_pow_zero(n) for n in listed):
+        reached, leaves = _reachable_in_results(outputs, cuts)
+    if cut_nodes is not None:
+        cut_nodes.extend(n for n in listed if type(n) is not _POW_SCALAR)
+    return reached, leaves
+
+
+def _reachable_in_results(
+    outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
+) -> tuple[set[tuple[Any, int]], set[int]]:
+    """`_reachable`'s answer where ``x ** 0`` cuts below a ``create_graph`` result's node
+    (one holding `_RECORD`): the dependence of that result, as `_constant_detached`
+    reads it and the tapes read the VJP they differentiate (``d(x ** 1)/dx`` is
+    ``1 * x ** 0``, which reaches no ``x``: upstream paddle's TestPowTripleGradCheck1).
+    Walked only where such a node is met and a result lives."""
+    reached: set[tuple[Any, int]] = set()
+    leaves: set[int] = set()
+    visited: set[tuple[Any, bool]] = set()
+    stack = [((y.grad_fn, y.output_nr), False) for y in outputs if y.grad_fn is not None]
+    leaves.update(id(y) for y in outputs if y.grad_fn is None)
+    while stack:
+        edge, inside = stack.pop()
+        node = edge[0]
+        if node is None or edge in cuts:
+            continue
+        reached.add(edge)
+        if (node, inside) in visited:
+            continue
+        visited.add((node, inside))
+        if type(node) is _ACCUMULATE:
+            leaves.add(id(node.variable))
+            continue
+        inside = inside or _RECORD in node.metadata
+        if inside and _pow_zero(node):
+            continue
+        stack.extend((e, inside) for e in _live_edges(node))
     return reached, leaves

@@ -5671,7 +5671,51 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # orc2 (session 28): rule 16g's walk and rule 14's cuts
+    # t14 (session 28, issue 23): torch, a pass through a cut edge beyond consumed nodes
+    (
+        "torch: grad(sum(ceil(h) + x * x), x) after grad(sum(h), x) consumed h = tanh(x * x):"
+        " torch's engine ran ceil's node and then tanh's, whose saved tensors the first "
+        "pass freed (GraphFreedError); the contract's pass runs only through x * x (rule "
+        "14: ceil cuts)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v2", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v3", op="tanh", args=("v2",), params=()),
+                Op(name="v4", op="sum", args=("v3",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g5",
+                    outputs=("v4",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Op(name="v6", op="ceil", args=("v3",), params=()),
+                Op(name="v7", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v8", op="add", args=("v6", "v7"), params=()),
+                Op(name="v9", op="sum", args=("v8",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g10",
+                    outputs=("v9",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
     (
         "torch, paddle: rule 16g refused an intermediate behind a create_graph call the "
         "outputs reach only through round (a cut, rule 14); the tapes and the oracle "
@@ -5749,10 +5793,9 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # orc2 (session 28): a zero-size leaf keeps the shape the generator drew
     (
-        "reference: seed 2027 program 2600's first draw (before b400b9a), its (0, 2) leaf "
-        "built as (0, 2) (nested lists read it back as (0,): tensordot gave a 0-d value "
+        "reference: seed 2027 program 2600's first draw (before b400b9a), its (0, 2) leaf"
+        " built as (0, 2) (nested lists read it back as (0,): tensordot gave a 0-d value "
         "that var reduced along axis -1, IndexError in the reference)",
         Program(
             steps=(

@@ -1,0 +1,240 @@
+"""Rule 14 on torch: a pass whose engine would run nodes beyond a cut edge that an earlier
+pass freed, or would free nodes there.
+
+torch 2.13's engine runs every node that leads to an input, through edges whose
+derivative is identically zero too (``ceil``'s node sends zeros, and the node below it
+runs with them): after ``grad(sum(h), x)`` freed ``h = tanh(x * x)``'s saved tensors,
+``grad(sum(ceil(h) + x * x), x)`` raised "backward through the graph a second time"
+though the contract's pass never runs ``tanh``'s node (rule 14: it is reached only
+through the cut). Pre- and post-hooks do not stop the engine from running a node (its
+saved tensors are unpacked before its incoming gradient is looked at), and no edge of
+torch's graph can be removed. So such a pass runs the contract's nodes one by one
+(`_run_restricted`): each node called directly, as the engine calls it, its
+gradients checked against the next node's input metadata as the engine's
+``validate_outputs`` does, and nothing sent along a cut edge. `_beyond_cuts` finds
+where that is needed; it runs only where a node below a cut edge that the pass does
+not reach was freed (`_freed_behind_cuts`), and the common pass pays nothing.
+
+What the direct calls do not do, where this path runs: fire hooks on the nodes and
+tensors of the graph (``register_hook`` on an intermediate, ``retain_grad``), and free
+the saved tensors of the nodes they ran (torch exposes no call for it): those stay
+until the graph is collected; the contract's consumption (rule 6b) is marked as for
+any pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Set as AbstractSet
+from typing import Any
+
+import torch
+
+from ._consumption import _runs_iterative
+from ._graph import _ACCUMULATE, _NO_CUTS
+from ._structure import _cut_of
+
+_get_edge: Any = torch.autograd.graph.get_gradient_edge
+
+#: The node type of a Python ``torch.autograd.Function`` (its backward is ``apply``).
+_PY_NODE = torch.autograd.function.BackwardCFunction
+
+
+#: The names of each node type's saved-tensor attributes (``_saved_self``, ...; a
+#: Python autograd.Function's ``saved_tensors``), filled as types are met: reading one
+#: raises once a pass freed them.
+_SAVED: dict[type, tuple[str, ...]] = {}
+
+
+def _freed(node: Any) -> bool:
+    """Whether a pass freed ``node``'s saved tensors (reading one raises then)."""
+    t = type(node)
+    names = _SAVED.get(t)
+    if names is None:
+        if isinstance(node, _PY_NODE):  # a Python autograd.Function's node
+            names = ("saved_tensors",)
+        else:
+            raw = "_raw_saved_"
+            names = tuple("_saved_" + a[len(raw) :] for a in dir(node) if a.startswith(raw))
+        _SAVED[t] = names
+    for name in names:
+        try:
+            getattr(node, name)
+        except (RuntimeError, TypeError, ValueError) as err:  # (only the freed one counts)
+            if "second time" in str(err):
+                return True
+    return False
+
+
+def _freed_behind_cuts(cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int]]) -> bool:
+    """Whether a node below a cut edge of ``cut_nodes``, in the part of the graph the
+    pass does not reach (`_structure._reachable`'s edges ``reached``), had its saved
+    tensors freed: torch's engine would fail there if it runs it, which `_beyond_cuts`
+    then decides. The walk stops at the edges the pass reaches: a cut edge into a node
+    the pass reaches anyway (relu's double-backward node's edge to its input, in a
+    WGAN-GP step) is not walked past, and a part reached only through a cut is walked
+    once, its nodes' saved tensors read (a few microseconds for a WGAN-GP step's)."""
+    stack = []
+    for node in cut_nodes:
+        cut = _cut_of(node)
+        for i, edge in enumerate(node.next_functions):
+            if edge[0] is not None and (cut is None or i in cut) and edge not in reached:
+                stack.append(edge[0])
+    seen: set[Any] = set()
+    while stack:
+        node = stack.pop()
+        if node in seen or type(node) is _ACCUMULATE:
+            continue
+        seen.add(node)
+        if _freed(node):
+            return True
+        stack.extend(e[0] for e in node.next_functions if e[0] is not None and e not in reached)
+    return False
+
+
+def _live_indexed(node: Any, cuts: frozenset[tuple[Any, int]]) -> list[tuple[int, Any, int]]:
+    """``node``'s edges as (position, child, input number), cut edges (`_CUT_EDGES`,
+    ``no_grad_vars``) and undefined ones left out."""
+    cut = _cut_of(node)
+    if cut is None:
+        return []
+    return [
+        (i, c, nr)
+        for i, (c, nr) in enumerate(node.next_functions)
+        if c is not None and i not in cut and (not cuts or (c, nr) not in cuts)
+    ]
+
+
+def _beyond_cuts(
+    outputs: tuple[Any, ...], inputs: tuple[Any, ...], cuts: frozenset[tuple[Any, int]]
+) -> list[Any] | None:
+    """Where torch's engine, run from ``outputs`` toward ``inputs``, would run a node
+    the contract's pass does not (reached only through cut edges, or leading to an
+    input only through them) whose saved tensors an earlier pass freed: the contract's
+    nodes for `_run_restricted` (``no_grad_vars`` cuts ``cuts`` not followed either);
+    else None (torch's engine can run the pass)."""
+    leaves = {id(x) for x in inputs if x.grad_fn is None}
+    targets = {x.grad_fn for x in inputs if x.grad_fn is not None}
+    roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
+    ran = set(_runs_iterative(roots, False, leaves, targets, _NO_CUTS, True))
+    uncut = _runs_iterative(roots, False, leaves, targets, _NO_CUTS)
+    if not any(_freed(n) for n in uncut if n not in ran):
+        return None
+    if cuts:
+        roots = [
+            y.grad_fn
+            for y in outputs
+            if y.grad_fn is not None and (y.grad_fn, y.output_nr) not in cuts
+        ]
+        return _runs_iterative(roots, False, leaves, targets, cuts, True)
+    return list(ran)
+
+
+def _validate(g: Any, meta: Any) -> Any:
+    """``g`` as torch's engine hands it to the next node (its ``validate_outputs``):
+    summed to the input's shape where it was broadcast, in its dtype and on its device."""
+    shape = tuple(meta.shape)
+    if tuple(g.shape) != shape:
+        g = g.sum_to_size(shape)
+    if g.dtype != meta.dtype:
+        g = g.to(meta.dtype)
+    if g.device != meta.device:
+        g = g.to(meta.device)
+    return g
+
+
+def _call(node: Any, grads: list[Any]) -> tuple[Any, ...]:
+    """Run one node on its incoming gradients, as the engine does."""
+    if not isinstance(node, _PY_NODE):
+        out = node(*grads)
+    else:  # a Python autograd.Function's node: its backward gets zeros for None
+        # (ctx.materialize_grads, the engine's default)
+        filled = [
+            torch.zeros(tuple(m.shape), dtype=m.dtype, device=m.device) if g is None else g
+            for g, m in zip(grads, node._input_metadata, strict=True)
+        ]
+        out = node.apply(*filled)
+    if isinstance(out, torch.Tensor) or out is None:
+        return (out,)
+    return tuple(out)
+
+
+def _run_restricted(
+    outputs: tuple[Any, ...],
+    seeds: tuple[Any, ...],
+    inputs: tuple[Any, ...],
+    runs: list[Any],
+    create_graph: bool,
+    cuts: frozenset[tuple[Any, int]] = _NO_CUTS,
+) -> list[Any]:
+    """The gradients of ``outputs`` (seeded with ``seeds``, filled) with respect to
+    ``inputs`` through the nodes ``runs`` only (the contract's pass: `_plan`'s nodes
+    with cut edges and ``no_grad_vars`` cuts not followed), in dependency order, each
+    node called once on the sum of what reached it; None where nothing reached an
+    input. Under ``create_graph`` the calls record their graph, as the engine's do."""
+    want = [_get_edge(x) for x in inputs]
+    wanted = {e.node for e in want}
+    deps = dict.fromkeys(runs, 0)
+    edges = {n: _live_indexed(n, cuts) for n in runs}
+    for kids in edges.values():
+        for _, c, _ in kids:
+            if c in deps:
+                deps[c] += 1
+    buffers: dict[Any, list[Any]] = {}
+
+    def add(node: Any, nr: int, g: Any) -> None:
+        g = _validate(g, node._input_metadata[nr])
+        buf = buffers.get(node)
+        if buf is None:
+            buf = buffers[node] = [None] * len(node._input_metadata)
+        buf[nr] = g if buf[nr] is None else buf[nr] + g
+
+    for y, s in zip(outputs, seeds, strict=True):
+        e = _get_edge(y)
+        if (e.node, e.output_nr) not in cuts and (e.node in deps or e.node in wanted):
+            add(e.node, e.output_nr, s)
+    ready = [n for n, k in deps.items() if k == 0]
+    with torch.set_grad_enabled(create_graph):
+        while ready:
+            node = ready.pop()
+            buf = buffers.get(node)
+            out: tuple[Any, ...] = ()
+            if buf is not None and any(g is not None for g in buf):
+                out = _call(node, buf)
+            for i, c, nr in edges[node]:
+                if out and out[i] is not None and (c in deps or c in wanted):
+                    add(c, nr, out[i])
+                if c in deps:
+                    deps[c] -= 1
+                    if deps[c] == 0:
+                        ready.append(c)
+    result = []
+    for e in want:
+        buf = buffers.get(e.node)
+        result.append(None if buf is None else buf[e.output_nr])
+    return result
+
+
+def _run_restricted_batched(
+    outputs: tuple[Any, ...],
+    seeds: tuple[Any, ...],
+    inputs: tuple[Any, ...],
+    runs: list[Any],
+    create_graph: bool,
+    cuts: frozenset[tuple[Any, int]] = _NO_CUTS,
+) -> list[Any]:
+    """`_run_restricted` for ``is_grads_batched`` seeds (a leading batch dimension):
+    one pass per seed, the results stacked (zeros for a None beside a gradient)."""
+    n = int(seeds[0].shape[0])
+    per = [
+        _run_restricted(outputs, tuple(s[b] for s in seeds), inputs, runs, create_graph, cuts)
+        for b in range(n)
+    ]
+    out: list[Any] = []
+    for i, x in enumerate(inputs):
+        col = [p[i] for p in per]
+        if all(g is None for g in col):
+            out.append(None)
+            continue
+        with torch.set_grad_enabled(create_graph):
+            out.append(torch.stack([torch.zeros_like(x) if g is None else g for g in col]))
+    return out
