@@ -296,9 +296,11 @@ def test_a_create_graph_gradient_of_a_broadcast_pow_exponent_has_its_shape(backe
     yn = np.array([1.5, 2.5])
     x, y = backend.leaf(xn), backend.leaf(yn)
     gx, gy = unigrad.grad(xp.sum(xp.pow(x, y)), [x, y], create_graph=True)
-    assert tuple(gx.shape) == (2, 1) and tuple(gy.shape) == (2,)
+    assert tuple(gx.shape) == (2, 1)
+    assert tuple(gy.shape) == (2,)
     dx, dy = unigrad.grad(xp.sum(gx), [x, y])
-    assert tuple(dx.shape) == (2, 1) and tuple(dy.shape) == (2,)
+    assert tuple(dx.shape) == (2, 1)
+    assert tuple(dy.shape) == (2,)
 
     def sum_gx(xv: np.ndarray, yv: np.ndarray) -> float:
         return float(np.sum(yv * xv ** (yv - 1.0)))
