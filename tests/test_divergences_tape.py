@@ -257,3 +257,60 @@ def test_vhp_and_hvp_of_complex_inputs_follow_torch(backend: B, name: str) -> No
     x, y, vr, vi = zn.real, zn.imag, vn.real, vn.imag
     backend.close(out, np.sum((x * x + y * y) * x), rtol=0, atol=1e-12)
     backend.close(res, 6 * x * vr + 2 * y * vi + 1j * (2 * y * vr + 2 * x * vi), rtol=0, atol=1e-12)
+
+
+def test_a_create_graph_call_s_own_consumption_of_a_cut_s_nodes_does_not_count(backend: B) -> None:
+    """Differential seed 93, program 610: a ``create_graph=True, retain_graph=False`` call
+    with a cut ``v6 = v5[1:2]`` consumes the cut's nodes (rule 15a: the engines run them)
+    as its own consumption, which is not *since* (rule 6b): a later pass through its result
+    answers. The tapes and the oracle raised ``GraphFreedError``; torch and paddle answered.
+    ``g = d sum(atan2(v6, v5)) / dx`` with ``v6`` held constant; the expected second
+    derivative is the float64 central difference of ``sum(g)``. Tolerance: 1e-6."""
+    xp = backend.xp
+    x0 = np.array([0.39, 0.5])
+    x = backend.leaf(x0)
+    v5 = xp.tanh(x * 1.0)
+    v6 = v5[1:2]
+    (g,) = unigrad.grad(
+        xp.sum(xp.atan2(v6, v5)), x, retain_graph=False, create_graph=True, no_grad_vars=[v6]
+    )
+    (d,) = unigrad.grad(xp.sum(g), x)
+
+    def sum_g(xv: np.ndarray) -> float:
+        t = np.tanh(xv)
+        return float(np.sum(-t[1] / (t * t + t[1] ** 2) * (1.0 - t * t)))
+
+    eps = 1e-6
+    want = [(sum_g(x0 + eps * e) - sum_g(x0 - eps * e)) / (2 * eps) for e in np.eye(2)]
+    backend.close(d, want, rtol=1e-6, atol=1e-6)
+
+
+def test_a_create_graph_gradient_of_a_broadcast_pow_exponent_has_its_shape(backend: B) -> None:
+    """numpy tape: ``x`` of shape (2, 1), ``y`` of shape (2,): the second pass's gradient
+    for ``y`` through ``pow(x, y)``'s ``create_graph`` gradients had shape (2, 2) (the
+    broadcast shape, not reduced back); torch, paddle and jax gave (2,). The expected
+    numbers are float64 central differences of ``sum(gx)`` (``gx = sum_j y_j x_i^(y_j-1)``).
+    Tolerance: 1e-6."""
+    xp = backend.xp
+    xn = np.array([[0.7], [1.3]])
+    yn = np.array([1.5, 2.5])
+    x, y = backend.leaf(xn), backend.leaf(yn)
+    gx, gy = unigrad.grad(xp.sum(xp.pow(x, y)), [x, y], create_graph=True)
+    assert tuple(gx.shape) == (2, 1)
+    assert tuple(gy.shape) == (2,)
+    dx, dy = unigrad.grad(xp.sum(gx), [x, y])
+    assert tuple(dx.shape) == (2, 1)
+    assert tuple(dy.shape) == (2,)
+
+    def sum_gx(xv: np.ndarray, yv: np.ndarray) -> float:
+        return float(np.sum(yv * xv ** (yv - 1.0)))
+
+    eps = 1e-6
+    want_x = [
+        (sum_gx(xn + eps * e.reshape(2, 1), yn) - sum_gx(xn - eps * e.reshape(2, 1), yn))
+        / (2 * eps)
+        for e in np.eye(2)
+    ]
+    want_y = [(sum_gx(xn, yn + eps * e) - sum_gx(xn, yn - eps * e)) / (2 * eps) for e in np.eye(2)]
+    backend.close(dx, np.reshape(want_x, (2, 1)), rtol=1e-6, atol=1e-6)
+    backend.close(dy, want_y, rtol=1e-6, atol=1e-6)

@@ -30,7 +30,14 @@ def pow_primitive() -> Any:
 
     def vjp_base(ans: Any, x: Any, y: Any) -> Any:
         both = (np.asarray(getval(y)) == 0) & (np.asarray(getval(x)) == 0)
-        d = anp.where(both, 0.0, y * power(x, anp.where(both, 1.0, y) - 1))
+        # autograd 1.9.1's ``where`` hands its operands the gradient at the broadcast
+        # shape, unreduced: ``y`` goes in broadcast to ``both``'s shape by an ``add``,
+        # whose rule sums the gradient back (a (2,) exponent beside a (2, 1) base got a
+        # (2, 2) gradient through a create_graph result; ``broadcast_to``'s rule refuses
+        # new leading axes)
+        yv = getval(y)
+        yb = y if np.shape(yv) == both.shape else y + np.zeros(both.shape, np.result_type(yv))
+        d = anp.where(both, 0.0, y * power(x, anp.where(both, 1.0, yb) - 1))
         return unbroadcast_f(x, lambda g: g * d)
 
     def vjp_exponent(ans: Any, x: Any, y: Any) -> Any:

@@ -32,7 +32,7 @@ from .._errors import CompiledStepError, message
 from . import _deps, _lazy
 from ._analyse import Analysis, analyse, carried_by, carry, consume, leaves_of, pending_carriers
 from ._caches import CACHES
-from ._node import fresh_token, recorded_before_step
+from ._node import Node, fresh_token, recorded_before_step
 from ._plan import Plan, build, compiled_run
 from ._record import emit, spec_of, wrap_outputs
 from ._snapshots import SharingSnapshots, check_saved
@@ -118,12 +118,67 @@ def grad(
         elif not retain_graph:
             _consume_keeping_values(cls, a, outputs, kept_inputs)
     else:
+        if cut and not retain_graph:
+            consts = _private_cut_histories(cls, consts, set(a.order))
         with SharingSnapshots(a.order):  # checked above: no array copied twice
             result = _differentiable(cls, run, key, inputs, consts, seeds, a.reached)
         if not retain_graph:
             _consume_keeping_values(cls, a, outputs, kept_inputs)
         carry(a, result)
     return result
+
+
+def _private_cut_histories(
+    cls: type[Tensor], consts: Sequence[Any], doomed: set[Node]
+) -> list[Any]:
+    """Rule 6 with rule 15: the constants of a consuming ``create_graph`` call, each cut
+    tensor whose history reaches a node the call consumes (``doomed``) replaced by a
+    copy of that history (new nodes over the same functions and values, down to the
+    nodes that reach none of ``doomed``).
+
+    The call's own consumption does not count: its results stay differentiable, and a
+    later pass through them runs the cut tensor's history too (torch's and paddle's
+    gradient graphs read it). The copies are the results' alone: a plain pass through
+    the cut tensor itself still meets the consumed originals and raises (differential
+    seed 93, program 610: ``v6 = v5[1:2]`` cut, ``v5`` consumed by the call).
+    """
+    reaches: dict[Node, bool] = {}
+    order: list[Node] = []
+    stack: list[tuple[Node, bool]] = [
+        (c._node, False) for c in consts if isinstance(c, Tensor) and c._node is not None
+    ]
+    while stack:  # post-order: a node is decided once its parents are
+        node, done = stack.pop()
+        ups = [p._node for p in node.parents if isinstance(p, Tensor) and p._node is not None]
+        if done:
+            reaches[node] = node.fn is not None and (node in doomed or any(reaches[u] for u in ups))
+            order.append(node)
+            continue
+        if node in reaches:
+            continue
+        reaches[node] = False  # a DAG: guards revisits until decided
+        stack.append((node, True))
+        stack.extend((u, False) for u in ups if u not in reaches)
+    if not any(reaches.values()):
+        return list(consts)
+    copies: dict[Node, Node] = {}
+    tensors: dict[int, Tensor] = {}
+
+    def copy_of(t: Any) -> Any:
+        if not isinstance(t, Tensor) or t._node is None or not reaches[t._node]:
+            return t
+        c = tensors.get(id(t))
+        if c is None:
+            c = tensors[id(t)] = cls._make(t._value, copies[t._node], t._index)
+        return c
+
+    for node in order:
+        if reaches[node] and node not in copies:
+            assert node.fn is not None  # (reaches says so)
+            n = Node(node.fn, node.key, tuple(copy_of(p) for p in node.parents), node.n_out)
+            n.carries, n.carried_at = node.carries, node.carried_at
+            copies[node] = n
+    return [copy_of(c) for c in consts]
 
 
 def _pending_arguments(plan: Plan, inputs: Sequence[Tensor], seeds: Sequence[Any]) -> list[Any]:

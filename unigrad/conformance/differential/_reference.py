@@ -103,23 +103,57 @@ def _replay_grad(
     order: list[Node],
     live: dict[int, bool],
     cut: set[int],
+    fresh_cuts: bool = False,
 ) -> list[RV | None]:
-    """Replay the live nodes afresh from the inputs, then run their VJPs backwards."""
+    """Replay the live nodes afresh from the inputs, then run their VJPs backwards.
+
+    With ``fresh_cuts`` (a consuming create_graph call), a cut value whose history
+    reaches a live node is replayed afresh too, over the fresh live values (no
+    cotangent flows into it): the call's own consumption does not count (rule 6), and a
+    later pass through its results runs the cut's history (rule 15a: the engines run
+    it), while a plain pass through the cut value itself meets the consumed originals
+    (differential seed 93, program 610)."""
     out_of: dict[int, RV] = {}
+    rep_parents: dict[int, tuple[RV, ...]] = {}
+    fresh: dict[int, RV] = {}
+
+    def replay(n: Node) -> RV:
+        """A live node's fresh output (computed now when a cut's history needs it)."""
+        got = out_of.get(id(n))
+        if got is None:
+            ps = tuple(rep(p) for p in n.parents)
+            rep_parents[id(n)] = ps
+            got = out_of[id(n)] = n.apply(*ps)
+        return got
+
+    def refresh(r: RV) -> RV:
+        """``r`` over the fresh live values, or ``r`` where its history reaches none."""
+        got = fresh.get(r.key)
+        if got is None:
+            n = r.node
+            got = r
+            if n is not None and live.get(id(n)):
+                got = replay(n)
+            elif n is not None and not n.consumed:
+                ps = tuple(refresh(p) for p in n.parents)
+                if any(a is not b for a, b in zip(ps, n.parents, strict=True)):
+                    got = n.apply(*ps)
+            fresh[r.key] = got
+        return got
 
     def rep(r: RV) -> RV:
         if r.key in cut:
+            n = r.node
+            if fresh_cuts and n is not None and not live.get(id(n)):
+                return refresh(r)
             return r
         n = r.node
         if n is not None and live.get(id(n)):
-            return out_of[id(n)]
+            return replay(n)
         return r
 
-    rep_parents: dict[int, tuple[RV, ...]] = {}
     for n in order:
-        ps = tuple(rep(p) for p in n.parents)
-        rep_parents[id(n)] = ps
-        out_of[id(n)] = n.apply(*ps)
+        replay(n)
     wanted = {x.key for x in inputs} | {r.key for r in out_of.values()}
     cts: dict[int, RV] = {}
 
@@ -313,6 +347,7 @@ def grad(
     elif any(reached):
         _consumed(order)
     grads: list[RV | None] = [None] * len(distinct_in)
+    fresh_cuts = bool(cut) and create_graph and not retain
     if any(reached):
         if batched:
             batch = next(s.shape[0] for s in seeds if s is not None)
@@ -322,13 +357,15 @@ def grad(
                     _seed_rv(y, getitem(s, b) if s is not None else None)
                     for y, s in zip(outputs, seeds, strict=True)
                 ]
-                rows.append(_replay_grad(outputs, distinct_in, row_seeds, order, live, cut))
+                rows.append(
+                    _replay_grad(outputs, distinct_in, row_seeds, order, live, cut, fresh_cuts)
+                )
             for i in range(len(distinct_in)):
                 if reached[i]:
                     grads[i] = stack([_zero_if_none(r[i], distinct_in[i]) for r in rows], 0)
         else:
             sd = [_seed_rv(y, s) for y, s in zip(outputs, seeds, strict=True)]
-            got = _replay_grad(outputs, distinct_in, sd, order, live, cut)
+            got = _replay_grad(outputs, distinct_in, sd, order, live, cut, fresh_cuts)
             for i in range(len(distinct_in)):
                 if reached[i]:
                     grads[i] = _zero_if_none(got[i], distinct_in[i])

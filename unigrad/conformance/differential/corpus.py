@@ -5671,12 +5671,61 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # t14 (session 28, issue 23): torch, a pass through a cut edge beyond consumed nodes
+    # tp6 (issue 23, rule 6 with rule 15a): a consuming create_graph call's own
+    # consumption of a cut's history
     (
-        "torch: grad(sum(ceil(h) + x * x), x) after grad(sum(h), x) consumed h = tanh(x * x):"
-        " torch's engine ran ceil's node and then tanh's, whose saved tensors the first "
-        "pass freed (GraphFreedError); the contract's pass runs only through x * x (rule "
-        "14: ceil cuts)",
+        "numpy and jax tapes, oracle: a create_graph=True, retain_graph=False call with a "
+        "cut v6 = v5[1:2] over a value it consumed (v5): the tapes and the oracle raised "
+        "GraphFreedError on a later pass through its result, torch and paddle answered "
+        "(the call's own consumption does not count; seed 93 program 610)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.39, 0.5], dtype="float64", watched=True),
+                Op(name="v2", op="scale", args=("x1",), params=(("c", 1.0),)),
+                Op(name="v5", op="tanh", args=("v2",), params=()),
+                Op(name="v6", op="index", args=("v5",), params=(("index", ("slice", 1, 2)),)),
+                Op(name="v7", op="atan2", args=("v6", "v5"), params=()),
+                Op(name="v8", op="sum", args=("v7",), params=(("axis", None), ("keepdims", False))),
+                Grad(
+                    name="g9",
+                    outputs=("v8",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v6",),
+                    batched=False,
+                    single=True,
+                ),
+                Op(
+                    name="v10",
+                    op="sum",
+                    args=("g9[0]",),
+                    params=(("axis", None), ("keepdims", False)),
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
+    (
+        "torch: grad(sum(ceil(h) + x * x), x) after grad(sum(h), x) consumed h = tanh(x *"
+        " x): torch's engine ran ceil's node and then tanh's, whose saved tensors the "
+        "first pass freed (GraphFreedError); the contract's pass runs only through x * x "
+        "(rule 14: ceil cuts)",
         Program(
             steps=(
                 Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
