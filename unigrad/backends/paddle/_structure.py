@@ -570,11 +570,14 @@ def structure(
             # rule-14 cut's result: sign(x), trunc(x), ...)
             grads[i] = g.detach()
             continue
-        if not (behind or walk.met_cut_nodes) and (
-            not extra[i] or walk.covers(deps[i], extra[i])
-        ):
+        if not (behind or walk.met_cut_nodes) and (not extra[i] or walk.covers(deps[i], extra[i])):
             # paddle's graph of it holds at most what its formulas read; a graph that
-            # reaches only paddle's own copies of the seeds is a constant
+            # reaches only paddle's own copies of the seeds is a constant (not past a
+            # node of `CUT_NODES`: paddle's pass runs its branch with zeroed gradients,
+            # and its double-grad nodes there reach the graph of the gradient that
+            # flowed into the cut, ``w`` in ``ceil(v) / (w*w + 1)``'s gradient in ``v``:
+            # the result is recorded if it reaches more; differential seed 3030,
+            # program 1314)
             if _paddle_reach(g_node, forward, stop, first=True) == set():
                 grads[i] = g.detach()
             continue
