@@ -900,3 +900,79 @@ def test_the_derivative_of_x_to_the_first_reaches_no_x(backend: B) -> None:
     out = unigrad.grad(z, [x, dy, ddx], v, allow_unused=True, materialize_grads=True)
     for g in out:
         backend.close(g, [0.0, 0.0], rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_a_gradient_through_ceil_does_not_reach_the_divisor(backend: B, batched: bool) -> None:
+    """``g = d(sum(-atan2(x, c)) + sum(ceil(atan2(x, c)) / (w*w + 1)))/dx`` with
+    ``create_graph=True`` (batched or not): ``ceil`` is a cut (rule 14), so ``g`` depends
+    on ``x`` and not on ``w``, and a pass from ``erf(g)`` to ``w`` is `UnusedInputError`
+    (None with ``allow_unused=True``). paddle gave a result: its pass runs the cut's
+    branch with zeroed gradients, whose double-grad nodes reach ``w``, and its structure
+    kept paddle's graph of ``g`` (differential seed 3030, program 1314)."""
+    xp = backend.xp
+    x = backend.leaf([[-1.02, -0.48], [1.27, 1.12]])
+    c = backend.tensor([[-0.69, -0.96], [0.81, -0.27]])
+    w = backend.leaf([[-1.09, -0.62], [-1.1, 0.7]])
+    v = xp.atan2(x, c)
+    outs = [xp.negative(v), xp.divide(xp.ceil(v), w * w + 1.0)]
+    seeds = [backend.tensor([[1.5, -0.3], [1.2, 1.0]]), backend.tensor([[-0.4, 1.5], [1.4, -1.0]])]
+    if batched:
+        seeds = [xp.stack([s, 2.0 * s]) for s in seeds]
+    (g,) = unigrad.grad(outs, x, grad_outputs=seeds, create_graph=True, is_grads_batched=batched)
+    assert backend.requires_grad(g)
+    y = xp.sum(xp.erf(g))
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(y, [w, x], retain_graph=True)
+    gw, gx = unigrad.grad(y, [w, x], allow_unused=True)
+    assert gw is None
+    assert gx is not None
+
+
+@pytest.mark.parametrize(("op", "init"), [("cumulative_sum", 0.0), ("cumulative_prod", 1.0)])
+def test_a_second_derivative_through_include_initial(backend: B, op: str, init: float) -> None:
+    """A second derivative through ``cumulative_sum``/``cumulative_prod`` with
+    ``include_initial=True`` (a constant first slice), scaled by a constant: the same
+    values as the same function written with ``concat`` (to 1e-12). paddle 3.3.1's
+    ``ConcatDoubleGradNode`` raised "Unable to fill empty grad inputs due to empty
+    GradSlotMeta" for the constant's slot (differential seed 3030, program 4778)."""
+    xp = backend.xp
+    x = backend.leaf([-0.89, -1.44, -0.99], "float64")
+    m = backend.tensor([1.0, 0.5, 2.0, 1.5], "float64")
+
+    def second(with_initial: bool) -> Any:
+        v = xp.cos(x)
+        if with_initial:
+            s = getattr(xp, op)(v, axis=0, include_initial=True)
+        else:
+            s = xp.concat([xp.full((1,), init, dtype=xp.float64), getattr(xp, op)(v, axis=0)])
+        (g,) = unigrad.grad(xp.sum(s * m * s), x, create_graph=True)
+        (h,) = unigrad.grad([xp.sum(xp.atan(g)), xp.sum(v * 3.0)], x)
+        return h
+
+    backend.close(second(True), backend.np(second(False)), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's log of a negative base
+def test_pow_of_a_negative_base_has_nan_derivatives_in_the_exponent(backend: B) -> None:
+    """``a ** b`` for a negative base and an integer-valued exponent tensor (a finite
+    value): the derivatives are torch's, jax's and autograd's formulas, NaN wherever
+    ``log(a)`` enters (every derivative in ``b``: ``a^b log a``, the mixed and the second
+    ones), finite in ``a`` alone. paddle gave ``a^b log|a|`` (a wrong number).
+    Tolerance: NaN at the same positions, the other values to 1e-12 relative."""
+    xp = backend.xp
+    an = np.array([-2.0, 3.0, -1.5, 2.0, -0.5])
+    bn = np.array([2.0, 1.5, 3.0, -1.0, -2.0])
+    a = backend.leaf(an, "float64")
+    b = backend.leaf(bn, "float64")
+    ga, gb = unigrad.grad(xp.sum(xp.pow(a, b)), [a, b], create_graph=True)
+    haa, hab = unigrad.grad(xp.sum(ga), [a, b], retain_graph=True)
+    hba, hbb = unigrad.grad(xp.sum(gb), [a, b])
+    log = np.log(an)
+    backend.close(ga, bn * an ** (bn - 1), rtol=1e-12, atol=0)
+    backend.close(gb, an**bn * log, rtol=1e-12, atol=0)
+    backend.close(haa, bn * (bn - 1) * an ** (bn - 2), rtol=1e-12, atol=0)
+    mixed = an ** (bn - 1) * (1 + bn * log)
+    backend.close(hab, mixed, rtol=1e-12, atol=0)
+    backend.close(hba, mixed, rtol=1e-12, atol=0)
+    backend.close(hbb, an**bn * log**2, rtol=1e-12, atol=0)

@@ -437,9 +437,25 @@ def _pow(a: Any, b: Any) -> Any:
     # instead, exact everywhere)
     nz = a != 0
     pos = a > 0
-    mag = paddle.exp(b * paddle.log(_safe(_where(pos, a, -a), nz, 1.0)))
+    t = b * paddle.log(_safe(_where(pos, a, -a), nz, 1.0))
+    if not b.stop_gradient:
+        t = t + _nan_slope(b, ~pos & nz)
+    mag = paddle.exp(t)
     odd = paddle.remainder(paddle.abs(b.detach()), paddle.full_like(b, 2.0)) == 1
     return _where(nz, _where(~pos & odd, -mag, mag), _pow_at_zero(a, b, ~nz))
+
+
+def _nan_slope(b: Any, where: Any) -> Any:
+    """0, whose derivatives in ``b`` (every order) are NaN at ``where`` and 0 elsewhere:
+    ``exp(log(u + k) / 2) - k`` with ``u = 0 * (b - b)`` (value 0, slope 0) and ``k`` 0
+    at ``where`` (``exp(-inf)`` is 0, its slope ``0 * inf``), 1 elsewhere. ``a ** b``'s
+    derivative in ``b`` is ``a ** b log(a)``, NaN at a negative base as torch, jax and
+    autograd give it; `_pow`'s ``exp(b log|a|)`` alone gave ``a ** b log|a|`` there, a
+    wrong number (test_pow_of_a_negative_base_has_nan_derivatives_in_the_exponent in
+    tests/test_divergences_2026.py)."""
+    k = _where(where, paddle.zeros_like(b), paddle.ones_like(b)).detach()
+    u = (b - b.detach()) * 0.0
+    return paddle.exp(0.5 * paddle.log(u + k)) - k
 
 
 def _pow_at_zero(a: Any, b: Any, zero: Any) -> Any:

@@ -130,11 +130,20 @@ class _Prims:
 
     @staticmethod
     def concatenate(arrays: Sequence[Any], axis: int = 0) -> Any:
-        return paddle.concat(list(arrays), axis=axis)
+        # (a constant operand among differentiable ones as the namespace's concat gives
+        # it, `_paddle_arrays._list_operands`: paddle 3.3.1's ConcatDoubleGradNode raised
+        # "Unable to fill empty grad inputs due to empty GradSlotMeta" in a pass through
+        # the gradient of ``cumulative_sum(x, include_initial=True)``, whose first slice
+        # is a constant: differential seed 3030, program 4778)
+        from ._paddle_arrays import _list_operands
+
+        return paddle.concat(_list_operands(list(arrays)), axis=axis)
 
     @staticmethod
     def stack(arrays: Sequence[Any], axis: int = 0) -> Any:
-        return paddle.stack(list(arrays), axis=axis)
+        from ._paddle_arrays import _list_operands  # (as `concatenate`)
+
+        return paddle.stack(_list_operands(list(arrays)), axis=axis)
 
     @staticmethod
     def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:

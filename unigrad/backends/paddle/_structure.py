@@ -281,6 +281,8 @@ class _Walk:
         self.const: set[Any] = set()
         #: the cut nodes the walk met (it does not go past them; paddle's pass does)
         self.met_cuts: set[Any] = set()
+        #: whether the walk met a node of `CUT_NODES` (paddle's pass runs its branch too)
+        self.met_cut_nodes = False
         kid_map, mask = self.kids, self.mask
         const, copies = self.const, DECIDED.seed_copies
         read = edges if DECIDED.roots else kids  # (no record alive: paddle's edges)
@@ -309,6 +311,7 @@ class _Walk:
                 self.met_cuts.add(node)
                 continue
             if name(node) in CUT_NODES:  # depends on nothing: a constant here
+                self.met_cut_nodes = True
                 kid_map[node] = []
                 mask[node] = 0
                 # (a gradient that reads it alone is a constant: `structure`, rule 14)
@@ -567,9 +570,14 @@ def structure(
             # rule-14 cut's result: sign(x), trunc(x), ...)
             grads[i] = g.detach()
             continue
-        if not behind and (not extra[i] or walk.covers(deps[i], extra[i])):
+        if not (behind or walk.met_cut_nodes) and (not extra[i] or walk.covers(deps[i], extra[i])):
             # paddle's graph of it holds at most what its formulas read; a graph that
-            # reaches only paddle's own copies of the seeds is a constant
+            # reaches only paddle's own copies of the seeds is a constant (not past a
+            # node of `CUT_NODES`: paddle's pass runs its branch with zeroed gradients,
+            # and its double-grad nodes there reach the graph of the gradient that
+            # flowed into the cut, ``w`` in ``ceil(v) / (w*w + 1)``'s gradient in ``v``:
+            # the result is recorded if it reaches more; differential seed 3030,
+            # program 1314)
             if _paddle_reach(g_node, forward, stop, first=True) == set():
                 grads[i] = g.detach()
             continue

@@ -5950,4 +5950,157 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd6 (issue 23, class: structure past a rule-14 cut): paddle's pass runs ceil's
+    # branch with zeroed gradients whose double-grad nodes reach the divisor; its
+    # structure kept that graph (a result where the others raise UnusedInputError)
+    (
+        "paddle: batched create_graph through ceil, the divisor unused after (seed 3030, 1314)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[[-1.02, -0.48], [1.27, 1.12]], dtype="float32", watched=True),
+                Leaf(
+                    name="x2", data=[[-0.69, -0.96], [0.81, -0.27]], dtype="float32", watched=False
+                ),
+                Op(name="v3", op="atan2", args=("x1", "x2"), params=()),
+                Op(name="v4", op="linalg.inv", args=("v3",), params=()),
+                Op(name="v5", op="negative", args=("v3",), params=()),
+                Op(name="v6", op="ceil", args=("v3",), params=()),
+                Leaf(name="x7", data=[[-1.09, -0.62], [-1.1, 0.7]], dtype="float32", watched=True),
+                Op(name="v8", op="divide", args=("v6", "x7"), params=()),
+                Op(name="v9", op="round", args=("x7",), params=()),
+                Op(name="v10", op="linalg.matmul", args=("x7", "x2"), params=()),
+                Op(
+                    name="v11",
+                    op="matrix_norm",
+                    args=("v10",),
+                    params=(("keepdims", True), ("ord", -1)),
+                ),
+                Op(name="v12", op="linalg.matrix_power", args=("x2",), params=(("n", 3),)),
+                Op(name="v13", op="linalg.matrix_transpose", args=("v5",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v13", "v8"),
+                    inputs=("x1", "x7"),
+                    seeds=(
+                        Seed(
+                            data=[[[-1.09, -0.3], [1.23, 1.09]], [[-1.44, 0.23], [-0.86, 0.79]]],
+                            dtype="float32",
+                        ),
+                        Seed(
+                            data=[[[-0.36, 1.48], [1.36, -1.05]], [[-1.1, 0.39], [-1.45, 0.75]]],
+                            dtype="float32",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Op(name="v15", op="erf", args=("g14[0]",), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v15"),
+                    inputs=("x7", "x7", "x1"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v17", op="neg", args=("g14[0]",), params=()),
+                Grad(
+                    name="g18",
+                    outputs=("v15",),
+                    inputs=("x7", "g14[1]"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[[-0.96, 0.76], [-1.48, -0.76]], [[-0.26, -0.25], [-0.64, 1.24]]],
+                                [[[0.74, 1.16], [-0.24, 0.67]], [[-1.03, 0.7], [1.45, 0.28]]],
+                            ],
+                            dtype="float32",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    # pd6 (issue 23, class: raw framework error): paddle 3.3.1's ConcatDoubleGradNode
+    # and include_initial's constant slice (SystemError: empty GradSlotMeta)
+    (
+        "paddle: second pass through cumulative_sum include_initial (seed 3030, 4778)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-0.89, -1.44, -0.99], dtype="float64", watched=True),
+                Op(name="v2", op="cos", args=("x1",), params=()),
+                Op(name="v3", op="cosh", args=("v2",), params=()),
+                Op(
+                    name="v4",
+                    op="cumulative_prod",
+                    args=("v2",),
+                    params=(("axis", 0), ("include_initial", False)),
+                ),
+                Op(
+                    name="v5",
+                    op="cumulative_sum",
+                    args=("v3",),
+                    params=(("axis", 0), ("include_initial", True)),
+                ),
+                Grad(
+                    name="g6",
+                    outputs=("v2", "v5"),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(None, Seed(data=[1.27, -1.49, -0.96, -1.15], dtype="float64")),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v7", op="isfinite", args=("v5",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="atan", args=("g8[0]",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v4", "v9"),
+                    inputs=("x1", "x1"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
