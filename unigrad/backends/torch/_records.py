@@ -15,7 +15,6 @@ from .._base import (
     GradRequest,
 )
 from ._graph import _ACCUMULATE, _children, _covers, _ref, _runs_recursive
-from ._structure import _live_edges
 
 
 def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:
@@ -118,6 +117,8 @@ def _live_children(node: Any) -> list[Any]:
     not identically zero (`_live_edges`; rule 14: an earlier create_graph call reached
     only through ``round`` is not reached, as on the tapes, where ``round`` is a
     constant: differential seed 777, program 4274 before b400b9a)."""
+    from ._structure import _live_edges  # (here: _structure imports this module)
+
     return [c for c, _ in _live_edges(node) if c is not None]
 
 
