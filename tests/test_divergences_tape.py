@@ -314,3 +314,26 @@ def test_a_create_graph_gradient_of_a_broadcast_pow_exponent_has_its_shape(backe
     want_y = [(sum_gx(xn, yn + eps * e) - sum_gx(xn, yn - eps * e)) / (2 * eps) for e in np.eye(2)]
     backend.close(dx, np.reshape(want_x, (2, 1)), rtol=1e-6, atol=1e-6)
     backend.close(dy, want_y, rtol=1e-6, atol=1e-6)
+
+
+def test_create_graph_through_take_of_no_index_keeps_its_dependence(backend: B) -> None:
+    """jax tape: ``jnp.take`` of a zero-size index is a constant zero array in jax 0.10.2
+    (``lax.full_like``), so ``take(x, [])`` lost its dependence on ``x`` and the
+    ``create_graph`` gradient of ``abs(take(x, []))`` came back unused (None) or not
+    requiring grad; torch, paddle and the numpy tape keep the dependence (rule 14
+    follows the graph, whatever the sizes: differential seed 7, programs 1 and 51).
+    A complex leaf (abs's gradient ``z/|z|`` depends on ``z``), the index from
+    ``nonzero`` of a false mask, 1-d and along axis 0 of a 2-d leaf. The gradient is
+    exactly 0 (nothing taken): tolerance 0."""
+    xp = backend.xp
+    for shape, axis in (((1,), 0), ((2, 3), 0)):
+        xn = (np.arange(np.prod(shape)).reshape(shape) + 1.0) * (0.5 - 0.25j)
+        x = backend.leaf(xn, "complex128")
+        idx = xp.nonzero(xp.reshape(backend.tensor([False], "bool"), (-1,)))[0]
+        y = xp.abs(xp.take(x, idx, axis=axis))
+        assert tuple(y.shape) == (*shape[:axis], 0, *shape[axis + 1 :])
+        (g,) = unigrad.grad([y], [x], create_graph=True, allow_unused=True)
+        assert g is not None
+        assert backend.requires_grad(g)
+        assert tuple(g.shape) == shape
+        backend.close(g, np.zeros(shape, complex), rtol=0, atol=0)

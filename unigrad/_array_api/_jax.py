@@ -9,7 +9,8 @@ no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``) and ``pow`
 (jax 0.10.2's rule ``y * x**(y - 1)`` is ``0 * inf = nan`` at ``x = 0, y = 0``, where torch,
 paddle and HIPS autograd give 0: ``_pow``), ``linalg.matrix_norm`` of matrices with no row
 or no column (``_common.empty_matrix_norm``: jax raises for the ords NumPy answers, 2
-included).
+included), ``take`` of no index (jax's is a constant zero array, with no dependence on
+``x``: ``lax.gather`` keeps it, rule 14).
 """
 
 from __future__ import annotations
@@ -54,6 +55,25 @@ def build() -> Any:
             value = jnp.sign(v)
             return jnp.where(jnp.isfinite(stop(q)), q + stop(value - q), value)
         return jnp.sign(x) + 0  # -0.0 + 0 is +0.0; values and gradients otherwise jnp's
+
+    def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
+        indices = jnp.asarray(indices)
+        if indices.size != 0 or x.size == 0:
+            return jnp.take(x, indices, axis=axis)
+        # jax 0.10.2's jnp.take of no index is ``lax.full_like(x, 0)``, a constant: the
+        # result (and every gradient through it) lost its dependence on x, which the
+        # contract's rule 14 keeps whatever the sizes (torch's index_select keeps it).
+        # lax.gather of the zero-size index keeps it (differential seed 7 program 1)
+        if axis is None:
+            x, axis = jnp.reshape(x, (-1,)), 0
+        axis = c.normalize_axis(axis, x.ndim)
+        dnums = jax.lax.GatherDimensionNumbers(
+            offset_dims=(*range(axis), *range(axis + indices.ndim, x.ndim + indices.ndim - 1)),
+            collapsed_slice_dims=(axis,),
+            start_index_map=(axis,),
+        )
+        sizes = (*x.shape[:axis], 1, *x.shape[axis + 1 :])
+        return jax.lax.gather(x, indices[..., None], dnums, sizes, mode="clip")
 
     def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
         return c.svd_via_reduced(jnp, jax.lax.stop_gradient, x, full_matrices=full_matrices)
@@ -155,6 +175,7 @@ def build() -> Any:
         finfo=c.bind(c.finfo, jnp, "finfo"),
         iinfo=c.bind(c.iinfo, jnp, "iinfo"),
         searchsorted=searchsorted,
+        take=take,
         __array_namespace_info__=jnp.__array_namespace_info__,
     )
     vars(ns).update(_extensions())

@@ -5950,9 +5950,56 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd6 (issue 23, class: structure past a rule-14 cut): paddle's pass runs ceil's
-    # branch with zeroed gradients whose double-grad nodes reach the divisor; its
-    # structure kept that graph (a result where the others raise UnusedInputError)
+    # jx2 (issue 23): the jax tape's take of a zero-size index, a constant in jax 0.10.2
+    (
+        "jax: rule 14: the create_graph gradient of abs(take(-x, nonzero(False))) came back "
+        "unused (jnp.take of no index is a constant zero array: the dependence on x was "
+        "lost; torch, paddle, numpy and the oracle keep it whatever the sizes); "
+        "differential seed 7, program 1 (program 51 the same class, through diff/einsum)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=(-0.52 + 0.34j), dtype="complex128", watched=True),
+                Leaf(name="x2", data=(1.31 - 1.35j), dtype="complex128", watched=True),
+                Leaf(name="x3", data=(0.78 - 1.1j), dtype="complex128", watched=False),
+                Op(name="v4", op="neg", args=("x2",), params=()),
+                Leaf(name="m5", data=False, dtype="bool", watched=False),
+                Op(name="v6", op="nonzero_take", args=("v4", "m5"), params=()),
+                Op(name="v7", op="neg", args=("x2",), params=()),
+                Op(name="v8", op="neg", args=("v4",), params=()),
+                Op(name="v9", op="abs", args=("v6",), params=()),
+                Op(name="v10", op="acos", args=("x1",), params=()),
+                Op(name="v11", op="acosh", args=("v9",), params=()),
+                Op(name="v12", op="add", args=("v9", "v11"), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v9",),
+                    inputs=("x2", "x2", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v14", op="floor", args=("v9",), params=()),
+                Grad(
+                    name="g15",
+                    outputs=("v12",),
+                    inputs=("x2",),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+            )
+        ),
+    ),
     (
         "paddle: batched create_graph through ceil, the divisor unused after (seed 3030, 1314)",
         Program(
@@ -6038,8 +6085,6 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd6 (issue 23, class: raw framework error): paddle 3.3.1's ConcatDoubleGradNode
-    # and include_initial's constant slice (SystemError: empty GradSlotMeta)
     (
         "paddle: second pass through cumulative_sum include_initial (seed 3030, 4778)",
         Program(
