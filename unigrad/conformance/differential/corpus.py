@@ -6156,4 +6156,105 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd7 (issue 23, class: requires_grad differs): paddle's cumulative_prod composite
+    # (running products, bilinear) lost the dependence of a third derivative on x
+    (
+        "paddle: a third-order cumulative_prod gradient over two factors reads its "
+        "factors (the running products were bilinear: a constant; seed 3032, 2410)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.55, dtype="float64", watched=True),
+                Leaf(name="x2", data=-1.12, dtype="float64", watched=True),
+                Leaf(
+                    name="x3",
+                    data=[[-0.64, -0.27], [1.2, -1.27], [-1.28, -1.47]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v4", op="xp_square", args=("x2",), params=()),
+                Op(name="v5", op="cos", args=("v4",), params=()),
+                Op(name="v6", op="cosh", args=("v5",), params=()),
+                Op(
+                    name="v7",
+                    op="cumulative_prod",
+                    args=("x3",),
+                    params=(("axis", 1), ("include_initial", True)),
+                ),
+                Op(
+                    name="v8",
+                    op="cumulative_sum",
+                    args=("v7",),
+                    params=(("axis", -1), ("include_initial", False)),
+                ),
+                Grad(
+                    name="g9",
+                    outputs=("v5",),
+                    inputs=("x2",),
+                    seeds=(Seed(data=0.73, dtype="float64"),),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v10", op="empty_like", args=("v4",), params=()),
+                Leaf(
+                    name="x11", data=[[1.01, -0.9], [-1.05, -0.35]], dtype="float64", watched=False
+                ),
+                Op(name="v12", op="linalg.pinv", args=("x11",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v8", "v7"),
+                    inputs=("x3", "x3"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("v6",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(
+                    name="v14",
+                    op="repeat",
+                    args=("g13[0]",),
+                    params=(("axis", None), ("repeats", 2)),
+                ),
+                Grad(
+                    name="g15",
+                    outputs=("v14",),
+                    inputs=("x3", "x3", "x3"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                -0.92,
+                                -1.02,
+                                -1.48,
+                                1.08,
+                                -0.77,
+                                -0.41,
+                                1.17,
+                                0.23,
+                                -0.27,
+                                0.26,
+                                1.16,
+                                -0.26,
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
