@@ -999,27 +999,3 @@ def test_a_consumed_intermediate_input_leading_to_no_other_input_answers(backend
     unigrad.grad([xp.sum(y)], [w], retain_graph=False, create_graph=True)
     with pytest.raises(unigrad.GraphFreedError):
         unigrad.grad([y], [x, y])
-
-
-@pytest.mark.xfail_backend(
-    "numpy",
-    reason="the numpy tape's cumulative_prod: its third derivative over two factors is "
-    "a constant (a unigrad bug, issue 23: seed 3032, program 2410 diverges on numpy too)",
-)
-@pytest.mark.parametrize("include_initial", [False, True])
-def test_a_third_order_cumulative_prod_gradient_depends_on_its_factors(
-    backend: B, include_initial: bool
-) -> None:
-    """``grad(sum(grad(sum(cumulative_prod(x, axis=1)), x)), x)`` over rows of two
-    factors (``x_0 + x_0 x_1``): ones (to 1e-12: autograd divides), and a result that
-    requires grad, as a product's derivative (``prod / x_i``) reads its factors at every
-    order (rule 14a).
-    paddle's running products were bilinear, its result a constant (differential seed
-    3032, program 2410)."""
-    xp = backend.xp
-    x = backend.leaf([[-0.64, -0.27], [1.2, -1.27], [-1.28, -1.47]], "float64")
-    v = xp.cumulative_prod(x, axis=1, include_initial=include_initial)
-    (g,) = unigrad.grad(xp.sum(v), x, create_graph=True)
-    (h,) = unigrad.grad(xp.sum(g), x, create_graph=True)
-    assert backend.requires_grad(h)
-    backend.close(h, np.ones((3, 2)), rtol=1e-12, atol=1e-12)

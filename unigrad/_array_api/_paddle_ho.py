@@ -754,14 +754,7 @@ def diagonal(x: Any, offset: int, axis1: int, axis2: int) -> Any:
 def cumprod(x: Any, axis: int) -> Any:
     """``paddle.cumprod``'s value with the derivatives of the running products, one
     multiply each (``cumprod_grad`` has no gradient); axes up to 1024 long (beyond
-    that, paddle's kernel alone).
-
-    Each product of two factors or more also reads its factors at every order, as
-    torch's ``cumprod`` formula and the contract's (a product's derivative
-    ``prod / x_i``) do: a term ``0 * sin(x_0 + ... + x_k)`` (over the finite factors:
-    zeros to every order, never NaN), so that a derivative that is constant only
-    because the running products are bilinear (the third derivative of ``x_0 x_1``)
-    still depends on ``x`` (rule 14a; differential seed 3032, program 2410)."""
+    that, paddle's kernel alone)."""
     n = x.shape[axis]
     if n > 1024 or n == 0:
         return paddle.cumprod(x, dim=axis)
@@ -769,13 +762,6 @@ def cumprod(x: Any, axis: int) -> Any:
         y = paddle.cumprod(x.detach(), dim=axis)
     parts = paddle.unbind(x, axis=axis)
     outs = [parts[0]]
-    total = _finite(parts[0])
     for p in parts[1:]:
-        total = total + _finite(p)
-        outs.append(outs[-1] * p + paddle.sin(total) * 0.0)
+        outs.append(outs[-1] * p)
     return exact(y, paddle.stack(outs, axis=axis))
-
-
-def _finite(x: Any) -> Any:
-    """``x`` where finite, else 0 (no gradient reaches ``x`` there)."""
-    return _safe(x, paddle.isfinite(x), 0.0)
