@@ -976,3 +976,53 @@ def test_pow_of_a_negative_base_has_nan_derivatives_in_the_exponent(backend: B) 
     backend.close(hab, mixed, rtol=1e-12, atol=0)
     backend.close(hba, mixed, rtol=1e-12, atol=0)
     backend.close(hbb, an**bn * log**2, rtol=1e-12, atol=0)
+
+
+def test_a_consumed_intermediate_input_leading_to_no_other_input_answers(backend: B) -> None:
+    """``v = atan2(sign(sin(x)), w)`` consumed by a ``create_graph=True,
+    retain_graph=False`` call; a later pass with ``v`` itself among its inputs: the pass
+    stops at ``v`` (its node leads to ``x`` only through ``sign``, rule 14), so it
+    answers (``x``'s gradient through ``atan(sin(x))`` alone, to 1e-6); where ``v``'s
+    node leads to another input past no cut, it raises GraphFreedError. paddle raised
+    GraphFreedError in the first case (differential seed 3032, program 2982)."""
+    xp = backend.xp
+    xn = np.array([[-0.97, -0.22], [-0.67, -1.11]])
+    x = backend.leaf(xn, "float32")
+    w = backend.leaf([1.22, 1.28], "float32")
+    v = xp.atan2(xp.sign(xp.sin(x)), w)
+    u = xp.atan(xp.sin(x))
+    unigrad.grad([xp.sum(v)], [w], retain_graph=False, create_graph=True)
+    gx, gv = unigrad.grad([v, u], [x, v])
+    backend.close(gx, np.cos(xn) / (1 + np.sin(xn) ** 2), rtol=1e-6, atol=1e-6)
+    backend.close(gv, np.ones((2, 2)), rtol=0, atol=0)
+    y = xp.atan2(xp.sin(x), w)
+    unigrad.grad([xp.sum(y)], [w], retain_graph=False, create_graph=True)
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad([y], [x, y])
+
+
+@pytest.mark.xfail_backend(
+    "torch", reason="prod's structure at order >= n (open): cumprod_backward reads its input"
+)
+@pytest.mark.xfail_backend(
+    "jax", reason="prod's structure at order >= n (open): jax's cumprod formula reads x"
+)
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_the_second_derivative_of_a_two_factor_cumulative_prod_is_a_constant(
+    backend: B, include_initial: bool
+) -> None:
+    """``cumulative_prod`` over rows of two factors is ``(x_0, x_0 x_1)``: its second
+    derivative, ``grad(sum(grad(sum(v), x)), x)``, is ones (to 1e-12: autograd divides)
+    and a constant (rule 14a, as the order-n derivative of ``prod`` over n factors in
+    docs/semantics.md, "Dependence"): it requires no grad. The first derivative depends
+    on ``x``. torch and jax keep a spurious dependence (open), as does the differential
+    oracle's ``cumprod`` (built on ``rprod``): differential seed 3032, program 2410
+    diverges on paddle and numpy, which give this answer."""
+    xp = backend.xp
+    x = backend.leaf([[-0.64, -0.27], [1.2, -1.27], [-1.28, -1.47]], "float64")
+    v = xp.cumulative_prod(x, axis=1, include_initial=include_initial)
+    (g,) = unigrad.grad(xp.sum(v), x, create_graph=True)
+    assert backend.requires_grad(g)
+    (h,) = unigrad.grad(xp.sum(g), x, create_graph=True)
+    backend.close(h, np.ones((3, 2)), rtol=1e-12, atol=1e-12)
+    assert not backend.requires_grad(h)

@@ -90,7 +90,8 @@ def _leads_nowhere(ptr: int) -> bool:
     grad but was not asked for), where torch's runs only what leads to the inputs: a
     consumed node there is not the pass's (its gradients are dropped), and the contract
     answers; nor is one the outputs reach, or that reaches the inputs, only through a
-    node of `CUT_NODES` (rule 14: paddle runs ``sign``'s branch, zeroed). Walked only
+    node of `CUT_NODES` (rule 14: paddle runs ``sign``'s branch, zeroed), nor an
+    intermediate input's own node that leads to no other input. Walked only
     when a consumed node runs; outside unigrad's grad, False."""
     call = _PASS.call
     if call is None:
@@ -111,7 +112,10 @@ def _leads_nowhere(ptr: int) -> bool:
         # (test_a_consumed_node_behind_a_cut_is_not_the_passs in
         # test_differential_extensions.py)
         return True
-    below = reach([found], next_functions, through=_not_cut, key=node_ptr)
+    # (below it, not the node itself: an intermediate input's own node runs in the
+    # contract's pass only where it leads to another input; the pass stops at the input:
+    # differential seed 3032, program 2982)
+    below = reach(next_functions(found), next_functions, through=_not_cut, key=node_ptr)
     return not any(n.node_ptr() in wanted for n in below)
 
 

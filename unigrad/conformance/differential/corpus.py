@@ -6148,4 +6148,57 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd7 (issue 23, class: GraphFreedError where the others answer): an intermediate
+    # input's own node, consumed by a create_graph retain_graph=False call and leading
+    # to no other input past a cut (sign), is not run by the contract's pass
+    (
+        "paddle: a consumed intermediate input's own node, leading to no other input "
+        "past a cut, is not the pass's (seed 3032, 2982)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1", data=[[-0.97, -0.22], [-0.67, -1.11]], dtype="float32", watched=True
+                ),
+                Op(name="v2", op="linalg.eigvalsh", args=("x1",), params=()),
+                Op(name="v3", op="sign", args=("v2",), params=()),
+                Op(
+                    name="v4",
+                    op="std",
+                    args=("v2",),
+                    params=(("axis", -1), ("correction", 0), ("keepdims", True)),
+                ),
+                Op(name="v5", op="asinh", args=("v4",), params=()),
+                Op(name="v6", op="signbit", args=("v3",), params=(("dtype", "float32"),)),
+                Op(name="v7", op="atan", args=("v5",), params=()),
+                Leaf(name="x8", data=[1.22, 1.28], dtype="float32", watched=True),
+                Op(name="v9", op="atan2", args=("v3", "x8"), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v9",),
+                    inputs=("x8",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v9", "v7"),
+                    inputs=("x1", "v9", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
