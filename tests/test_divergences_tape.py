@@ -323,10 +323,11 @@ def test_create_graph_through_take_of_no_index_keeps_its_dependence(backend: B) 
     requiring grad; torch, paddle and the numpy tape keep the dependence (rule 14
     follows the graph, whatever the sizes: differential seed 7, programs 1 and 51).
     A complex leaf (abs's gradient ``z/|z|`` depends on ``z``), the index from
-    ``nonzero`` of a false mask, 1-d and along axis 0 of a 2-d leaf. The gradient is
-    exactly 0 (nothing taken): tolerance 0."""
+    ``nonzero`` of a false mask, 1-d and along axes 0 and 1 of a 2-d leaf (paddle 3.3.1's
+    ``x[:, empty]`` swapped the axes, (3, 0) for (2, 0)). The gradient is exactly 0
+    (nothing taken): tolerance 0."""
     xp = backend.xp
-    for shape, axis in (((1,), 0), ((2, 3), 0)):
+    for shape, axis in (((1,), 0), ((2, 3), 0), ((2, 3), 1)):
         xn = (np.arange(np.prod(shape)).reshape(shape) + 1.0) * (0.5 - 0.25j)
         x = backend.leaf(xn, "complex128")
         idx = xp.nonzero(xp.reshape(backend.tensor([False], "bool"), (-1,)))[0]

@@ -287,6 +287,10 @@ def take(x: Any, indices: Any, /, *, axis: int | None = None) -> Any:
     # of a 2x3 z came out 3x2, with wrong values and gradients): index a contiguous copy
     if not x.is_contiguous():
         x = x.contiguous()
+    if axis is not None and indices.ndim == 1 and indices.shape[0] == 0 and x.ndim > 1:
+        # paddle 3.3.1: ``x[:, empty_index]`` of a (2, 3) x comes out (3, 0), the axes
+        # swapped; index_select keeps them ((2, 0)), and its gradient x's shape
+        return paddle.index_select(x, indices.astype("int64"), axis=c.normalize_axis(axis, x.ndim))
     return c.take(prims, x, indices, axis=axis)
 
 
