@@ -21,6 +21,7 @@ import paddle
 from . import _c99
 from . import _common as c
 from . import _paddle_ho as ho
+from . import _paddle_ho_arrays as hoa
 from ._paddle_arrays import (
     all,
     any,
@@ -592,11 +593,11 @@ def take_along_axis(x: Any, indices: Any, /, *, axis: int = -1) -> Any:
 
 # ---- unigrad's extension set (``_portable.EXTENSIONS``), differentiable to any order --
 def einsum(subscripts: str, /, *operands: Any) -> Any:
-    return ho.einsum(subscripts, *operands)
+    return hoa.einsum(subscripts, *operands)
 
 
 def logsumexp(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
-    return ho.logsumexp(x, axis, keepdims)
+    return hoa.logsumexp(x, axis, keepdims)
 
 
 def sigmoid(x: Any, /) -> Any:
@@ -616,7 +617,7 @@ def erf(x: Any, /) -> Any:
 
 
 def log_softmax(x: Any, /, *, axis: int = -1) -> Any:
-    return x - ho.logsumexp(x, axis, True)
+    return x - hoa.logsumexp(x, axis, True)
 
 
 def softmax(x: Any, /, *, axis: int = -1) -> Any:

@@ -16,6 +16,7 @@ import paddle
 
 from . import _common as c
 from . import _paddle_ho as ho
+from . import _paddle_ho_arrays as hoa
 from ._paddle_dtypes import (
     _COMPLEX,
     _FLOATS,
@@ -256,7 +257,7 @@ def reshape(x: Any, /, shape: tuple[int, ...], *, copy: builtins.bool | None = N
 
 def roll(x: Any, /, shift: Any, *, axis: Any = None) -> Any:
     if ho.needs(x):  # roll_grad has no gradient: gathers
-        return ho.roll(x, shift, axis)
+        return hoa.roll(x, shift, axis)
     return paddle.roll(x, shift, axis=axis)
 
 

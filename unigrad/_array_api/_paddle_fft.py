@@ -8,6 +8,7 @@ from typing import Any
 import paddle
 
 from . import _paddle_ho as ho
+from . import _paddle_ho_arrays as hoa
 
 __all__ = [
     "fft",
@@ -115,7 +116,7 @@ def _shift(x: Any, axes: int | Sequence[int] | None, half: int) -> Any:
         return x.clone()
     shifts = [half * (x.shape[a] // 2) for a in axes]
     if ho.needs(x):  # roll_grad has no gradient: gathers
-        return ho.roll(x, shifts, axes)
+        return hoa.roll(x, shifts, axes)
     return paddle.roll(x, shifts, axis=axes)
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import paddle
 
-from ._paddle_ho import _COMPLEX, _REAL, _index, exact, needs
+from ._paddle_ho import _COMPLEX, _REAL, exact, needs
+from ._paddle_ho_arrays import _index
 
 __all__ = ["det", "eigen_tracked", "eigenvalues", "eigvalsh", "inv", "logabsdet", "solve"]
 

@@ -13,6 +13,7 @@ import numpy as np
 import paddle
 
 from . import _paddle_ho as ho
+from . import _paddle_ho_arrays as hoa
 
 __all__ = ["linalg", "own_nodes", "prims"]
 
@@ -65,13 +66,13 @@ class _Prims:
     @staticmethod
     def max(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
         if ho.needs(x):
-            return ho.reduce_extreme(paddle.max, x, axis, keepdims)
+            return hoa.reduce_extreme(paddle.max, x, axis, keepdims)
         return paddle.max(x, axis=_ax(axis), keepdim=keepdims)
 
     @staticmethod
     def min(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
         if ho.needs(x):
-            return ho.reduce_extreme(paddle.min, x, axis, keepdims)
+            return hoa.reduce_extreme(paddle.min, x, axis, keepdims)
         return paddle.min(x, axis=_ax(axis), keepdim=keepdims)
 
     abs = staticmethod(paddle.abs)
@@ -148,7 +149,7 @@ class _Prims:
     @staticmethod
     def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:
         if ho.needs(x):
-            return ho.diagonal(x, offset, axis1, axis2)
+            return hoa.diagonal(x, offset, axis1, axis2)
         return paddle.diagonal(x, offset=offset, axis1=axis1, axis2=axis2)
 
     @staticmethod
@@ -158,7 +159,7 @@ class _Prims:
         if dtype is not None and x.dtype != dtype:
             x = x.astype(dtype)
         if ho.needs(x):
-            return ho.cumsum(x, axis)
+            return hoa.cumsum(x, axis)
         return paddle.cumsum(x, axis=axis)
 
     @staticmethod
@@ -166,7 +167,7 @@ class _Prims:
         if dtype is not None and x.dtype != dtype:
             x = x.astype(dtype)
         if ho.needs(x):
-            return ho.cumprod(x, axis)
+            return hoa.cumprod(x, axis)
         return paddle.cumprod(x, dim=axis)
 
     @staticmethod
@@ -202,7 +203,7 @@ class _Prims:
     @staticmethod
     def sort(x: Any, axis: int = -1, kind: Any = None) -> Any:
         if ho.needs(x):
-            return ho.sort(x, axis, kind == "stable")
+            return hoa.sort(x, axis, kind == "stable")
         return paddle.sort(x, axis=axis, stable=kind == "stable")
 
     @staticmethod

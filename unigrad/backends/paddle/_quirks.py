@@ -8,7 +8,7 @@ a ``PyLayer``'s output, view-op inputs beside their source, constant seeds of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import paddle
@@ -18,6 +18,7 @@ from ..._errors import (
     UnsupportedFeatureError,
     message,
 )
+from ._dtypes import _kind_of
 from ._engine import _PASS
 from ._refcounts import _grad_fn
 from ._structure import _reachable
@@ -220,3 +221,45 @@ class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
         # raised inside paddle's engine, which wraps it: the pass re-raises this one
         _PASS.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
         raise err
+
+
+def _complex_call(outputs: Sequence[Any], inputs: Sequence[Any]) -> bool:
+    """Whether an output or an input is complex (paddle's wrong double-grad kernels,
+    `PaddleBackend._refuse_wrong_kernels`, are wrong on complex dtypes only)."""
+    # (`dtype in _COMPLEX` hashes a dtype: ~0.5 us)
+    return any(_kind_of(t.dtype) == "c" for t in (*outputs, *inputs))
+
+
+def _refuse_wrong_kernels_among(nodes: Iterable[Any]) -> None:
+    """Raise `HigherOrderUnavailableError` if one of ``nodes`` is one of paddle's
+    double-grad nodes, wrong on complex dtypes (`PaddleBackend._refuse_wrong_kernels`).
+    The op named is the same whatever order the nodes come in: a kernel of
+    `_WRONG_COMPLEX_KERNELS` first, then the least name."""
+    names = {n.name() for n in nodes}
+    known = sorted(names.intersection(_WRONG_COMPLEX_KERNELS))
+    if known:
+        name = known[0]
+        op = _WRONG_COMPLEX_KERNELS[name]
+        msg = message(
+            f"paddle's complex {op} higher-order kernel gives wrong values",
+            expected=f"a second (or higher) derivative of {op} on a real dtype",
+            got=f"a complex graph through {name}",
+            fix="Differentiate complex functions once on paddle (split them into "
+            "real and imaginary parts for higher orders), or use another backend.",
+        )
+        raise HigherOrderUnavailableError(msg)
+    higher = sorted(n for n in names if "DoubleGrad" in n or "TripleGrad" in n)
+    if higher:
+        # paddle differentiates a complex gradient without the conjugation its first
+        # derivative has: d/dz of (z*z)'s gradient 2*s*conj(z) comes out as 2*s*t
+        # instead of 2*s*conj(t) (every op measured: mul, exp, sin, tanh)
+        name = higher[0]
+        op = name.split("DoubleGrad")[0].split("TripleGrad")[0]
+        msg = message(
+            f"paddle's complex higher-order derivatives give wrong values ({op})",
+            expected="a second (or higher) derivative on real dtypes",
+            got=f"a complex graph through {name}, a gradient taken with create_graph=True",
+            fix="Differentiate complex functions once on paddle (split them into "
+            "real and imaginary parts for higher orders), or use another backend.",
+        )
+        raise HigherOrderUnavailableError(msg)
