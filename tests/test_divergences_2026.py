@@ -1026,3 +1026,17 @@ def test_the_second_derivative_of_a_two_factor_cumulative_prod_is_a_constant(
     (h,) = unigrad.grad(xp.sum(g), x, create_graph=True)
     backend.close(h, np.ones((3, 2)), rtol=1e-12, atol=1e-12)
     assert not backend.requires_grad(h)
+
+
+def test_searchsorted_of_two_float_dtypes(backend: B) -> None:
+    """``searchsorted`` of a float32 sorted array and float64 values (and the reverse), as
+    the differential tester draws it (``x * astype(searchsorted(sort(a), x), ...)``):
+    TensorFlow 2.21's ``LowerBound`` takes one dtype and raised a raw
+    ``InvalidArgumentError`` (differential seed 2038, programs 1115 and 2596); the values
+    are compared in the promoted dtype. Exact."""
+    xp = backend.xp
+    a = backend.tensor([0.5, 1.0, 2.0], "float32")
+    v = backend.tensor([0.7, 1.5, 2.0], "float64")
+    np.testing.assert_array_equal(backend.np(xp.searchsorted(a, v)), [1, 2, 2])
+    np.testing.assert_array_equal(backend.np(xp.searchsorted(v, a)), [0, 1, 2])
+    np.testing.assert_array_equal(backend.np(xp.searchsorted(a, v, side="right")), [1, 2, 3])

@@ -20,7 +20,7 @@ from typing import Any
 from . import _common as c
 from ._autograd import _DTYPES, _Module
 from ._tensorflow_linalg import _dtype, _np_dtype, _promote, fft_module, linalg_module
-from ._tensorflow_prims import _asinh, _astype, _Info, prims
+from ._tensorflow_prims import _acosh, _asinh, _astype, _Info, prims
 
 __all__ = ["build", "prims"]
 
@@ -93,6 +93,9 @@ def build() -> Any:
         if sorter is not None:
             x1 = tnp.take(x1, sorter)
         x2 = tf.convert_to_tensor(x2)
+        if x1.dtype != x2.dtype:  # (TensorFlow 2.21's LowerBound takes one dtype)
+            common = tf.as_dtype(result_type(x1, x2))
+            x1, x2 = tf.cast(x1, common), tf.cast(x2, common)
         shape = tf.shape(x2)
         out = tf.searchsorted(x1, tf.reshape(x2, (-1,)), side=side, out_type=tf.int64)
         return tf.reshape(out, shape)
@@ -480,7 +483,7 @@ def build() -> Any:
         count_nonzero=count_nonzero,
         diff=diff,
         acos=tnp.arccos,
-        acosh=tnp.arccosh,
+        acosh=_acosh,
         asin=tnp.arcsin,
         asinh=_asinh,
         atan=tnp.arctan,

@@ -85,6 +85,29 @@ def _asinh(x: Any) -> Any:
     return f(x)
 
 
+def _acosh(x: Any) -> Any:
+    """``acosh`` of a real tensor with the derivative ``1 / sqrt(x**2 - 1)`` (torch's,
+    jax's and autograd's formula, finite below -1 where the value is NaN); TensorFlow
+    2.21's ``Acosh`` gradient, ``1 / sinh(y)``, is NaN wherever ``y = acosh(x)`` is.
+    Complex tensors keep TensorFlow's. Test: test_divergences_2026.py::
+    test_second_derivatives_outside_the_real_domain."""
+    import tensorflow.experimental.numpy as tnp
+
+    tf = _tf()
+    x = tf.convert_to_tensor(x)
+    if not x.dtype.is_floating:
+        return tnp.arccosh(x)
+
+    @tf.custom_gradient  # type: ignore[untyped-decorator]
+    def f(x: Any) -> Any:
+        def grad(g: Any) -> Any:
+            return g / tf.sqrt(x * x - 1)
+
+        return tf.math.acosh(x), grad
+
+    return f(x)
+
+
 def _cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
     """Running products, one multiply each: TensorFlow's ``Cumprod`` gradient
     (``cumsum(g * out) / x``, tensorflow/python/ops/math_grad.py, 2.21) is NaN at an
