@@ -55,9 +55,8 @@ def test_a_mask_computed_inside_a_compiled_step_is_refused(backend) -> None:
         loss = xp.sum(w[w > 0] ** 2)
         return unigrad.grad(loss, w)[0]
 
-    if backend.name == "tensorflow":  # tf.function traces a value-dependent shape
-        backend.close(step(backend.tensor([1.0, -2.0])), [2.0, 0.0], rtol=1e-6)
-        return
+    # (tf.function could trace the value-dependent shape; the step is refused as on
+    # jax, so that a step has one outcome on every compiling backend: test_compile.py)
     with pytest.raises(unigrad.CompiledStepError, match="read a value"):
         step(backend.tensor([1.0, -2.0]))
 
