@@ -71,9 +71,8 @@ class _Linalg:
         tf = _tf()
         if x.shape.rank is not None and x.shape.rank >= 2:
             d = tf.stop_gradient(x)
-            lower = tf.linalg.band_part(d, -1, 0) + tf.linalg.adjoint(
-                tf.linalg.band_part(d, -1, 0) - tf.linalg.band_part(d, 0, 0)
-            )
+            low = tf.linalg.band_part(d, -1, 0)
+            lower = low + tf.linalg.adjoint(low - tf.linalg.band_part(d, 0, 0))
             h = (x + tf.linalg.adjoint(x)) / 2
             x = lower + (h - tf.stop_gradient(h))
         w, v = tf.linalg.eigh(x)

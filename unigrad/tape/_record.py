@@ -196,7 +196,7 @@ def _computed(cls: type[Tensor], fn: Callable[..., Any], parents: list[Any]) -> 
     known size. TensorFlow stages every op inside a ``tf.function``, concrete inputs or
     not, so ``nonzero``'s result had the unknown shape ``(None,)`` and a ``grad`` seed
     of that shape could not be made (seed 7, programs 1 and 58 at 656a2ce). Test:
-    test_tensorflow.py::test_a_mask_the_step_builds_stays_concrete.
+    test_compile.py::test_a_mask_the_step_closes_over_stays_concrete.
     """
     if in_traced_step():
         with cls._engine.evaluating(parents):
