@@ -803,6 +803,94 @@ def test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> 
 _CUT_X = np.array([0.3, -0.7])
 
 
+@pytest.mark.parametrize("mode", ["strict", "fast"])
+def test_a_cut_deeper_in_the_graph_answers_beyond_consumed_nodes(backend: B, mode: str) -> None:
+    """As above with the cut (``floor``) under ``exp`` and a product, and the consumed
+    nodes (``exp(tanh(x * x))``) two nodes below it, in both checks modes (fast mode
+    keeps no consumption marks; torch had freed the nodes all the same): torch raised
+    GraphFreedError. Tolerance: 1e-12 relative (float64)."""
+    xp = backend.xp
+    with unigrad.checks(mode):
+        x = backend.leaf(_CUT_X.tolist(), "float64")
+        h = xp.exp(xp.tanh(x * x))
+        unigrad.grad(xp.sum(h), x)  # consumes h's nodes
+        m = x * x
+        (g,) = unigrad.grad(xp.sum(xp.exp(xp.floor(h * 3.0) * 0.5) * m + m * 2.0), x)
+    f = np.exp(np.floor(np.exp(np.tanh(_CUT_X * _CUT_X)) * 3.0) * 0.5)
+    backend.close(g, f * 2 * _CUT_X + 4 * _CUT_X, rtol=1e-12, atol=0)
+
+
+def test_a_create_graph_pass_through_a_cut_answers_beyond_consumed_nodes(backend: B) -> None:
+    """``sign(h)`` with ``h = sin(x * w)`` consumed: the create_graph gradient through
+    ``sign(h) * w * x * x`` reads only the product (torch raised GraphFreedError), and
+    differentiating it again with respect to ``w`` answers. Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    wn = np.array([1.5, 2.0])
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    w = backend.leaf(wn.tolist(), "float64")
+    h = xp.sin(x * w)
+    unigrad.grad(xp.sum(h), x)  # consumes h's nodes
+    (g,) = unigrad.grad(xp.sum(xp.sign(h) * w * x * x), x, create_graph=True)
+    s = np.sign(np.sin(_CUT_X * wn))
+    backend.close(g, s * wn * 2 * _CUT_X, rtol=1e-12, atol=0)
+    (d,) = unigrad.grad(xp.sum(g), w)
+    backend.close(d, s * 2 * _CUT_X, rtol=1e-12, atol=0)
+
+
+def test_batched_and_cut_passes_through_a_cut_answer_beyond_consumed_nodes(backend: B) -> None:
+    """The pass of the test above it with batched seeds, and with ``no_grad_vars`` (a
+    product beside the cut): torch raised GraphFreedError in both. Tolerance: exact."""
+    xp = backend.xp
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    h = xp.tanh(x * x)
+    unigrad.grad(xp.sum(h), x)  # consumes h's nodes
+    y = xp.ceil(h) + x * x
+    seeds = backend.tensor([[1.0, 0.0], [0.0, 2.0]], "float64")
+    (g,) = unigrad.grad(y, x, seeds, is_grads_batched=True)
+    backend.close(g, [[0.6, 0.0], [0.0, -2.8]], rtol=0, atol=0)
+    m = x * 3.0
+    (d,) = unigrad.grad(xp.sum(xp.ceil(h) + x * x + m), x, no_grad_vars=[m])
+    backend.close(d, [0.6, -1.4], rtol=0, atol=0)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle's backward() runs the branch behind ceil toward x and raises "
+    "GraphFreedError for tanh's consumed nodes (issue 23, open)",
+)
+def test_backward_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
+    """`backward` of the pass of test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes,
+    into every leaf and with ``inputs``: torch raised GraphFreedError. Tolerance: exact."""
+    xp = backend.xp
+    for inputs in (None, "x"):
+        x = backend.leaf(_CUT_X.tolist(), "float64")
+        h = xp.tanh(x * x)
+        unigrad.grad(xp.sum(h), x)  # consumes h's nodes
+        unigrad.backward(xp.sum(xp.ceil(h) + x * x), inputs=None if inputs is None else [x])
+        backend.close(x.grad, [0.6, -1.4], rtol=0, atol=0)
+
+
+@pytest.mark.xfail_backend(
+    "torch",
+    reason="torch 2.13's engine runs tanh's node behind ceil (zeros) and, retain_graph "
+    "being False, frees its saved tensors: the later pass through h raises "
+    "GraphFreedError. Keeping them (retain_graph=True for torch) would keep every "
+    "consuming pass's buffers where nodes hang behind a cut, a WGAN-GP step's "
+    "included (issue 23, open)",
+)
+def test_a_pass_through_a_cut_edge_leaves_the_nodes_behind_it_usable(backend: B) -> None:
+    """The converse: a pass through ``ceil(h)`` does not run ``h``'s nodes (rule 14), so
+    they are not consumed, and a later pass through ``h`` answers (rule 6b: nodes the
+    pass did not run stay usable). Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    h = xp.tanh(x * x)
+    (g,) = unigrad.grad(xp.sum(xp.ceil(h) + x * x), x)
+    backend.close(g, [0.6, -1.4], rtol=0, atol=0)
+    (d,) = unigrad.grad(xp.sum(h), x)
+    backend.close(d, 2 * _CUT_X * (1 - np.tanh(_CUT_X * _CUT_X) ** 2), rtol=1e-12, atol=0)
+
+
 def test_no_grad_vars_off_the_path_do_not_change_a_complex_second_derivative(backend) -> None:
     """``g = d(sum(abs(z)))/dz`` with ``create_graph=True`` (complex), then a pass from
     ``log1p(g * g + 0.25)`` with ``no_grad_vars=[v]``, ``v`` a tensor off the path: the
