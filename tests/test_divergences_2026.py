@@ -810,6 +810,29 @@ def test_the_imaginary_part_of_a_cast_complex_scalar(backend: B, form: str) -> N
     backend.close(g, 2.0j, rtol=0, atol=0)
 
 
+@pytest.mark.parametrize("mode", ["strict", "fast"])
+def test_backward_into_an_intermediate_whose_node_a_pass_consumed(backend: B, mode: str) -> None:
+    """``backward([2 w, v], inputs=[v, w])`` after a plain pass consumed ``v``'s node
+    (``v = erf(x)``): the pass stops at ``v`` (an input), so ``v.grad`` is the seed and
+    ``w.grad`` is 2, in both checks modes and with ``create_graph=True``. torch's engine
+    runs a non-leaf input's own node to fill its ``.grad``; fast mode keeps no
+    consumption marks, and torch raised GraphFreedError there (differential seed 5052
+    program 654, seed 5056 program 1887). Tolerance: exact."""
+    xp = backend.xp
+    for create_graph in (False, True) if backend.caps.backward_create_graph else (False,):
+        with unigrad.checks(mode):
+            x = backend.leaf([-1.27, -1.49, 1.29], "float64")
+            w = backend.leaf([[1.1, 1.44], [-1.32, 0.21]], "float64")
+            v = xp.erf(x * 1.0)
+            unigrad.grad(xp.sum(xp.exp(v)), x)  # consumes v's node
+            seed = backend.tensor([-0.48, -0.87, -0.9], "float64")
+            unigrad.backward(
+                [xp.sum(w * 2.0), v], [None, seed], inputs=[v, w], create_graph=create_graph
+            )
+        backend.close(v.grad, [-0.48, -0.87, -0.9], rtol=0, atol=0)
+        backend.close(w.grad, np.full((2, 2), 2.0), rtol=0, atol=0)
+
+
 def test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
     """``ceil``'s derivative is identically zero (rule 14: a cut), so the second pass
     runs toward ``x`` only through ``x * x``; ``tanh``'s nodes, consumed by the first

@@ -37,6 +37,7 @@ from ._graph import _NO_CUTS
 from ._records import _GRAPH, _attach, _new_record
 from ._restricted import (
     _beyond_cuts,
+    _freed,
     _freed_behind_cuts,
     _run_restricted,
     _run_restricted_batched,
@@ -355,10 +356,14 @@ class TorchBackend(Backend):
         with the contract's checks and consumption around it. torch's engine runs a
         non-leaf input's own node to fill its ``.grad``: that node is kept (the
         buffers retained) and not consumed, as the contract's pass never runs it; where
-        an earlier pass consumed it, torch cannot fill that ``.grad``, and the gradients
-        are taken with `grad` and accumulated as torch's AccumulateGrad does."""
+        an earlier pass consumed it (marked, or in fast mode, which keeps no marks, its
+        saved tensors freed: differential seed 5052 program 654), torch cannot fill that
+        ``.grad``, and the gradients are taken with `grad` and accumulated as torch's
+        AccumulateGrad does."""
         intermediate = [x for x in inputs if x.grad_fn is not None]
-        if intermediate and any(_CONSUMED in x.grad_fn.metadata for x in intermediate):
+        if intermediate and any(
+            _CONSUMED in x.grad_fn.metadata or _freed(x.grad_fn) for x in intermediate
+        ):
             grads = self.grad(
                 GradRequest(
                     request.outputs,
