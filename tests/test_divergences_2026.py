@@ -1128,3 +1128,25 @@ def test_searchsorted_of_two_float_dtypes(backend: B) -> None:
     np.testing.assert_array_equal(backend.np(xp.searchsorted(a, v)), [1, 2, 2])
     np.testing.assert_array_equal(backend.np(xp.searchsorted(v, a)), [0, 1, 2])
     np.testing.assert_array_equal(backend.np(xp.searchsorted(a, v, side="right")), [1, 2, 3])
+
+
+def test_a_failing_cut_branch_leaves_its_inputs_unused_after_a_consumed_graph(backend: B) -> None:
+    """A pass from ``sinh(g)`` with ``no_grad_vars=[g]``, ``g`` a complex create_graph
+    gradient of ``matrix_norm(z)``: ``z`` is reached only through the cut, so it is unused
+    (`UnusedInputError`; None with ``allow_unused``), after an unrelated pass that left
+    consumed nodes as before it. paddle runs the cut branch toward ``z`` once a node was
+    consumed (a consumed node there raises, rule 15), and paddle 3.3.1's complex ``abs``
+    double-grad node failed there casting its zeros: `UnsupportedDtypeError` (differential
+    seed 4040, program 1065 after program 1064). Exact (None)."""
+    xp = backend.xp
+    a = backend.leaf([0.3, -0.7], "float64")
+    unigrad.grad(xp.sum(xp.tanh(a) * a), a)  # consumes its nodes
+    z = backend.leaf([[0.9 + 0.38j, -0.59 + 1.11j], [0.96 + 0.54j, -0.25 - 0.96j]], "complex64")
+    n = xp.linalg.matrix_norm(z, keepdims=True, ord="fro")
+    (g,) = unigrad.grad(n, z, retain_graph=True, create_graph=True)
+    v = xp.sinh(g)
+    seed = xp.ones_like(v)
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(v, z, seed, retain_graph=True, no_grad_vars=[g])
+    (d,) = unigrad.grad(v, z, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)
+    assert d is None

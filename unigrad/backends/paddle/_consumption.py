@@ -16,6 +16,7 @@ import functools
 import sys
 import weakref
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import paddle
@@ -254,6 +255,28 @@ def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
         ptr = node.node_ptr()
         if (plain is None or ptr in plain) and CONSUMED.at(ptr):
             raise GraphFreedError(FREED_MESSAGE)
+
+
+def _refuse_consumed_toward(
+    outputs: Sequence[Any], inputs: Sequence[Any], plain: AbstractSet[int] | None
+) -> None:
+    """`GraphFreedError` where a pass from ``outputs`` to ``inputs`` would run a consumed
+    node whose hook raises there (`_freed_hook`: ``plain`` as `_PASS.plain`, None: every
+    one), for a pass paddle's engine could not finish for another reason: a cut branch
+    that `PaddleBackend._grad_cut` runs only for its consumed nodes, through a kernel
+    that fails on zeros (complex ``abs``'s double-grad node casting complex64). Walks
+    the nodes that lead to an input, not past a node of `CUT_NODES` (`_leads_nowhere`:
+    neither runs in the contract's pass); only on that error path."""
+    want = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+    roots = [n for n in map(_grad_fn, outputs) if n is not None]
+    for node in _graph.executed(roots, _live_kids, lambda n: n.node_ptr() in want, _is_leaf_node):
+        ptr = node.node_ptr()
+        if (plain is None or ptr in plain) and CONSUMED.at(ptr):
+            raise GraphFreedError(FREED_MESSAGE)
+
+
+def _live_kids(node: Any) -> list[Any]:
+    return [] if node.name() in CUT_NODES else _children(node)
 
 
 def _children(node: Any) -> list[Any]:

@@ -6201,4 +6201,56 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd8 (issue 23, class: a raw kernel failure where the others answer): a pass cut by
+    # no_grad_vars runs the cut branches for their consumed nodes once a node was
+    # consumed anywhere (here by g4), and paddle 3.3.1's complex abs double-grad node
+    # failed on its zeros; the input reached only through the cut is unused
+    (
+        "paddle: a cut branch run for its consumed nodes failed casting complex64 zeros "
+        "after an unrelated consuming pass (seed 4040, 1065 after 1064)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v2", op="tanh", args=("x1",), params=()),
+                Op(name="v3", op="sum", args=("v2",), params=(("axis", (0,)), ("keepdims", False))),
+                Grad(name="g4", outputs=("v3",), inputs=("x1",), retain_graph=False),
+                Leaf(
+                    name="x5",
+                    data=[[(0.9 + 0.38j), (-0.59 + 1.11j)], [(0.96 + 0.54j), (-0.25 - 0.96j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(
+                    name="v6",
+                    op="matrix_norm",
+                    args=("x5",),
+                    params=(("keepdims", True), ("ord", "fro")),
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x5", "x5"),
+                    retain_graph=True,
+                    create_graph=True,
+                ),
+                Op(name="v8", op="sinh", args=("g7[1]",), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8",),
+                    inputs=("x5",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(1.21 - 0.92j), (0.54 - 1.36j)],
+                                [(1.02 + 0.56j), (0.26 + 0.45j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    no_grad_vars=("g7[1]",),
+                ),
+            )
+        ),
+    ),
 ]
