@@ -1150,3 +1150,34 @@ def test_a_failing_cut_branch_leaves_its_inputs_unused_after_a_consumed_graph(ba
         unigrad.grad(v, z, seed, retain_graph=True, no_grad_vars=[g])
     (d,) = unigrad.grad(v, z, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)
     assert d is None
+
+
+def test_a_gradient_of_a_gradient_linear_in_what_it_reads_is_a_constant(backend: B) -> None:
+    """``g = d(sum(x * y))/dx`` is ``y``: ``d(sum(g * s))/dy`` with ``s = signbit(x)`` (a
+    constant, rule 14) is ``s``, a constant (it requires no grad). paddle recorded ``g``
+    as a function of ``y`` of unknown form, whose derivative read ``g`` itself: the
+    result required grad (differential seed 3033, program 4298). Where the path's
+    product is not linear (``y * y``: ``2 y s``; ``x * (x * w)`` in ``w``: ``x * x``, whose
+    derivative in ``x`` is ``2 x``), it requires grad. Exact (float64 products of small
+    integers and signs)."""
+    xp = backend.xp
+    xn = np.array([[-0.29, 0.35], [0.43, -0.59]])
+    yn = np.array([[-0.98, -1.02], [0.94, -1.33]])
+    sn = np.signbit(xn).astype(np.float64)
+    x = backend.leaf(xn, "float64")
+    y = backend.leaf(yn, "float64")
+    (g,) = unigrad.grad(xp.sum(x * y), x, create_graph=True)
+    s = xp.astype(xp.signbit(x), xp.float64)
+    (h,) = unigrad.grad(xp.sum(g * s), y, create_graph=True)
+    backend.close(h, sn, rtol=0, atol=0)
+    assert not backend.requires_grad(h)
+    (g2,) = unigrad.grad(xp.sum(x * y * y), x, create_graph=True)
+    (h2,) = unigrad.grad(xp.sum(g2 * s), y, create_graph=True)
+    backend.close(h2, 2 * yn * sn, rtol=0, atol=0)
+    assert backend.requires_grad(h2)
+    w = backend.leaf([0.5, -1.5], "float64")
+    (g3,) = unigrad.grad(xp.sum(x * (x * w)), w, create_graph=True)
+    backend.close(g3, np.sum(xn * xn, axis=0), rtol=0, atol=1e-15)
+    (h3,) = unigrad.grad(xp.sum(g3), x, create_graph=True)
+    backend.close(h3, 2 * xn, rtol=0, atol=0)
+    assert backend.requires_grad(h3)
