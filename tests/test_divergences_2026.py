@@ -853,21 +853,21 @@ def test_batched_and_cut_passes_through_a_cut_answer_beyond_consumed_nodes(backe
     backend.close(d, [0.6, -1.4], rtol=0, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's backward() runs the branch behind ceil toward x and raises "
-    "GraphFreedError for tanh's consumed nodes (issue 23, open)",
-)
 def test_backward_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
     """`backward` of the pass of test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes,
-    into every leaf and with ``inputs``: torch raised GraphFreedError. Tolerance: exact."""
+    into every leaf and with ``inputs``: torch raised GraphFreedError, and so did paddle
+    into every leaf (its walk for consumed nodes before the pass, and the consumed nodes'
+    hooks in the branch behind ``ceil`` its ``backward()`` runs, with ``retain_graph``
+    too). Tolerance: exact."""
     xp = backend.xp
     for inputs in (None, "x"):
-        x = backend.leaf(_CUT_X.tolist(), "float64")
-        h = xp.tanh(x * x)
-        unigrad.grad(xp.sum(h), x)  # consumes h's nodes
-        unigrad.backward(xp.sum(xp.ceil(h) + x * x), inputs=None if inputs is None else [x])
-        backend.close(x.grad, [0.6, -1.4], rtol=0, atol=0)
+        for retain in (False, True):
+            x = backend.leaf(_CUT_X.tolist(), "float64")
+            h = xp.tanh(x * x)
+            unigrad.grad(xp.sum(h), x)  # consumes h's nodes
+            y = xp.sum(xp.ceil(h) + x * x)
+            unigrad.backward(y, inputs=None if inputs is None else [x], retain_graph=retain)
+            backend.close(x.grad, [0.6, -1.4], rtol=0, atol=0)
 
 
 @pytest.mark.xfail_backend(

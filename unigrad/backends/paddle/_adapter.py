@@ -628,9 +628,12 @@ class PaddleBackend(Backend):
             # contract's pass does not run (rule 14: it stays usable): retained there,
             # and consumed by unigrad's marks (`_consume`) as everywhere
             cut = not request.retain_graph and _cuts_dependence(request.outputs, False)
+            # (a consumed node met only past a node of `CUT_NODES` lets the pass through,
+            # rule 14: `_consumption._leads_nowhere`)
+            call, _PASS.call = _PASS.call, (request.outputs, None)  # (a hook's: restored)
             try:
                 if CONSUMED.stamps and not request.retain_graph and not fast:
-                    _refuse_consumed_before_backward(request.outputs)
+                    _refuse_consumed_before_backward(request.outputs, cut)
                 alone = _left_alone(request.outputs) if _WATCHED else []
                 with _quiet_glog():
                     paddle.autograd.backward(
@@ -646,6 +649,7 @@ class PaddleBackend(Backend):
                 raise new from err
             finally:
                 _PASS.plain = None
+                _PASS.call = call
                 if _PASS.returned:
                     _give_back(_PASS.returned)
         if not request.retain_graph and not fast:

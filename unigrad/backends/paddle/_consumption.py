@@ -98,6 +98,20 @@ def _leads_nowhere(ptr: int) -> bool:
     if call is None:
         return False
     outputs, inputs = call
+    if inputs is None:  # (``backward()`` into every leaf: only the cut part applies)
+        found = next(
+            (
+                n
+                for n in reach(
+                    map(_grad_fn, outputs), next_functions, through=_not_cut, key=node_ptr
+                )
+                if n.node_ptr() == ptr
+            ),
+            None,
+        )
+        # (test_backward_through_a_cut_edge_answers_beyond_consumed_nodes in
+        # test_divergences_2026.py)
+        return found is None
     wanted = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
     found = next(
         (
@@ -244,14 +258,18 @@ def _drop_engine_copies() -> None:
         paddle.grad([a * a], [a])
 
 
-def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
+def _refuse_consumed_before_backward(outputs: Sequence[Any], cut: bool = False) -> None:
     """`GraphFreedError` before a ``backward()`` pass that would meet a consumed node
     outside a gradient graph: paddle's ``backward(retain_graph=False)`` frees each node
     it runs before a later node's freed hook raises, so a refused pass would damage
     nodes a create_graph result's graph still crosses (a list-op node, unmarked by a
-    create_graph=True, retain_graph=False call, rule 15)."""
+    create_graph=True, retain_graph=False call, rule 15). With ``cut`` (the graph holds
+    a node of `CUT_NODES`) not past one: what only a cut reaches is not the pass's
+    (rule 14; paddle runs it, retained, and its consumed nodes' hooks let it through:
+    `_leads_nowhere`)."""
     plain = plain_set()
-    for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr):
+    through = _not_cut if cut else None
+    for node in reach(map(_grad_fn, outputs), next_functions, through=through, key=node_ptr):
         ptr = node.node_ptr()
         if (plain is None or ptr in plain) and CONSUMED.at(ptr):
             raise GraphFreedError(FREED_MESSAGE)
