@@ -629,8 +629,10 @@ class PaddleBackend(Backend):
             # and consumed by unigrad's marks (`_consume`) as everywhere
             cut = not request.retain_graph and _cuts_dependence(request.outputs, False)
             # (a consumed node met only past a node of `CUT_NODES` lets the pass through,
-            # rule 14: `_consumption._leads_nowhere`)
-            call, _PASS.call = _PASS.call, (request.outputs, None)  # (a hook's: restored)
+            # rule 14: `_consumption._leads_nowhere`; a hook's call is restored after)
+            marked = not fast and CONSUMED.any()
+            if marked:
+                call, _PASS.call = _PASS.call, (request.outputs, None)
             try:
                 if CONSUMED.stamps and not request.retain_graph and not fast:
                     _refuse_consumed_before_backward(request.outputs, cut)
@@ -649,7 +651,8 @@ class PaddleBackend(Backend):
                 raise new from err
             finally:
                 _PASS.plain = None
-                _PASS.call = call
+                if marked:
+                    _PASS.call = call
                 if _PASS.returned:
                     _give_back(_PASS.returned)
         if not request.retain_graph and not fast:

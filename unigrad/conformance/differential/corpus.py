@@ -6253,4 +6253,87 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # pd8 (issue 23, class: requires_grad True where the others say False): a recorded
+    # create_graph result (g10[1], the gradient of vecdot in x5, x4) of unknown form
+    # read itself in a later call's walk, so a gradient linear in it (g14) required grad
+    (
+        "paddle: a create_graph gradient of a gradient linear in what it reads is a "
+        "constant (seed 3033, 4298)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.07, dtype="float64", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Op(name="v3", op="empty_like", args=("v2",), params=()),
+                Leaf(
+                    name="x4",
+                    data=[[-0.29, 0.35, -1.44], [0.43, 0.59, 1.37]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x5",
+                    data=[[-0.98, -1.02, -0.57], [0.94, -1.33, -0.88]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v6", op="linalg.vecdot", args=("x4", "x5"), params=()),
+                Op(
+                    name="v7",
+                    op="vector_norm",
+                    args=("v6",),
+                    params=(("axis", (0,)), ("keepdims", True), ("ord", 3)),
+                ),
+                Op(name="v8", op="log", args=("x4",), params=()),
+                Op(name="v9", op="log10", args=("v8",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v6",),
+                    inputs=("x4", "x5"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(
+                    name="m11",
+                    data=[[True, False, True], [False, True, False]],
+                    dtype="bool",
+                    watched=False,
+                ),
+                Op(name="v12", op="where", args=("g10[0]", "v8", "m11"), params=()),
+                Op(name="v13", op="signbit", args=("v12",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x5",),
+                    seeds=(None,),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Op(name="v15", op="log10", args=("g10[1]",), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v13"),
+                    inputs=("x5", "x4", "x5"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
