@@ -1181,3 +1181,24 @@ def test_a_gradient_of_a_gradient_linear_in_what_it_reads_is_a_constant(backend:
     (h3,) = unigrad.grad(xp.sum(g3), x, create_graph=True)
     backend.close(h3, 2 * xn, rtol=0, atol=0)
     assert backend.requires_grad(h3)
+
+
+def test_a_failing_cut_branch_still_meets_its_consumed_nodes(backend: B) -> None:
+    """The pass of the test above with ``z = sin(x)`` and ``sin``'s node consumed by a
+    later pass: the cut branch toward ``x`` runs ``sin``'s node (with zeros), so the
+    pass raises `GraphFreedError`, as it does on torch; before the consuming pass it
+    answers None (with ``allow_unused``). paddle's engine fails in the branch before it
+    reaches ``sin``'s node (complex ``abs``'s double-grad node casting its zeros); it
+    raised `UnsupportedDtypeError`, and leaving the branch out gave None."""
+    xp = backend.xp
+    x = backend.leaf([[0.9 + 0.38j, -0.59 + 1.11j], [0.96 + 0.54j, -0.25 - 0.96j]], "complex64")
+    z = xp.sin(x)
+    n = xp.linalg.matrix_norm(z, keepdims=True, ord="fro")
+    (g,) = unigrad.grad(n, z, retain_graph=True, create_graph=True)
+    v = xp.sinh(g)
+    seed = xp.ones_like(v)
+    (d,) = unigrad.grad(v, x, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)
+    assert d is None
+    unigrad.grad(xp.sum(xp.abs(z)), x)  # consumes sin's node
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(v, x, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)
