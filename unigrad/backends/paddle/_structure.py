@@ -525,25 +525,35 @@ def _derivative_reads(
     Walked only when a result is recorded."""
     kids, mask, targets, real = walk.kids, walk.mask, walk.targets, walk.real
     degrees: dict[Any, dict[Any, int]] = {}
-    stack: list[tuple[Any, bool]] = [(n, False) for n in outputs if mask.get(n, 0) & bit]
+    #: a node met: the edges that lead to the input (post-order: its children first)
+    live: dict[Any, list[tuple[int, Any]]] = {}
+    stack = [n for n in outputs if mask.get(n, 0) & bit]
     while stack:
-        node, done = stack.pop()
+        node = stack[-1]
         if node in degrees:
+            stack.pop()
             continue
-        if targets.get(node, 0) & bit:
-            degrees[node] = {}  # (the path ends at the input: a DAG)
-            continue
-        ks = kids.get(node, ())
-        live = [(j, c) for j, c in enumerate(ks) if c is not None and mask.get(c, 0) & bit]
-        if not done:
-            stack.append((node, True))
-            stack.extend((c, False) for _, c in live if c not in degrees)
-            continue
+        edges_in = live.get(node)
+        if edges_in is None:
+            if targets.get(node, 0) & bit:
+                stack.pop()
+                degrees[node] = {}  # (the path ends at the input: a DAG)
+                continue
+            ks = kids[node]
+            edges_in = live[node] = [
+                (j, c) for j, c in enumerate(ks) if c is not None and mask.get(c, 0) & bit
+            ]
+            todo = [c for _, c in edges_in if c not in degrees]
+            if todo:
+                stack.extend(todo)
+                continue
+        stack.pop()
         per_edge = _edge_degrees(node, kids[node], real)
         found: dict[Any, int] = {}
-        for j, c in live:
-            path = dict(degrees[c])
-            if per_edge is not None:
+        for j, c in edges_in:
+            path = degrees[c]
+            if per_edge is not None and per_edge[j]:
+                path = dict(path)
                 for r, d in per_edge[j].items():
                     path[r] = min(_MANY, path.get(r, 0) + d)
             for r, d in path.items():
