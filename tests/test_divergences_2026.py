@@ -898,21 +898,21 @@ def test_batched_and_cut_passes_through_a_cut_answer_beyond_consumed_nodes(backe
     backend.close(d, [0.6, -1.4], rtol=0, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's backward() runs the branch behind ceil toward x and raises "
-    "GraphFreedError for tanh's consumed nodes (issue 23, open)",
-)
 def test_backward_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
     """`backward` of the pass of test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes,
-    into every leaf and with ``inputs``: torch raised GraphFreedError. Tolerance: exact."""
+    into every leaf and with ``inputs``: torch raised GraphFreedError, and so did paddle
+    into every leaf (its walk for consumed nodes before the pass, and the consumed nodes'
+    hooks in the branch behind ``ceil`` its ``backward()`` runs, with ``retain_graph``
+    too). Tolerance: exact."""
     xp = backend.xp
     for inputs in (None, "x"):
-        x = backend.leaf(_CUT_X.tolist(), "float64")
-        h = xp.tanh(x * x)
-        unigrad.grad(xp.sum(h), x)  # consumes h's nodes
-        unigrad.backward(xp.sum(xp.ceil(h) + x * x), inputs=None if inputs is None else [x])
-        backend.close(x.grad, [0.6, -1.4], rtol=0, atol=0)
+        for retain in (False, True):
+            x = backend.leaf(_CUT_X.tolist(), "float64")
+            h = xp.tanh(x * x)
+            unigrad.grad(xp.sum(h), x)  # consumes h's nodes
+            y = xp.sum(xp.ceil(h) + x * x)
+            unigrad.backward(y, inputs=None if inputs is None else [x], retain_graph=retain)
+            backend.close(x.grad, [0.6, -1.4], rtol=0, atol=0)
 
 
 @pytest.mark.xfail_backend(
@@ -1173,3 +1173,77 @@ def test_searchsorted_of_two_float_dtypes(backend: B) -> None:
     np.testing.assert_array_equal(backend.np(xp.searchsorted(a, v)), [1, 2, 2])
     np.testing.assert_array_equal(backend.np(xp.searchsorted(v, a)), [0, 1, 2])
     np.testing.assert_array_equal(backend.np(xp.searchsorted(a, v, side="right")), [1, 2, 3])
+
+
+def test_a_failing_cut_branch_leaves_its_inputs_unused_after_a_consumed_graph(backend: B) -> None:
+    """A pass from ``sinh(g)`` with ``no_grad_vars=[g]``, ``g`` a complex create_graph
+    gradient of ``matrix_norm(z)``: ``z`` is reached only through the cut, so it is unused
+    (`UnusedInputError`; None with ``allow_unused``), after an unrelated pass that left
+    consumed nodes as before it. paddle runs the cut branch toward ``z`` once a node was
+    consumed (a consumed node there raises, rule 15), and paddle 3.3.1's complex ``abs``
+    double-grad node failed there casting its zeros: `UnsupportedDtypeError` (differential
+    seed 4040, program 1065 after program 1064). Exact (None)."""
+    xp = backend.xp
+    a = backend.leaf([0.3, -0.7], "float64")
+    unigrad.grad(xp.sum(xp.tanh(a) * a), a)  # consumes its nodes
+    z = backend.leaf([[0.9 + 0.38j, -0.59 + 1.11j], [0.96 + 0.54j, -0.25 - 0.96j]], "complex64")
+    n = xp.linalg.matrix_norm(z, keepdims=True, ord="fro")
+    (g,) = unigrad.grad(n, z, retain_graph=True, create_graph=True)
+    v = xp.sinh(g)
+    seed = xp.ones_like(v)
+    with pytest.raises(unigrad.UnusedInputError):
+        unigrad.grad(v, z, seed, retain_graph=True, no_grad_vars=[g])
+    (d,) = unigrad.grad(v, z, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)
+    assert d is None
+
+
+def test_a_gradient_of_a_gradient_linear_in_what_it_reads_is_a_constant(backend: B) -> None:
+    """``g = d(sum(x * y))/dx`` is ``y``: ``d(sum(g * s))/dy`` with ``s = signbit(x)`` (a
+    constant, rule 14) is ``s``, a constant (it requires no grad). paddle recorded ``g``
+    as a function of ``y`` of unknown form, whose derivative read ``g`` itself: the
+    result required grad (differential seed 3033, program 4298). Where the path's
+    product is not linear (``y * y``: ``2 y s``; ``x * (x * w)`` in ``w``: ``x * x``, whose
+    derivative in ``x`` is ``2 x``), it requires grad. Exact (float64 products of small
+    integers and signs)."""
+    xp = backend.xp
+    xn = np.array([[-0.29, 0.35], [0.43, -0.59]])
+    yn = np.array([[-0.98, -1.02], [0.94, -1.33]])
+    sn = np.signbit(xn).astype(np.float64)
+    x = backend.leaf(xn, "float64")
+    y = backend.leaf(yn, "float64")
+    (g,) = unigrad.grad(xp.sum(x * y), x, create_graph=True)
+    s = xp.astype(xp.signbit(x), xp.float64)
+    (h,) = unigrad.grad(xp.sum(g * s), y, create_graph=True)
+    backend.close(h, sn, rtol=0, atol=0)
+    assert not backend.requires_grad(h)
+    (g2,) = unigrad.grad(xp.sum(x * y * y), x, create_graph=True)
+    (h2,) = unigrad.grad(xp.sum(g2 * s), y, create_graph=True)
+    backend.close(h2, 2 * yn * sn, rtol=0, atol=0)
+    assert backend.requires_grad(h2)
+    w = backend.leaf([0.5, -1.5], "float64")
+    (g3,) = unigrad.grad(xp.sum(x * (x * w)), w, create_graph=True)
+    backend.close(g3, np.sum(xn * xn, axis=0), rtol=0, atol=1e-15)
+    (h3,) = unigrad.grad(xp.sum(g3), x, create_graph=True)
+    backend.close(h3, 2 * xn, rtol=0, atol=0)
+    assert backend.requires_grad(h3)
+
+
+def test_a_failing_cut_branch_still_meets_its_consumed_nodes(backend: B) -> None:
+    """The pass of the test above with ``z = sin(x)`` and ``sin``'s node consumed by a
+    later pass: the cut branch toward ``x`` runs ``sin``'s node (with zeros), so the
+    pass raises `GraphFreedError`, as it does on torch; before the consuming pass it
+    answers None (with ``allow_unused``). paddle's engine fails in the branch before it
+    reaches ``sin``'s node (complex ``abs``'s double-grad node casting its zeros); it
+    raised `UnsupportedDtypeError`, and leaving the branch out gave None."""
+    xp = backend.xp
+    x = backend.leaf([[0.9 + 0.38j, -0.59 + 1.11j], [0.96 + 0.54j, -0.25 - 0.96j]], "complex64")
+    z = xp.sin(x)
+    n = xp.linalg.matrix_norm(z, keepdims=True, ord="fro")
+    (g,) = unigrad.grad(n, z, retain_graph=True, create_graph=True)
+    v = xp.sinh(g)
+    seed = xp.ones_like(v)
+    (d,) = unigrad.grad(v, x, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)
+    assert d is None
+    unigrad.grad(xp.sum(xp.abs(z)), x)  # consumes sin's node
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(v, x, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)

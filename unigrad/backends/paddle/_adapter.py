@@ -18,6 +18,7 @@ from typing import Any
 import paddle
 
 from ..._errors import (
+    GraphFreedError,
     NotDifferentiableError,
     UnsupportedDtypeError,
     UnsupportedFeatureError,
@@ -36,6 +37,7 @@ from ._consumption import (
     _is_leaf_node,
     _mark_executed,
     _refuse_consumed_before_backward,
+    _refuse_consumed_toward,
 )
 from ._dtypes import _COMPLEX, _any_complex, _kind_of
 from ._engine import (
@@ -401,7 +403,20 @@ class PaddleBackend(Backend):
         cut_ptrs = frozenset(n.node_ptr() for n in cut_nodes if not _is_leaf_node(n))
         _PASS.cuts = cut_ptrs
         try:
-            computed = self._grads(request, used)
+            try:
+                computed = self._grads(request, used)
+            except Exception as err:
+                if uncut is reached or isinstance(err, GraphFreedError):
+                    raise
+                # the pass ran the cut branches toward inputs reached only through a cut
+                # for their consumed nodes alone, and failed elsewhere (paddle 3.3.1's
+                # complex abs double-grad node casts its zeros: "Data type (complex64) is
+                # not supported when casting"): a consumed node there raises, else the
+                # pass toward the inputs reached past the cuts answers, as it does where
+                # no node was ever consumed (differential seed 4040, program 1065 after
+                # 1064: test_a_failing_cut_branch_leaves_its_inputs_unused_after_a_consumed_graph
+                # in test_divergences_2026.py)
+                run, used, computed = self._past_the_cuts(request, run, reached, err)
         finally:
             _PASS.cuts = frozenset()
             for h in handles:
@@ -419,6 +434,24 @@ class PaddleBackend(Backend):
                 owners=(*request.outputs, *(g for g in grads if g is not None)),
             )
         return grads
+
+    def _past_the_cuts(
+        self, request: GradRequest, run: list[int], reached: set[Any], err: Exception
+    ) -> tuple[list[int], tuple[Any, ...], list[Any]]:
+        """`_grad_cut`'s pass toward the inputs ``run`` failed with ``err`` (not a consumed
+        node's) where some of them are reached only through a cut: `GraphFreedError` if a
+        consumed node toward them raises (paddle's engine may have failed before it ran
+        one), else the pass toward those reached past the cuts (``err`` again where
+        ``run`` has no other). Returns the new ``run``, its inputs and their gradients."""
+        inputs = request.inputs
+        past = [i for i in run if _grad_fn(inputs[i]) in reached]
+        if len(past) == len(run):
+            raise err  # (the pass a graph with no consumed node runs: its answer)
+        _refuse_consumed_toward(
+            request.outputs, tuple(inputs[i] for i in run), _checked(request.outputs)
+        )
+        used = tuple(inputs[i] for i in past)
+        return past, used, self._grads(request, used) if past else []
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
         grad_mode = _has_grad()
@@ -595,9 +628,14 @@ class PaddleBackend(Backend):
             # contract's pass does not run (rule 14: it stays usable): retained there,
             # and consumed by unigrad's marks (`_consume`) as everywhere
             cut = not request.retain_graph and _cuts_dependence(request.outputs, False)
+            # (a consumed node met only past a node of `CUT_NODES` lets the pass through,
+            # rule 14: `_consumption._leads_nowhere`; a hook's call is restored after)
+            marked = not fast and CONSUMED.any()
+            if marked:
+                call, _PASS.call = _PASS.call, (request.outputs, None)
             try:
                 if CONSUMED.stamps and not request.retain_graph and not fast:
-                    _refuse_consumed_before_backward(request.outputs)
+                    _refuse_consumed_before_backward(request.outputs, cut)
                 alone = _left_alone(request.outputs) if _WATCHED else []
                 with _quiet_glog():
                     paddle.autograd.backward(
@@ -613,6 +651,8 @@ class PaddleBackend(Backend):
                 raise new from err
             finally:
                 _PASS.plain = None
+                if marked:
+                    _PASS.call = call
                 if _PASS.returned:
                     _give_back(_PASS.returned)
         if not request.retain_graph and not fast:

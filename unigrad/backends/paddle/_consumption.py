@@ -16,6 +16,7 @@ import functools
 import sys
 import weakref
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 import paddle
@@ -97,6 +98,20 @@ def _leads_nowhere(ptr: int) -> bool:
     if call is None:
         return False
     outputs, inputs = call
+    if inputs is None:  # (``backward()`` into every leaf: only the cut part applies)
+        found = next(
+            (
+                n
+                for n in reach(
+                    map(_grad_fn, outputs), next_functions, through=_not_cut, key=node_ptr
+                )
+                if n.node_ptr() == ptr
+            ),
+            None,
+        )
+        # (test_backward_through_a_cut_edge_answers_beyond_consumed_nodes in
+        # test_divergences_2026.py)
+        return found is None
     wanted = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
     found = next(
         (
@@ -243,17 +258,43 @@ def _drop_engine_copies() -> None:
         paddle.grad([a * a], [a])
 
 
-def _refuse_consumed_before_backward(outputs: Sequence[Any]) -> None:
+def _refuse_consumed_before_backward(outputs: Sequence[Any], cut: bool = False) -> None:
     """`GraphFreedError` before a ``backward()`` pass that would meet a consumed node
     outside a gradient graph: paddle's ``backward(retain_graph=False)`` frees each node
     it runs before a later node's freed hook raises, so a refused pass would damage
     nodes a create_graph result's graph still crosses (a list-op node, unmarked by a
-    create_graph=True, retain_graph=False call, rule 15)."""
+    create_graph=True, retain_graph=False call, rule 15). With ``cut`` (the graph holds
+    a node of `CUT_NODES`) not past one: what only a cut reaches is not the pass's
+    (rule 14; paddle runs it, retained, and its consumed nodes' hooks let it through:
+    `_leads_nowhere`)."""
     plain = plain_set()
-    for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr):
+    through = _not_cut if cut else None
+    for node in reach(map(_grad_fn, outputs), next_functions, through=through, key=node_ptr):
         ptr = node.node_ptr()
         if (plain is None or ptr in plain) and CONSUMED.at(ptr):
             raise GraphFreedError(FREED_MESSAGE)
+
+
+def _refuse_consumed_toward(
+    outputs: Sequence[Any], inputs: Sequence[Any], plain: AbstractSet[int] | None
+) -> None:
+    """`GraphFreedError` where a pass from ``outputs`` to ``inputs`` would run a consumed
+    node whose hook raises there (`_freed_hook`: ``plain`` as `_PASS.plain`, None: every
+    one), for a pass paddle's engine could not finish for another reason: a cut branch
+    that `PaddleBackend._grad_cut` runs only for its consumed nodes, through a kernel
+    that fails on zeros (complex ``abs``'s double-grad node casting complex64). Walks
+    the nodes that lead to an input, not past a node of `CUT_NODES` (`_leads_nowhere`:
+    neither runs in the contract's pass); only on that error path."""
+    want = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+    roots = [n for n in map(_grad_fn, outputs) if n is not None]
+    for node in _graph.executed(roots, _live_kids, lambda n: n.node_ptr() in want, _is_leaf_node):
+        ptr = node.node_ptr()
+        if (plain is None or ptr in plain) and CONSUMED.at(ptr):
+            raise GraphFreedError(FREED_MESSAGE)
+
+
+def _live_kids(node: Any) -> list[Any]:
+    return [] if node.name() in CUT_NODES else _children(node)
 
 
 def _children(node: Any) -> list[Any]:

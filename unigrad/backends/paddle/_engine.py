@@ -80,8 +80,9 @@ class _Pass(threading.local):
     #: What this thread's post-hooks returned while paddle keeps a reference to it
     #: (see `_handed`).
     returned: list[Any]
-    #: The running grad's (outputs, inputs); None outside unigrad's grad passes.
-    call: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+    #: The running grad's (outputs, inputs), a ``backward()``'s (outputs, None) (into
+    #: every leaf); None outside unigrad's passes.
+    call: tuple[tuple[Any, ...], tuple[Any, ...] | None] | None = None
     #: The pointers of the running grad's ``no_grad_vars`` nodes (zeroed by hooks).
     cuts: frozenset[int] = frozenset()
 

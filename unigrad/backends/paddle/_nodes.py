@@ -160,9 +160,10 @@ def mark_clean(nodes: Iterable[Any]) -> None:
     table.update(nodes)
 
 
-def forgetter(table: dict[Any, tuple[weakref.ref[Any], Any]], key: Any) -> Callable[[Any], None]:
-    """A weak reference's callback that deletes ``table[key]`` while the entry is still
-    that reference's (a later entry at the same key stays)."""
+def forgetter(table: dict[Any, Any], key: Any) -> Callable[[Any], None]:
+    """A weak reference's callback that deletes ``table[key]`` while the entry (a tuple
+    whose first item is the reference) is still that reference's (a later entry at the
+    same key stays)."""
 
     def forget(ref: Any) -> None:
         entry = table.get(key)

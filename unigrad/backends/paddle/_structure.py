@@ -191,6 +191,20 @@ _READS: dict[str, tuple[tuple[int, ...], ...]] = {
     "MatmulDoubleGradNode": ((2,), (2,), (0, 1)),
 }
 
+#: The reads of `_READS` in which an edge's formula is linear (a product of the incoming
+#: gradient and the read, or a sum of such products: ``x * y``'s edge to ``x`` is
+#: ``g * y``, ``exp``'s is ``g * out``, ``square``'s ``2 g x``); every other read (``1 / b``,
+#: ``1 - out**2``, ``cos(x)``, an unknown node's) is not. A recorded result's record says
+#: which of its roots its derivative reads (`_derivative_reads`).
+_LINEAR_READS: dict[str, tuple[tuple[int, ...], ...]] = {
+    "MultiplyGradNode": ((1,), (0,)),
+    "MatmulGradNode": ((1,), (0,)),
+    "ExpGradNode": ((-1,),),
+    "SquareGradNode": ((0,),),
+    "MultiplyDoubleGradNode": ((2,), (2,), (0, 1)),
+    "MatmulDoubleGradNode": ((2,), (2,), (0, 1)),
+}
+
 #: Double-grad nodes of a product whose edge to the operand that required grad is dead
 #: when the other operand did not (`_live_edges`).
 _PRODUCT_DOUBLE = frozenset({"MultiplyDoubleGradNode"})
@@ -204,9 +218,11 @@ class _Decided:
     dependence, never a missing one.
 
     Attributes:
-        roots: ``result's node -> (a weak reference to the result, the roots)``: the
-            nodes a recorded result's formulas read, which walks go to instead of
-            paddle's edges (see the module docstring).
+        roots: ``result's node -> (a weak reference to the result, the roots, what its
+            derivative toward each root reads)``: the nodes a recorded result's formulas
+            read, which walks go to instead of paddle's edges (see the module
+            docstring), and for each root the roots its derivative reads (None: unknown,
+            the result's node itself, as an unknown node's: `_derivative_reads`).
         seed_copies: ``node -> (a weak reference to a result of its call, None)``: the
             leaf nodes of the constant seeds unigrad makes for a ``create_graph`` call
             (paddle.grad makes every seed require grad). The call's results' graphs
@@ -219,7 +235,7 @@ class _Decided:
     __slots__ = ("roots", "seed_copies")
 
     def __init__(self) -> None:
-        self.roots: dict[Any, tuple[weakref.ref[Any], list[Any]]] = {}
+        self.roots: dict[Any, tuple[weakref.ref[Any], list[Any], _Reads | None]] = {}
         self.seed_copies: dict[Any, tuple[weakref.ref[Any], None]] = {}
 
 
@@ -439,7 +455,10 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
         # derivative reads x). Read as an unknown node: every edge reads the node, at
         # worst a spurious dependence, never a missing one (a detached 2x there was a
         # wrong number once differentiated again:
-        # test_any_program.py::test_a_recorded_gradient_is_not_linear_in_what_it_reads)
+        # test_any_program.py::test_a_recorded_gradient_is_not_linear_in_what_it_reads),
+        # unless its record knows what its derivative toward each root reads
+        if rec[2] is not None:
+            return rec[2]
         return tuple(() if c is None else (node,) for c in ks)
     op = name(node)
     per_edge: tuple[tuple[Any, ...], ...] | None = None
@@ -460,6 +479,96 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
     if real or not by_call:  # (a complex call's unknown reading is its own)
         remember(node, (ks, per_edge))
     return per_edge
+
+
+#: What a recorded result's derivative toward each of its roots reads (`_Decided.roots`).
+_Reads = tuple[tuple[Any, ...], ...]
+
+#: A read's degree in a path's product that is not 1 (nonlinear, or read twice).
+_MANY = 2
+
+
+def _edge_degrees(node: Any, ks: list[Any], real: bool) -> list[dict[Any, int]] | None:
+    """For each edge of ``node`` (its walk's children ``ks``), the nodes its formula
+    reads with the degree of the formula in each (1: linear, `_LINEAR_READS`; `_MANY`:
+    any other), or None for a linear op (`_edge_reads`)."""
+    per_edge = _edge_reads(node, ks, real)
+    if per_edge is None:
+        return None
+    op = name(node)
+    lin = _LINEAR_READS.get(op)
+    rec = DECIDED.roots.get(node) if DECIDED.roots else None
+    if rec is not None and rec[1] is ks:
+        lin = None  # (a recorded result's derivative: read as nonlinear)
+    out: list[dict[Any, int]] = []
+    for j, reads in enumerate(per_edge):
+        linear: set[Any] = set()
+        if lin is not None and j < len(lin):
+            linear = {node if k < 0 else ks[k] for k in lin[j] if k < 0 or ks[k] is not None}
+        found: dict[Any, int] = {}
+        for r in reads:
+            found[r] = min(_MANY, found.get(r, 0) + (1 if r in linear else _MANY))
+        out.append(found)
+    return out
+
+
+def _derivative_reads(
+    walk: _Walk, outputs: Sequence[Any], seeds: Sequence[Any], bit: int, roots: list[Any]
+) -> _Reads | None:
+    """What the derivative of input ``bit``'s gradient (a sum over the paths from the
+    outputs to the input of the seed times each edge's formula) toward each of its
+    ``roots`` reads: the other roots, and the root itself where a path's product is
+    not linear in it (read by a nonlinear formula, or by two formulas of one path:
+    ``d(x * (x * w))/dw = x * x``). ``d(sum(x * y))/dx = y`` reads nothing toward ``y``
+    (a later gradient of ``g * s`` in ``y`` is ``s``, a constant: differential seed 3033,
+    program 4298). None where a root is not one of the nodes the walk read (unknown).
+    Walked only when a result is recorded."""
+    kids, mask, targets, real = walk.kids, walk.mask, walk.targets, walk.real
+    degrees: dict[Any, dict[Any, int]] = {}
+    #: a node met: the edges that lead to the input (post-order: its children first)
+    live: dict[Any, list[tuple[int, Any]]] = {}
+    stack = [n for n in outputs if mask.get(n, 0) & bit]
+    while stack:
+        node = stack[-1]
+        if node in degrees:
+            stack.pop()
+            continue
+        edges_in = live.get(node)
+        if edges_in is None:
+            if targets.get(node, 0) & bit:
+                stack.pop()
+                degrees[node] = {}  # (the path ends at the input: a DAG)
+                continue
+            ks = kids[node]
+            edges_in = live[node] = [
+                (j, c) for j, c in enumerate(ks) if c is not None and mask.get(c, 0) & bit
+            ]
+            todo = [c for _, c in edges_in if c not in degrees]
+            if todo:
+                stack.extend(todo)
+                continue
+        stack.pop()
+        per_edge = _edge_degrees(node, kids[node], real)
+        found: dict[Any, int] = {}
+        for j, c in edges_in:
+            path = degrees[c]
+            if per_edge is not None and per_edge[j]:
+                path = dict(path)
+                for r, d in per_edge[j].items():
+                    path[r] = min(_MANY, path.get(r, 0) + d)
+            for r, d in path.items():
+                if d > found.get(r, 0):
+                    found[r] = d
+        degrees[node] = found
+    total: dict[Any, int] = {}
+    for n in outputs:
+        for r, d in degrees.get(n, {}).items():
+            total[r] = max(total.get(r, 0), d)
+    for s in seeds:  # (each path's product has its seed once)
+        total[s] = min(_MANY, total.get(s, 0) + 1)
+    if any(r not in total for r in roots):
+        return None
+    return tuple(tuple(o for o in roots if o is not r or total[r] >= _MANY) for r in roots)
 
 
 def _paddle_reach(
@@ -591,7 +700,9 @@ def structure(
             continue
         grads[i] = g = _own_node(g)
         own = grad_fn(g)
-        DECIDED.roots[own] = (weakref.ref(g, forgetter(DECIDED.roots, own)), list(deps[i]))
+        roots = list(deps[i])
+        reads = _derivative_reads(walk, output_nodes, seed_nodes, 1 << i, roots)
+        DECIDED.roots[own] = (weakref.ref(g, forgetter(DECIDED.roots, own)), roots, reads)
     return input_nodes, output_nodes
 
 

@@ -6201,7 +6201,141 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # the numpy tape's complex rules (issue 23, class: raw framework error)
+    # pd8 (issue 23, class: a raw kernel failure where the others answer): a pass cut by
+    # no_grad_vars runs the cut branches for their consumed nodes once a node was
+    # consumed anywhere (here by g4), and paddle 3.3.1's complex abs double-grad node
+    # failed on its zeros; the input reached only through the cut is unused
+    (
+        "paddle: a cut branch run for its consumed nodes failed casting complex64 zeros "
+        "after an unrelated consuming pass (seed 4040, 1065 after 1064)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v2", op="tanh", args=("x1",), params=()),
+                Op(name="v3", op="sum", args=("v2",), params=(("axis", (0,)), ("keepdims", False))),
+                Grad(name="g4", outputs=("v3",), inputs=("x1",), retain_graph=False),
+                Leaf(
+                    name="x5",
+                    data=[[(0.9 + 0.38j), (-0.59 + 1.11j)], [(0.96 + 0.54j), (-0.25 - 0.96j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(
+                    name="v6",
+                    op="matrix_norm",
+                    args=("x5",),
+                    params=(("keepdims", True), ("ord", "fro")),
+                ),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x5", "x5"),
+                    retain_graph=True,
+                    create_graph=True,
+                ),
+                Op(name="v8", op="sinh", args=("g7[1]",), params=()),
+                Grad(
+                    name="g9",
+                    outputs=("v8",),
+                    inputs=("x5",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(1.21 - 0.92j), (0.54 - 1.36j)],
+                                [(1.02 + 0.56j), (0.26 + 0.45j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=True,
+                    no_grad_vars=("g7[1]",),
+                ),
+            )
+        ),
+    ),
+    # pd8 (issue 23, class: requires_grad True where the others say False): a recorded
+    # create_graph result (g10[1], the gradient of vecdot in x5, x4) of unknown form
+    # read itself in a later call's walk, so a gradient linear in it (g14) required grad
+    (
+        "paddle: a create_graph gradient of a gradient linear in what it reads is a "
+        "constant (seed 3033, 4298)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.07, dtype="float64", watched=True),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Op(name="v3", op="empty_like", args=("v2",), params=()),
+                Leaf(
+                    name="x4",
+                    data=[[-0.29, 0.35, -1.44], [0.43, 0.59, 1.37]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x5",
+                    data=[[-0.98, -1.02, -0.57], [0.94, -1.33, -0.88]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v6", op="linalg.vecdot", args=("x4", "x5"), params=()),
+                Op(
+                    name="v7",
+                    op="vector_norm",
+                    args=("v6",),
+                    params=(("axis", (0,)), ("keepdims", True), ("ord", 3)),
+                ),
+                Op(name="v8", op="log", args=("x4",), params=()),
+                Op(name="v9", op="log10", args=("v8",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v6",),
+                    inputs=("x4", "x5"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Leaf(
+                    name="m11",
+                    data=[[True, False, True], [False, True, False]],
+                    dtype="bool",
+                    watched=False,
+                ),
+                Op(name="v12", op="where", args=("g10[0]", "v8", "m11"), params=()),
+                Op(name="v13", op="signbit", args=("v12",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g14",
+                    outputs=("v13",),
+                    inputs=("x5",),
+                    seeds=(None,),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Op(name="v15", op="log10", args=("g10[1]",), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v13"),
+                    inputs=("x5", "x4", "x5"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "numpy tape: autograd 1.9.1's imag rule (-1j * g) made a Python complex of a 0-d "
         "gradient, which astype's rule cannot cast (raw AttributeError): seed 5054 "
