@@ -164,9 +164,8 @@ def build() -> Any:
         x = jnp.asarray(x)
         if dtype is not None and jnp.issubdtype(dtype, jnp.inexact):
             x = x.astype(dtype)
-        if dtype is None or x.dtype == dtype:
-            if jnp.issubdtype(x.dtype, jnp.inexact):
-                return c.prod_by_multiplies(jnp, x, axis=axis, keepdims=keepdims)
+        if (dtype is None or x.dtype == dtype) and jnp.issubdtype(x.dtype, jnp.inexact):
+            return c.prod_by_multiplies(jnp, x, axis=axis, keepdims=keepdims)
         return jnp.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
 
     def cumprod(x: Any, axis: int, dtype: Any = None) -> Any:

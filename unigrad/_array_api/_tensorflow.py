@@ -13,7 +13,6 @@ of TensorFlow's own promotion rules): tensors are handled through functions only
 
 from __future__ import annotations
 
-import builtins
 import functools
 from typing import Any
 
@@ -137,10 +136,10 @@ def build() -> Any:
     def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
         """The product; of a float or complex ``x``, `_common.prod_by_multiplies` (a
         tree of multiplies, exact at every order): TensorFlow 2.21's ``Prod`` gradient
-        (exclusive ``cumprod`` of ``x``, math_grad.py) differentiates again through ``Cumprod``'s gradient,
-        which divides by ``x``: the second derivative came out 0 where an element is an
-        exact zero, and the constant 1 of a product of one factor stayed connected to
-        ``x``. Multiplies and slices are exact to any order. Tests:
+        (exclusive ``cumprod`` of ``x``, math_grad.py) differentiates again through
+        ``Cumprod``'s gradient, which divides by ``x``: the second derivative came out 0
+        where an element is an exact zero, and the constant 1 of a product of one factor
+        stayed connected to ``x``. Multiplies and slices are exact to any order. Tests:
         test_raw_errors.py::test_prod_differentiates_to_second_order,
         test_divergences_2026.py::test_product_of_one_factor_has_a_constant_derivative."""
         x = tf.convert_to_tensor(x)
