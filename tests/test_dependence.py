@@ -718,7 +718,7 @@ def test_cumulative_prod_values_gradients_and_structure(backend, request, n) -> 
     backend.close(g, _cumprod_gradient(data), rtol=1e-12, atol=1e-12)
     if n > 3:
         return
-    for k in range(2, n + 1):
+    for _ in range(2, n + 1):
         assert backend.requires_grad(g)
         (g,) = unigrad.grad(xp.sum(g), x, create_graph=True)
     assert not backend.requires_grad(g)

@@ -318,10 +318,10 @@ def running_products(xp: Any, x: Any, axis: int) -> Any:
     n = x.shape[axis]
     if n == 0:
         return x
-    lead = (slice(None),) * axis
-    outs = [x[(*lead, 0)]]
+    at = [(*(slice(None),) * axis, i) for i in range(n)]
+    outs = [x[at[0]]]
     for i in range(1, n):
-        outs.append(outs[-1] * x[(*lead, i)])
+        outs.append(outs[-1] * x[at[i]])
     return xp.stack(outs, axis=axis)
 
 
