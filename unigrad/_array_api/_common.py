@@ -313,16 +313,30 @@ def running_products(xp: Any, x: Any, axis: int) -> Any:
     and is a constant from ``j = k + 1`` on (rule 14: the k-th derivative of a product of
     n factors, docs/semantics.md "Dependence"); no division, so exact at zeros and for
     complex ``x``. O(n) ops: for short axes (`RUNNING_PRODUCTS_MAX`) or frameworks with
-    no differentiable kernel. ``xp`` gives ``stack(arrays, axis=)``."""
+    no differentiable kernel. ``xp`` gives ``stack(arrays, axis=)`` and may give
+    ``unbind(x, axis=)``, the slices along ``axis`` as one op (torch and paddle: its
+    backward stacks, where each index's fills zeros)."""
     axis = normalize_axis(axis, x.ndim)
     n = x.shape[axis]
     if n == 0:
         return x
-    at = [(*(slice(None),) * axis, i) for i in range(n)]
-    outs = [x[at[0]]]
-    for i in range(1, n):
-        outs.append(outs[-1] * x[at[i]])
+    unbind = getattr(xp, "unbind", None)
+    if unbind is not None:
+        parts = list(unbind(x, axis=axis))
+    else:
+        keys = [(*(slice(None),) * axis, i) for i in range(n)]
+        parts = [x[k] for k in keys]
+    outs = [parts[0]]
+    for p in parts[1:]:
+        outs.append(outs[-1] * p)
     return xp.stack(outs, axis=axis)
+
+
+def _split_last(t: Any, h: int) -> tuple[Any, Any, Any]:
+    """``t[..., :h]``, ``t[..., h:2h]`` and, where the last axis is odd, its last element
+    as a slice of its own (else None)."""
+    odd = t[..., 2 * h :] if t.shape[-1] % 2 else None
+    return t[..., :h], t[..., h : 2 * h], odd
 
 
 def prod_by_multiplies(
@@ -345,7 +359,9 @@ def prod_by_multiplies(
     kernel's to rounding (a tree, not a sequential product).
 
     ``xp`` gives ``reshape(x, shape)``, ``transpose(x, axes)`` and ``prod(x, axis=,
-    keepdims=)`` (the kernel, for the empty product: ones, with no edge to ``x``)."""
+    keepdims=)`` (the kernel, for the empty product: ones, with no edge to ``x``), and
+    may give ``split_last(t, h)``, the slices `_split_last` takes as one op (torch:
+    ``split``, whose backward concatenates where each slice's fills zeros)."""
     nd = x.ndim
     axes = sorted(_axes(axis, nd)) if nd else []
     kept = [d for d in range(nd) if d not in axes]
@@ -355,12 +371,14 @@ def prod_by_multiplies(
     perm = (*kept, *axes)
     t = x if perm == tuple(range(nd)) else xp.transpose(x, perm)
     t = xp.reshape(t, (*(x.shape[d] for d in kept), n))
+    split = getattr(xp, "split_last", None) or _split_last
     aside = []
     while n > 1:
         h = n // 2
-        if n % 2:
-            aside.append(t[..., 2 * h :])
-        t = t[..., :h] * t[..., h : 2 * h]
+        first, second, odd = split(t, h)
+        if odd is not None:
+            aside.append(odd)
+        t = first * second
         n = h
     for e in reversed(aside):
         t = t * e
