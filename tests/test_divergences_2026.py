@@ -788,6 +788,28 @@ def test_nextafter_is_a_cut(backend: B) -> None:
         unigrad.grad(xp.sum(xp.nextafter(x, o)), x)
 
 
+@pytest.mark.parametrize("form", ["function", "attribute"])
+def test_the_imaginary_part_of_a_cast_complex_scalar(backend: B, form: str) -> None:
+    """``2 imag(astype(z, complex128))`` of a 0-d complex64 ``z``, with
+    ``create_graph=True``: the derivative is ``2j`` in ``z``'s dtype. The numpy tape raised
+    a raw ``AttributeError`` (autograd 1.9.1's ``imag`` rule, ``-1j * g``, made a Python
+    complex of the 0-d gradient, which ``astype``'s rule cannot cast: differential seed
+    5054 program 4025, through ``det``); paddle refuses complex ``create_graph`` passes
+    (``HigherOrderUnavailableError``, capability ``max_order``). Tolerance: exact."""
+    xp = backend.xp
+    z = backend.leaf(1.0 + 2.0j, "complex64")
+    w = xp.astype(xp.linalg.det(xp.reshape(z, (1, 1))), xp.complex128)
+    im = xp.imag(w) if form == "function" else w.imag
+    im = im() if callable(im) else im  # (paddle's Tensor.imag is a method)
+    if backend.name == "paddle":  # no complex kernel of a higher order (docs/semantics.md)
+        with pytest.raises(unigrad.HigherOrderUnavailableError):
+            unigrad.grad(im * 2.0, z, create_graph=True)
+        return
+    (g,) = unigrad.grad(im * 2.0, z, create_graph=True)
+    assert backend.dtype(g) == "complex64"
+    backend.close(g, 2.0j, rtol=0, atol=0)
+
+
 def test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
     """``ceil``'s derivative is identically zero (rule 14: a cut), so the second pass
     runs toward ``x`` only through ``x * x``; ``tanh``'s nodes, consumed by the first

@@ -45,6 +45,7 @@ __all__ = [
     "eigvalsh",
     "finfo",
     "flip",
+    "hermitian_lower_input",
     "hfft",
     "ihfft",
     "iinfo",
@@ -529,6 +530,26 @@ def svd_via_reduced(
         else:
             vh = xp.concatenate([vh, stop(vhf[..., k:, :])], axis=-2)
     return SVDResult(u, s, vh)
+
+
+def hermitian_lower_input(
+    x: Any,
+    /,
+    *,
+    stop: Callable[[Any], Any],
+    adjoint: Callable[[Any], Any],
+    lower_parts: Callable[[Any], tuple[Any, Any]],
+) -> Any:
+    """The input that makes a framework's ``eigh`` answer as torch's: the Hermitian
+    matrix of ``x``'s lower triangle (LAPACK's values, which torch, paddle and numpy
+    give for any square ``x``), plus ``h - stop(h)`` (zero) for ``h`` the Hermitian part
+    of ``x``, so that the derivative is the Hermitian part of the incoming gradient
+    (torch's) at every order (docs/semantics.md, "eigh of a matrix that is not
+    Hermitian"). ``lower_parts(a)`` is ``(tril(a), tril(a, -1))`` in the framework's
+    terms; ``adjoint`` the conjugate transpose of the last two axes."""
+    low, strict = lower_parts(stop(x))
+    h = (x + adjoint(x)) / 2
+    return low + adjoint(strict) + (h - stop(h))
 
 
 def svdvals(xp: Any, x: Any, /) -> Any:

@@ -141,16 +141,17 @@ def build() -> Any:
         give it (docs/semantics.md, "eigh of a matrix that is not Hermitian"): jax 0.10
         symmetrizes its input, ``(x + x^H) / 2`` (other values), and with
         ``symmetrize_input=False`` differentiates at the symmetrized input (measured: a
-        gradient that is not the values' one). The input is the Hermitian matrix of
-        ``x``'s lower triangle, whose derivative is the Hermitian part of the incoming
-        gradient (torch's gradient; the same values bit for bit)."""
+        gradient that is not the values' one). The input is
+        `_common.hermitian_lower_input`'s (the same values bit for bit)."""
         if x.ndim < 2:
             return jnp.linalg.eigh(x)  # (jax's own error)
-        stop = jax.lax.stop_gradient
-        d = stop(x)
-        lower = jnp.tril(d) + jnp.conj(jnp.swapaxes(jnp.tril(d, -1), -1, -2))
-        h = (x + jnp.conj(jnp.swapaxes(x, -1, -2))) / 2
-        return jnp.linalg.eigh(lower + (h - stop(h)), symmetrize_input=False)
+        x = c.hermitian_lower_input(
+            x,
+            stop=jax.lax.stop_gradient,
+            adjoint=lambda a: jnp.conj(jnp.swapaxes(a, -1, -2)),
+            lower_parts=lambda a: (jnp.tril(a), jnp.tril(a, -1)),
+        )
+        return jnp.linalg.eigh(x, symmetrize_input=False)
 
     def eigvalsh(x: Any, /) -> Any:
         return eigh(x).eigenvalues

@@ -65,16 +65,13 @@ class _Linalg:
         Hermitian part of the incoming one (docs/semantics.md, "eigh of a matrix that is
         not Hermitian"): TensorFlow 2.21 reads the lower triangle too, but its gradient
         is the lower-triangle function's own (zero above the diagonal, twice the
-        off-diagonal entries below). The input is ``x``'s lower triangle made Hermitian,
-        plus ``h - stop(h)`` (zero) for ``h`` the Hermitian part of ``x``: the same values
-        bit for bit, and the derivative of the Hermitian part (linear: any order)."""
+        off-diagonal entries below). The input is `_common.hermitian_lower_input`'s: the
+        same values bit for bit, and the derivative of the Hermitian part."""
         tf = _tf()
         if x.shape.rank is not None and x.shape.rank >= 2:
-            d = tf.stop_gradient(x)
-            low = tf.linalg.band_part(d, -1, 0)
-            lower = low + tf.linalg.adjoint(low - tf.linalg.band_part(d, 0, 0))
-            h = (x + tf.linalg.adjoint(x)) / 2
-            x = lower + (h - tf.stop_gradient(h))
+            x = c.hermitian_lower_input(
+                x, stop=tf.stop_gradient, adjoint=tf.linalg.adjoint, lower_parts=_lower_parts
+            )
         w, v = tf.linalg.eigh(x)
         if w.dtype.is_complex:
             # TensorFlow 2.21 returns a Hermitian matrix's (real) eigenvalues in its
@@ -91,6 +88,13 @@ class _Linalg:
 
     def solve(self, a: Any, b: Any) -> Any:
         return _tf().linalg.solve(a, b)
+
+
+def _lower_parts(a: Any) -> tuple[Any, Any]:
+    """``(tril(a), tril(a, -1))``, reading the lower band once."""
+    tf = _tf()
+    low = tf.linalg.band_part(a, -1, 0)
+    return low, low - tf.linalg.band_part(a, 0, 0)
 
 
 @functools.cache

@@ -32,6 +32,11 @@ class Engine:
     def np(self) -> Any:  # the numpy-like module whose functions record
         raise NotImplementedError
 
+    @property
+    def imag(self) -> Any:
+        """The function a tensor's ``.imag`` records (the namespace's ``imag``)."""
+        return self.np.imag
+
     def is_array(self, v: Any) -> bool:
         raise NotImplementedError
 
@@ -281,6 +286,12 @@ class _NumpyEngine(Engine):
         import autograd.numpy as anp
 
         return anp
+
+    @functools.cached_property
+    def imag(self) -> Any:
+        from .._array_api._autograd import imag_primitive
+
+        return imag_primitive()
 
     @functools.cached_property
     def _np(self) -> Any:

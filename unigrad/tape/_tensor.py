@@ -238,7 +238,7 @@ class Tensor(ArrayObject, TensorBase):
     @property
     def imag(self) -> Any:
         cls = type(self)
-        return record(cls, cls._engine.np.imag, self)
+        return record(cls, cls._engine.imag, self)
 
     def conj(self) -> Any:
         cls = type(self)

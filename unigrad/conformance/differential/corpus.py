@@ -6201,6 +6201,92 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # the numpy tape's complex rules (issue 23, class: raw framework error)
+    (
+        "numpy tape: autograd 1.9.1's imag rule (-1j * g) made a Python complex of a 0-d "
+        "gradient, which astype's rule cannot cast (raw AttributeError): seed 5054 "
+        "program 4025",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(-0.35 - 1.16j), (1.19 + 0.24j), (1.09 + 0.23j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(0.77 - 0.81j), (0.28 + 1.06j), (-1.37 - 1.33j)],
+                        [(-1.4 + 0.82j), (-0.77 + 1.28j), (0.63 - 1.03j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[
+                        [(1.39 - 0.34j), (0.29 - 0.98j), (-1.18 + 0.38j)],
+                        [(0.92 - 0.88j), (-0.93 - 1.44j), (-1.13 - 1.26j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x4",
+                    data=[[(-0.8 - 0.56j), (-1.32 - 1.04j)], [(-0.83 + 1.02j), (-0.96 + 0.61j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v5", op="linalg.det", args=("x4",), params=()),
+                Op(name="v6", op="astype", args=("v5",), params=(("dtype", "complex128"),)),
+                Op(name="v7", op="neg", args=("v6",), params=()),
+                Op(name="v8", op="neg", args=("x2",), params=()),
+                Op(name="v9", op="expm1", args=("v6",), params=()),
+                Op(name="v10", op="imag", args=("v7",), params=()),
+                Op(name="v11", op="logsumexp", args=("v10",), params=()),
+                Leaf(
+                    name="x12",
+                    data=[(-0.5 - 0.59j), (0.72 + 0.97j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v13", op="matmul", args=("x4", "x12"), params=()),
+                Op(name="v14", op="matrix_transpose", args=("v8",), params=()),
+                Op(
+                    name="v15", op="max", args=("v11",), params=(("axis", None), ("keepdims", True))
+                ),
+                Grad(
+                    name="g16",
+                    outputs=("v15",),
+                    inputs=("x4", "x4", "x4"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("x1",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v17", op="relu", args=("v11",), params=()),
+                Op(name="v18", op="where_less_equal", args=("v17", "v15"), params=()),
+                Grad(
+                    name="g19",
+                    outputs=("v18",),
+                    inputs=("x4", "x4", "x4"),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     # prod8 (issue 23, class: the order-n derivative of a product of n factors is a
     # constant, rule 14): the oracle's prod and cumulative_prod divided (a spurious
     # dependence at every order, as torch); every namespace's differentiable prod is a
