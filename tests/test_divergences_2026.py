@@ -1134,12 +1134,6 @@ def test_a_consumed_intermediate_input_leading_to_no_other_input_answers(backend
         unigrad.grad([y], [x, y])
 
 
-@pytest.mark.xfail_backend(
-    "torch", reason="prod's structure at order >= n (open): cumprod_backward reads its input"
-)
-@pytest.mark.xfail_backend(
-    "jax", reason="prod's structure at order >= n (open): jax's cumprod formula reads x"
-)
 @pytest.mark.parametrize("include_initial", [False, True])
 def test_the_second_derivative_of_a_two_factor_cumulative_prod_is_a_constant(
     backend: B, include_initial: bool
@@ -1148,9 +1142,10 @@ def test_the_second_derivative_of_a_two_factor_cumulative_prod_is_a_constant(
     derivative, ``grad(sum(grad(sum(v), x)), x)``, is ones (to 1e-12: autograd divides)
     and a constant (rule 14a, as the order-n derivative of ``prod`` over n factors in
     docs/semantics.md, "Dependence"): it requires no grad. The first derivative depends
-    on ``x``. torch and jax keep a spurious dependence (open), as does the differential
-    oracle's ``cumprod`` (built on ``rprod``): differential seed 3032, program 2410
-    diverges on paddle and numpy, which give this answer."""
+    on ``x``. torch's ``cumprod_backward`` and jax's ``cumprod`` derivative read their
+    input at every order, as did the differential oracle's ``cumprod`` (built on a
+    ``prod`` that divided): every namespace and the oracle now take running products
+    (``_common.running_products``; differential seed 3032, program 2410)."""
     xp = backend.xp
     x = backend.leaf([[-0.64, -0.27], [1.2, -1.27], [-1.28, -1.47]], "float64")
     v = xp.cumulative_prod(x, axis=1, include_initial=include_initial)

@@ -133,18 +133,11 @@ class _Prims:
         return anp.cumsum(x if dtype is None else x.astype(dtype), axis=axis)
 
     def cumprod(self, x: Any, axis: int, dtype: Any = None) -> Any:
-        # autograd has no cumprod rule: the running products, one multiply each (NumPy's
-        # order, so the same values), which autograd differentiates
-        anp = self._anp
+        # autograd has no cumprod rule: `_common.running_products` at every length (one
+        # multiply each, NumPy's order, so the same values), which autograd differentiates
         if dtype is not None:
             x = x.astype(dtype)
-        xm = anp.moveaxis(x, axis, 0)
-        if xm.shape[0] == 0:
-            return x
-        outs = [xm[0]]
-        for i in range(1, xm.shape[0]):
-            outs.append(outs[-1] * xm[i])
-        return anp.moveaxis(anp.stack(outs), 0, axis)
+        return c.running_products(self._anp, x, axis)
 
     def diagonal(self, x: Any, offset: int = 0, axis1: int = -2, axis2: int = -1) -> Any:
         # autograd's diagonal rule wants offset 0: index the diagonal instead
@@ -538,36 +531,18 @@ def _sign_of(anp: Any, abs_: Any) -> Any:
 def _prod(
     xp: Any, x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False
 ) -> Any:
-    """``prod`` as a tree of pairwise multiplies over the reduced elements (ceil(log2 n)
-    steps) for floating arrays: autograd 1.7's ``prod`` rule is ``g * ans / x``, NaN at
-    an exact zero (torch and jax give the product of the other elements there)."""
+    """``prod``; of a floating array, `_common.prod_by_multiplies` (a tree of multiplies,
+    exact at every order): autograd 1.7's ``prod`` rule is ``g * ans / x``, NaN at an
+    exact zero (torch and jax give the product of the other elements there)."""
     import numpy as np
 
     if dtype is not None:
         x = x.astype(dtype)
     elif np.dtype(x.dtype).kind in "biu":
         return xp.prod(x, axis=axis, keepdims=keepdims, dtype=dtype)
-    if x.ndim == 0 and np.dtype(x.dtype).kind in "fc":
-        return x * 1  # one factor: itself (autograd's rule would divide by it)
-    if np.dtype(x.dtype).kind not in "fc" or axis == ():
+    if np.dtype(x.dtype).kind not in "fc":
         return xp.prod(x, axis=axis, keepdims=keepdims)
-    nd = x.ndim
-    given = tuple(range(nd)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    axes = sorted({a % nd for a in given})
-    kept = [d for d in range(nd) if d not in axes]
-    n = int(np.prod([x.shape[d] for d in axes]))
-    if n == 0:
-        return xp.prod(x, axis=tuple(axes), keepdims=keepdims)
-    t = xp.reshape(xp.transpose(x, (*kept, *axes)), (*(x.shape[d] for d in kept), n))
-    while n > 1:
-        h = n // 2
-        p = t[..., :h] * t[..., h : 2 * h]
-        t = xp.concatenate([p, t[..., 2 * h :]], axis=-1) if n % 2 else p
-        n -= h
-    out = t[..., 0]
-    if keepdims:
-        out = xp.reshape(out, tuple(1 if d in axes else x.shape[d] for d in range(nd)))
-    return out
+    return c.prod_by_multiplies(xp, x, axis=axis, keepdims=keepdims)
 
 
 @functools.cache

@@ -55,6 +55,8 @@ __all__ = [
     "meshgrid",
     "normalize_axis",
     "outer",
+    "prod_by_multiplies",
+    "running_products",
     "sort",
     "std",
     "svd_via_reduced",
@@ -297,6 +299,94 @@ def cumulative_prod(
     include_initial: bool = False,
 ) -> Any:
     return _cumulative(xp, xp.cumprod, 1, x, axis, dtype, include_initial)
+
+
+#: The longest axis whose cumulative products a namespace computes as running products
+#: where the framework's own kernel would differentiate with a spurious dependence
+#: (docs/semantics.md, "Dependence": exact to the 8th order beyond it).
+RUNNING_PRODUCTS_MAX = 8
+
+
+def running_products(xp: Any, x: Any, axis: int) -> Any:
+    """The cumulative products of ``x`` along ``axis`` as running products, one multiply
+    per slice (``c_k = c_{k-1} * x_k``, stacked): ``c_k`` is a product of ``k + 1``
+    factors in every element, so its ``j``-th derivative depends on ``x`` for ``j <= k``
+    and is a constant from ``j = k + 1`` on (rule 14: the k-th derivative of a product of
+    n factors, docs/semantics.md "Dependence"); no division, so exact at zeros and for
+    complex ``x``. O(n) ops: for short axes (`RUNNING_PRODUCTS_MAX`) or frameworks with
+    no differentiable kernel. ``xp`` gives ``stack(arrays, axis=)`` and may give
+    ``unbind(x, axis=)``, the slices along ``axis`` as one op (torch and paddle: its
+    backward stacks, where each index's fills zeros)."""
+    axis = normalize_axis(axis, x.ndim)
+    n = x.shape[axis]
+    if n == 0:
+        return x
+    unbind = getattr(xp, "unbind", None)
+    if unbind is not None:
+        parts = list(unbind(x, axis=axis))
+    else:
+        keys = [(*(slice(None),) * axis, i) for i in range(n)]
+        parts = [x[k] for k in keys]
+    outs = [parts[0]]
+    for p in parts[1:]:
+        outs.append(outs[-1] * p)
+    return xp.stack(outs, axis=axis)
+
+
+def _split_last(t: Any, h: int) -> tuple[Any, Any, Any]:
+    """``t[..., :h]``, ``t[..., h:2h]`` and, where the last axis is odd, its last element
+    as a slice of its own (else None)."""
+    odd = t[..., 2 * h :] if t.shape[-1] % 2 else None
+    return t[..., :h], t[..., h : 2 * h], odd
+
+
+def prod_by_multiplies(
+    xp: Any, x: Any, /, *, axis: int | Sequence[int] | None = None, keepdims: bool = False
+) -> Any:
+    """``prod`` of a float or complex ``x`` as a tree of multiplies, for the namespaces'
+    differentiable path: the reduced axes moved last and flattened to one axis of ``n``;
+    while ``n > 1`` its halves are multiplied (``t[..., :h] * t[..., h:2h]``), the last
+    element of an odd ``n`` set aside as a slice of its own, and the result is the last
+    level's single element times the slices set aside.
+
+    Every tensor in the graph is homogeneous (each element a product of the same number
+    of distinct factors), so a tensor's degree in ``x`` is exactly its elements' and each
+    derivative lowers it by one: the k-th derivative depends on ``x`` for ``k < n`` and
+    is a constant from ``k = n`` on, as dependence is read tensor by tensor (rule 14,
+    docs/semantics.md "Dependence"). Concatenating the odd element back (a tensor of pair
+    products and single factors) would make the tensor's degree exceed ``n``: a spurious
+    dependence at order ``n``. ``log2 n`` levels of multiplies and at most ``log2 n`` set
+    aside; no division, so exact at zeros and for complex ``x``. The values are the
+    kernel's to rounding (a tree, not a sequential product).
+
+    ``xp`` gives ``reshape(x, shape)``, ``transpose(x, axes)`` and ``prod(x, axis=,
+    keepdims=)`` (the kernel, for the empty product: ones, with no edge to ``x``), and
+    may give ``split_last(t, h)``, the slices `_split_last` takes as one op (torch:
+    ``split``, whose backward concatenates where each slice's fills zeros)."""
+    nd = x.ndim
+    axes = sorted(_axes(axis, nd)) if nd else []
+    kept = [d for d in range(nd) if d not in axes]
+    n = math.prod(x.shape[d] for d in axes)
+    if n == 0:
+        return xp.prod(x, axis=tuple(axes), keepdims=keepdims)
+    perm = (*kept, *axes)
+    t = x if perm == tuple(range(nd)) else xp.transpose(x, perm)
+    t = xp.reshape(t, (*(x.shape[d] for d in kept), n))
+    split = getattr(xp, "split_last", None) or _split_last
+    aside = []
+    while n > 1:
+        h = n // 2
+        first, second, odd = split(t, h)
+        if odd is not None:
+            aside.append(odd)
+        t = first * second
+        n = h
+    for e in reversed(aside):
+        t = t * e
+    out = t[..., 0]
+    if keepdims:
+        out = xp.reshape(out, tuple(1 if d in axes else x.shape[d] for d in range(nd)))
+    return out
 
 
 def _cumulative(

@@ -16,6 +16,7 @@ included), ``take`` of no index (jax's is a constant zero array, with no depende
 from __future__ import annotations
 
 import functools
+import types
 from typing import Any
 
 from . import _c99
@@ -155,6 +156,39 @@ def build() -> Any:
     def eigvalsh(x: Any, /) -> Any:
         return eigh(x).eigenvalues
 
+    def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
+        """The product; in a float or complex dtype, `_common.prod_by_multiplies` (a
+        tree of multiplies): jax 0.10's ``reduce_prod`` derivative is a tree that pads
+        an odd level with ones (a tensor of products and single factors), so the n-th
+        derivative of a product of n factors kept a spurious dependence for n not a
+        power of 2 (dependence is read from the jaxpr, tensor by tensor)."""
+        x = jnp.asarray(x)
+        if dtype is not None and jnp.issubdtype(dtype, jnp.inexact):
+            x = x.astype(dtype)
+        if (dtype is None or x.dtype == dtype) and jnp.issubdtype(x.dtype, jnp.inexact):
+            return c.prod_by_multiplies(jnp, x, axis=axis, keepdims=keepdims)
+        return jnp.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
+        if dtype is not None:
+            x = x.astype(dtype)
+        if jnp.issubdtype(x.dtype, jnp.inexact) and 1 < x.shape[axis] <= c.RUNNING_PRODUCTS_MAX:
+            return c.running_products(jnp, x, axis)
+        return jnp.cumprod(x, axis=axis)
+
+    def cumulative_prod(
+        x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+    ) -> Any:
+        """The cumulative products; in a float or complex dtype over an axis of at most
+        `_common.RUNNING_PRODUCTS_MAX` elements, `_common.running_products`: jax 0.10's
+        ``cumprod`` derivative reads its input at every order (a spurious dependence at
+        order k + 1 of the k-th product; exact to the 8th order beyond)."""
+        prims = types.SimpleNamespace(
+            stack=jnp.stack, full=jnp.full, concatenate=jnp.concatenate, cumprod=cumprod
+        )
+        x = jnp.asarray(x)
+        return c.cumulative_prod(prims, x, axis=axis, dtype=dtype, include_initial=include_initial)
+
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
     vars(linalg).update(
         svd=svd,
@@ -177,6 +211,8 @@ def build() -> Any:
         iinfo=c.bind(c.iinfo, jnp, "iinfo"),
         searchsorted=searchsorted,
         take=take,
+        prod=prod,
+        cumulative_prod=cumulative_prod,
         __array_namespace_info__=jnp.__array_namespace_info__,
     )
     vars(ns).update(_extensions())

@@ -436,38 +436,10 @@ def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: builtins.b
     if dtype is not None and x.dtype != dtype:
         x = x.astype(dtype)
     if not x.stop_gradient and paddle.is_grad_enabled():
-        return _prod_by_multiplies(x, axis, keepdims)
+        # paddle 3.3's ``prod_grad`` has no double-grad kernel (any create_graph pass
+        # through ``paddle.prod`` raised): the tree of multiplies, exact at every order
+        return c.prod_by_multiplies(prims, x, axis=axis, keepdims=keepdims)
     return paddle.prod(x, axis=list(axis) if isinstance(axis, tuple) else axis, keepdim=keepdims)
-
-
-def _prod_by_multiplies(x: Any, axis: Any, keepdims: builtins.bool) -> Any:
-    """``prod`` of a tensor that requires grad as a tree of pairwise multiplies (halves
-    of the reduced elements, ceil(log2 n) steps): paddle 3.3's ``prod_grad`` has no
-    double-grad kernel, so any ``create_graph=True`` pass through ``paddle.prod``
-    raised, even one whose result is never differentiated again; multiplies and
-    slices differentiate to any order (and at zeros, exactly)."""
-    nd = x.ndim
-    if axis is None:
-        axes = list(range(nd))
-    else:
-        axes = sorted(
-            {c.normalize_axis(a, nd) for a in (axis if isinstance(axis, tuple) else (axis,))}
-        )
-    kept = [d for d in range(nd) if d not in axes]
-    n = math.prod(x.shape[d] for d in axes)
-    if n == 0:  # nothing to multiply: ones, with no edge to x (paddle's answer)
-        return paddle.prod(x, axis=axes or None, keepdim=keepdims)
-    t = paddle.transpose(x, [*kept, *axes]) if axes != list(range(nd - len(axes), nd)) else x
-    t = paddle.reshape(t, [*(x.shape[d] for d in kept), n])
-    while n > 1:
-        h = n // 2
-        p = t[..., :h] * t[..., h : 2 * h]
-        t = paddle.concat([p, t[..., 2 * h :]], axis=-1) if n % 2 else p
-        n -= h
-    out = t[..., 0]
-    if keepdims:
-        out = paddle.reshape(out, [1 if d in axes else x.shape[d] for d in range(nd)])
-    return out
 
 
 def std(

@@ -9,6 +9,7 @@ from typing import Any
 
 import paddle
 
+from . import _common as c
 from ._paddle_ho import _MAX_ELEMENTS, exact, needs
 
 __all__ = ["cumprod", "cumsum", "diagonal", "einsum", "logsumexp", "reduce_extreme", "roll", "sort"]
@@ -186,7 +187,7 @@ def diagonal(x: Any, offset: int, axis1: int, axis2: int) -> Any:
 
 
 def cumprod(x: Any, axis: int) -> Any:
-    """``paddle.cumprod``'s value with the derivatives of the running products, one
+    """``paddle.cumprod``'s value with the derivatives of `_common.running_products`, one
     multiply each (``cumprod_grad`` has no gradient); axes up to 1024 long (beyond
     that, paddle's kernel alone)."""
     n = x.shape[axis]
@@ -194,8 +195,4 @@ def cumprod(x: Any, axis: int) -> Any:
         return paddle.cumprod(x, dim=axis)
     with paddle.no_grad():
         y = paddle.cumprod(x.detach(), dim=axis)
-    parts = paddle.unbind(x, axis=axis)
-    outs = [parts[0]]
-    for p in parts[1:]:
-        outs.append(outs[-1] * p)
-    return exact(y, paddle.stack(outs, axis=axis))
+    return exact(y, c.running_products(paddle, x, axis))

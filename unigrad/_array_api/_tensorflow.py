@@ -13,7 +13,6 @@ of TensorFlow's own promotion rules): tensors are handled through functions only
 
 from __future__ import annotations
 
-import builtins
 import functools
 from typing import Any
 
@@ -135,12 +134,12 @@ def build() -> Any:
         return tnp.sum(x, axis=axis, dtype=_np_dtype(dtype), keepdims=keepdims)
 
     def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-        """The product; of a float or complex ``x``, pairwise products in a tree (one
-        multiply per level): TensorFlow 2.21's ``Prod`` gradient (exclusive ``cumprod``
-        of ``x``, math_grad.py) differentiates again through ``Cumprod``'s gradient,
-        which divides by ``x``: the second derivative came out 0 where an element is an
-        exact zero, and the constant 1 of a product of one factor stayed connected to
-        ``x``. Multiplies and slices are exact to any order. Tests:
+        """The product; of a float or complex ``x``, `_common.prod_by_multiplies` (a
+        tree of multiplies, exact at every order): TensorFlow 2.21's ``Prod`` gradient
+        (exclusive ``cumprod`` of ``x``, math_grad.py) differentiates again through
+        ``Cumprod``'s gradient, which divides by ``x``: the second derivative came out 0
+        where an element is an exact zero, and the constant 1 of a product of one factor
+        stayed connected to ``x``. Multiplies and slices are exact to any order. Tests:
         test_raw_errors.py::test_prod_differentiates_to_second_order,
         test_divergences_2026.py::test_product_of_one_factor_has_a_constant_derivative."""
         x = tf.convert_to_tensor(x)
@@ -150,22 +149,7 @@ def build() -> Any:
             x = tf.cast(x, _np_dtype(dtype))
         if not (x.dtype.is_floating or x.dtype.is_complex):
             return tnp.prod(x, axis=axis, keepdims=keepdims)
-        rank = len(x.shape)
-        axes = range(rank) if axis is None else (axis,) if isinstance(axis, int) else axis
-        dims = sorted({d % builtins.max(rank, 1) for d in axes}) if rank else []
-        kept = [d for d in range(rank) if d not in dims]
-        v = tf.transpose(x, kept + dims) if rank else x
-        v = tf.reshape(v, [x.shape[d] for d in kept] + [-1])
-        if v.shape[-1] == 0:
-            v = tf.ones((*v.shape[:-1], 1), x.dtype)
-        while v.shape[-1] > 1:
-            if v.shape[-1] % 2:
-                v = tf.concat([v, tf.ones_like(v[..., :1])], axis=-1)
-            v = v[..., 0::2] * v[..., 1::2]
-        out = v[..., 0]
-        if keepdims:
-            out = tf.reshape(out, [1 if d in dims else x.shape[d] for d in range(rank)])
-        return out
+        return c.prod_by_multiplies(tnp, x, axis=axis, keepdims=keepdims)
 
     def mean(x: Any, /, *, axis: Any = None, keepdims: bool = False) -> Any:
         return tnp.mean(x, axis=axis, keepdims=keepdims)

@@ -8,6 +8,7 @@ import builtins
 import functools
 from typing import Any
 
+from . import _common as c
 from ._autograd import _Module
 from ._tensorflow_linalg import _FFT, _Linalg, _np_dtype, _promote, _tf
 
@@ -109,9 +110,9 @@ def _acosh(x: Any) -> Any:
 
 
 def _cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
-    """Running products, one multiply each: TensorFlow's ``Cumprod`` gradient
-    (``cumsum(g * out) / x``, tensorflow/python/ops/math_grad.py, 2.21) is NaN at an
-    exact zero and misses the conjugate of a complex input."""
+    """`_common.running_products` at every length, one multiply each: TensorFlow's
+    ``Cumprod`` gradient (``cumsum(g * out) / x``, tensorflow/python/ops/math_grad.py,
+    2.21) is NaN at an exact zero and misses the conjugate of a complex input."""
     import tensorflow as tf
     import tensorflow.experimental.numpy as tnp
 
@@ -119,13 +120,7 @@ def _cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
         x = tf.cast(x, _np_dtype(dtype))
     if not (x.dtype.is_floating or x.dtype.is_complex):
         return tnp.cumprod(x, axis=axis)
-    xm = tnp.moveaxis(x, axis, 0)
-    if xm.shape[0] == 0:
-        return x
-    outs = [xm[0]]
-    for i in range(1, xm.shape[0]):
-        outs.append(outs[-1] * xm[i])
-    return tnp.moveaxis(tf.stack(outs), 0, axis)
+    return c.running_products(tnp, x, axis)
 
 
 def _cumsum(x: Any, axis: int, dtype: Any = None) -> Any:

@@ -14,9 +14,11 @@ The corrections make results obey the contract where torch's own function does n
   "derivative for aten::floor_divide is not implemented" (pytorch/pytorch#43327).
 * ``clip`` keeps ``x``'s dtype with bounds of another dtype, as the standard says:
   torch 2.13's ``clamp`` promotes a float32 ``x`` to float64 bounds' dtype.
-* ``prod`` over axes of length 1 (a product of one factor) is that factor: torch 2.13's
-  gradient of it is ``prod / x``, whose own derivative is zero but which keeps ``x`` in
-  a ``create_graph`` gradient that is the constant 1.
+* ``prod`` of a tensor that requires grad is a tree of multiplies, and
+  ``cumulative_prod`` of one over at most 8 elements running products: torch 2.13's
+  ``prod_backward`` and ``cumprod_backward`` read their input at every order, so the
+  n-th derivative of a product of n factors kept a spurious dependence (a product of
+  one factor's derivative, the constant 1, was ``prod / x``).
 * ``nextafter`` steps to the adjacent float, piecewise constant: its result carries no
   history (rule 14), as on paddle (torch 2.13's ``NextafterBackward0`` passes the
   gradient to ``x1`` unchanged).
@@ -47,6 +49,7 @@ The corrections make results obey the contract where torch's own function does n
 from __future__ import annotations
 
 import functools
+import types
 from typing import Any
 
 from . import _common as c
@@ -116,16 +119,63 @@ def build() -> Portable:
 
         return xp.clip(x, same(min), same(max))
 
+    def _differentiable(x: Any) -> bool:
+        return (
+            isinstance(x, torch.Tensor)
+            and x.requires_grad
+            and torch.is_grad_enabled()
+            and (x.is_floating_point() or x.is_complex())
+        )
+
+    def split_last(t: Any, h: int) -> tuple[Any, Any, Any]:
+        # one split (its backward concatenates): a slice's backward fills a zero tensor
+        # of the whole size, and those fills made a tree over 64 elements 3x slower
+        if t.shape[-1] % 2:
+            first, second, odd = torch.split(t, [h, h, 1], dim=-1)
+            return first, second, odd
+        first, second = torch.split(t, h, dim=-1)
+        return first, second, None
+
+    tree = types.SimpleNamespace(
+        split_last=split_last,
+        reshape=torch.reshape,
+        transpose=lambda x, axes: torch.permute(x, tuple(axes)),
+        prod=xp.prod,
+        stack=lambda arrays, axis: torch.stack(list(arrays), dim=axis),
+        unbind=lambda x, axis: torch.unbind(x, dim=axis),
+        full=lambda shape, fill, dtype: torch.full(shape, fill, dtype=dtype),
+        concatenate=lambda arrays, axis: torch.cat(list(arrays), dim=axis),
+        cumprod=lambda x, axis, dtype=None: cumprod(x, axis, dtype),
+    )
+
     def prod(x: Any, /, *, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Any:
-        """The product; over axes of length 1 alone, the factor itself (a copy)."""
-        dims = tuple(d % max(x.ndim, 1) for d in _dims(x, axis))
-        if (
-            x.requires_grad
-            and (dtype is None or dtype == x.dtype)
-            and all(x.shape[d] == 1 for d in dims)
-        ):
-            return torch.clone(x if keepdims or not dims else torch.squeeze(x, dims))
+        """The product; of a tensor that requires grad (grad mode on), in a float or
+        complex dtype, `_common.prod_by_multiplies` (a tree of multiplies): torch 2.13's
+        ``prod_backward`` reads the input and the result at every order, so the n-th
+        derivative of a product of n factors kept a spurious dependence (and a product
+        of one factor's derivative, the constant 1, was ``prod / x``). Otherwise torch's
+        kernel."""
+        if _differentiable(x) and (dtype is None or dtype.is_floating_point or dtype.is_complex):
+            if dtype is not None and dtype != x.dtype:
+                x = x.to(dtype)
+            return c.prod_by_multiplies(tree, x, axis=axis, keepdims=keepdims)
         return xp.prod(x, axis=axis, dtype=dtype, keepdims=keepdims)
+
+    def cumprod(x: Any, axis: int, dtype: Any = None) -> Any:
+        if dtype is not None and dtype != x.dtype:
+            x = x.to(dtype)
+        if _differentiable(x) and 1 < x.shape[axis] <= c.RUNNING_PRODUCTS_MAX:
+            return c.running_products(tree, x, axis)
+        return torch.cumprod(x, dim=axis)
+
+    def cumulative_prod(
+        x: Any, /, *, axis: int | None = None, dtype: Any = None, include_initial: bool = False
+    ) -> Any:
+        """The cumulative products; of a tensor that requires grad over an axis of at most
+        `_common.RUNNING_PRODUCTS_MAX` elements, `_common.running_products`: torch 2.13's
+        ``cumprod_backward`` reads its input at every order (a spurious dependence at
+        order k + 1 of the k-th product; exact to the 8th order beyond)."""
+        return c.cumulative_prod(tree, x, axis=axis, dtype=dtype, include_initial=include_initial)
 
     def einsum(subscripts: str, /, *operands: Any) -> Any:
         return torch.einsum(subscripts, *operands)
@@ -324,6 +374,7 @@ def build() -> Portable:
                 meshgrid,
                 pow,
                 prod,
+                cumulative_prod,
                 einsum,
                 logsumexp,
                 sigmoid,

@@ -17,7 +17,6 @@ from ._elementwise import (
     conj,
     mul,
     real,
-    recip,
     reshape,
     rsum,
     scale,
@@ -164,24 +163,33 @@ def rmax(a: RV, axis: Any, keepdims: bool, smallest: bool = False) -> RV:
 
 
 def rprod(a: RV, axis: Any, keepdims: bool) -> RV:
+    """The product along ``axis`` as a chain of multiplies of single-element slices of
+    ``a`` (its reduced axes moved last and flattened): each link is a product of one
+    more factor, so the k-th derivative depends on ``a`` for ``k < n`` and is a constant
+    from ``k = n`` on (rule 14, docs/semantics.md "Dependence"); no division, exact at
+    zeros. A product of one factor is that factor."""
     ax = _reduced(a, axis)
     shape = a.shape
-    if all(shape[i] == 1 for i in ax):  # a product of one factor is that factor
-        kept = tuple(n for i, n in enumerate(shape) if keepdims or i not in ax)
-        return reshape(a, kept)
-    if np.any(np.abs(a.v) < 0.05):
-        msg = "prod near a zero factor"
-        raise Degenerate(msg)
+    rest = tuple(i for i in range(a.v.ndim) if i not in ax)
+    n = int(np.prod([shape[i] for i in ax]))
+    out_shape = tuple(1 if i in ax else d for i, d in enumerate(shape)) if keepdims else None
+    if n == 0:  # the empty product: ones, on a node of ``a`` (its gradient is empty)
 
-    def apply(a: RV) -> RV:
-        return rprod(a, axis, keepdims)
+        def apply(a: RV) -> RV:
+            return rprod(a, axis, keepdims)
 
-    def vjp(ct: RV, a: RV) -> tuple[RV | None, ...]:
-        kept = tuple(1 if i in ax else n for i, n in enumerate(shape))
-        whole = broadcast_to(rprod(a, ax, True), shape)
-        return (mul(broadcast_to(reshape(ct, kept), shape), _cj(mul(whole, recip(a)))),)
+        def vjp(ct: RV, a: RV) -> tuple[RV | None, ...]:
+            kept = tuple(1 if i in ax else d for i, d in enumerate(shape))
+            return (broadcast_to(reshape(ct, kept), shape),)
 
-    return _mk(np.prod(a.v, axis=ax, keepdims=keepdims), a.dtype, (a,), apply, vjp)
+        return _mk(np.prod(a.v, axis=ax, keepdims=keepdims), a.dtype, (a,), apply, vjp)
+    moved = permute(a, rest + ax) if rest + ax != tuple(range(a.v.ndim)) else a
+    flat = reshape(moved, (*[shape[i] for i in rest], n))
+    lead = (slice(None),) * len(rest)
+    out = getitem(flat, (*lead, 0))
+    for k in range(1, n):
+        out = mul(out, getitem(flat, (*lead, k)))
+    return reshape(out, out_shape) if out_shape is not None else out
 
 
 def moveaxis(a: RV, src: int, dst: int) -> RV:
@@ -203,7 +211,8 @@ def cumsum(a: RV, axis: int, include_initial: bool) -> RV:
 
 
 def cumprod(a: RV, axis: int, include_initial: bool) -> RV:
-    """``stack([prod(a[..., :k+1]) ...])`` along ``axis``."""
+    """The running products ``c_k = c_{k-1} * a[k]`` along ``axis``, stacked: ``c_k``'s
+    derivatives of order ``k + 1`` and higher are constants (as `rprod`)."""
     ax = axis % a.v.ndim
     n = a.shape[ax]
     if n == 0:  # no products: the empty array itself (after a one, with include_initial)
@@ -212,9 +221,9 @@ def cumprod(a: RV, axis: int, include_initial: bool) -> RV:
             ones = np.ones(tuple(1 if i == ax else d for i, d in enumerate(a.shape)))
             out = concat([cut(ones, a.dtype), out], ax)
         return out
-    parts = [
-        rprod(getitem(a, (slice(None),) * ax + (slice(0, k + 1),)), ax, False) for k in range(n)
-    ]
+    parts = [getitem(a, (slice(None),) * ax + (0,))]
+    for k in range(1, n):
+        parts.append(mul(parts[-1], getitem(a, (slice(None),) * ax + (k,))))
     if include_initial:
         parts.insert(0, cut(np.ones(parts[0].shape if parts else ()), a.dtype))
     return stack(parts, ax)
