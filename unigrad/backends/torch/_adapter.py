@@ -36,8 +36,9 @@ from ._engine import _KINDS, _filled, _has_torch_function, _run_backward, _trans
 from ._graph import _NO_CUTS
 from ._records import _GRAPH, _attach, _new_record
 from ._restricted import (
+    _behind_cuts,
     _beyond_cuts,
-    _freed_behind_cuts,
+    _frees_unrun,
     _run_restricted,
     _run_restricted_batched,
 )
@@ -210,10 +211,12 @@ class TorchBackend(Backend):
         retain = retain_graph or create_graph or bool(no_grad_vars)
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
         behind = False
+        saving: list[Any] = []
         if no_grad_vars or has_cuts:
             cut_nodes: list[Any] = []
             edges, leaves = _reachable(outputs, cuts, cut_nodes)
-            behind = bool(cut_nodes) and _freed_behind_cuts(cut_nodes, edges)
+            if cut_nodes:
+                behind, saving = _behind_cuts(cut_nodes, edges)
             unreached = [
                 i
                 for i, x in enumerate(inputs)
@@ -235,6 +238,10 @@ class TorchBackend(Backend):
             # earlier pass freed: the contract's nodes run one by one
             restricted = _beyond_cuts(outputs, inputs, cuts)
         if restricted is None:
+            if not retain and _frees_unrun(saving, outputs, inputs, runs):
+                # the engine would free nodes behind a cut that the pass does not run
+                # (rule 6b): it keeps the graph, the contract consumes the pass's own
+                retain = True
             if no_grad_vars:
                 handles = _cut_hooks(no_grad_vars)
             if create_graph and has_cuts:
@@ -301,6 +308,7 @@ class TorchBackend(Backend):
         leaves, rec = [], None
         only = None
         restricted = None
+        retain = request.retain_graph
         if has_cuts and runs is not None:
             # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
             # tapes' backward leaves it: the pass accumulates into the others only
@@ -314,8 +322,11 @@ class TorchBackend(Backend):
                 if not request.retain_graph and not fast:
                     _consume(runs, None, _clean(has_cuts))
                 return
-            if cut_nodes and _freed_behind_cuts(cut_nodes, reached):  # (as in `grad`)
+            behind, saving = _behind_cuts(cut_nodes, reached) if cut_nodes else (False, [])
+            if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, tuple(only or every), _NO_CUTS)
+            elif not retain and _frees_unrun(saving, outputs, only, runs):
+                retain = True  # (as in `grad`)
         if request.create_graph and runs is not None:  # the leaves' .grad, as
             # grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
@@ -331,7 +342,7 @@ class TorchBackend(Backend):
                 torch.autograd.backward(
                     outputs,
                     seeds,
-                    retain_graph=request.retain_graph,
+                    retain_graph=retain,
                     create_graph=request.create_graph,
                     inputs=only,
                 )
@@ -383,6 +394,9 @@ class TorchBackend(Backend):
                 self._check_devices(outputs, seeds)
                 break
         restricted = None
+        # (torch frees what it ran, a non-leaf input's node included: retained, and the
+        # contract's consumption marked below)
+        retain = request.retain_graph or request.create_graph or bool(intermediate)
         if has_cuts:
             # an input reached only through cut edges (rule 14) keeps its .grad
             cut_nodes: list[Any] = []
@@ -397,12 +411,12 @@ class TorchBackend(Backend):
                     _consume(runs, inputs, _clean(has_cuts))
                 return
             inputs = live
-            if cut_nodes and _freed_behind_cuts(cut_nodes, edges):  # (as in `grad`)
+            behind, saving = _behind_cuts(cut_nodes, edges) if cut_nodes else (False, [])
+            if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, inputs, _NO_CUTS)
+            elif not retain and _frees_unrun(saving, outputs, inputs, runs):
+                retain = True  # (as in `grad`)
         rec = _new_record(request, inputs) if request.create_graph else None
-        # (torch frees what it ran, a non-leaf input's node included: retained, and the
-        # contract's consumption marked below)
-        retain = request.retain_graph or request.create_graph or bool(intermediate)
         try:
             if restricted is not None:
                 grads = _run_restricted(

@@ -316,10 +316,10 @@ def _carried_leading(
             leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
             targets = {k for k in keys if type(k) is not int}
             roots = [n for rec in group for n in rec.outputs]
-            try:
-                found = _runs_recursive(roots, False, leaves, targets, None, useful)
+            try:  # (over live edges, as `_carried_by`: what the call's pass ran)
+                found = _runs_recursive(roots, False, leaves, targets, _live_edges, useful)
             except RecursionError:
-                found = _runs_iterative(roots, False, leaves, targets, _NO_CUTS)
+                found = _runs_iterative(roots, False, leaves, targets, _NO_CUTS, True)
             leads = own is not None and keys <= own
             for node in found:
                 if node in ran or node in carried:

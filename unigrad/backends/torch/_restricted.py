@@ -29,8 +29,9 @@ from typing import Any
 
 import torch
 
-from ._consumption import _runs_iterative
+from ._consumption import _leading, _runs_iterative
 from ._graph import _ACCUMULATE, _NO_CUTS
+from ._records import _RECORD, _RECORDS_LIVE, _carried_by
 from ._structure import _cut_of
 
 _get_edge: Any = torch.autograd.graph.get_gradient_edge
@@ -65,14 +66,19 @@ def _freed(node: Any) -> bool:
     return False
 
 
-def _freed_behind_cuts(cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int]]) -> bool:
-    """Whether a node below a cut edge of ``cut_nodes``, in the part of the graph the
-    pass does not reach (`_structure._reachable`'s edges ``reached``), had its saved
-    tensors freed: torch's engine would fail there if it runs it, which `_beyond_cuts`
-    then decides. The walk stops at the edges the pass reaches: a cut edge into a node
-    the pass reaches anyway (relu's double-backward node's edge to its input, in a
-    WGAN-GP step) is not walked past, and a part reached only through a cut is walked
-    once, its nodes' saved tensors read (a few microseconds for a WGAN-GP step's)."""
+def _behind_cuts(
+    cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int]]
+) -> tuple[bool, list[Any]]:
+    """The nodes below a cut edge of ``cut_nodes``, in the part of the graph the pass
+    does not reach (`_structure._reachable`'s edges ``reached``): whether one had its
+    saved tensors freed (torch's engine would fail there if it runs it, which
+    `_beyond_cuts` then decides), and else those that hold saved tensors (a
+    ``retain_graph=False`` engine pass would free them: `_frees_unrun`). The walk stops
+    at the edges the pass reaches: a cut edge into a node the pass reaches anyway
+    (relu's double-backward node's edge to a forward node that the gradient graph reads
+    through another edge, in a WGAN-GP step) is not walked past, and a part reached
+    only through a cut is walked once, its nodes' saved tensors read (a few
+    microseconds for a WGAN-GP step's)."""
     stack = []
     for node in cut_nodes:
         cut = _cut_of(node)
@@ -80,15 +86,70 @@ def _freed_behind_cuts(cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int
             if edge[0] is not None and (cut is None or i in cut) and edge not in reached:
                 stack.append(edge[0])
     seen: set[Any] = set()
+    saving: list[Any] = []
     while stack:
         node = stack.pop()
         if node in seen or type(node) is _ACCUMULATE:
             continue
         seen.add(node)
         if _freed(node):
-            return True
+            return True, []
+        if _SAVED[type(node)]:
+            saving.append(node)
         stack.extend(e[0] for e in node.next_functions if e[0] is not None and e not in reached)
-    return False
+    return False, saving
+
+
+def _frees_unrun(
+    saving: list[Any],
+    outputs: tuple[Any, ...],
+    inputs: tuple[Any, ...] | None,
+    runs: list[Any] | None,
+) -> bool:
+    """Whether torch's engine, run from ``outputs`` toward ``inputs`` (None: every leaf)
+    with ``retain_graph=False``, would free the saved tensors of a node of ``saving``
+    (`_behind_cuts`: reached only through cut edges) that the contract's pass neither
+    runs nor consumes (rule 6b: nodes a pass did not run stay usable). torch 2.13's
+    engine runs every node that leads to an input, through cut edges too (``ceil``'s
+    node sends zeros), and frees each it ran: no hook stops it (a node's saved tensors
+    are unpacked before its incoming gradients are looked at, and released after),
+    ``inputs`` cannot exclude a node on a path to one, and no call frees a single
+    node's buffers. Such a pass then keeps the graph (``retain_graph=True`` to the
+    engine) and its own nodes are consumed by the contract's marks (`_consume`) only:
+    their buffers stay until the graph is collected, where torch would have freed them
+    during the pass.
+
+    A node that leads to no input is not run by the engine. A node a ``create_graph``
+    result on the pass's path carries is consumed by the contract (rule 6: a pass
+    through a result consumes the forward nodes it carries that lead to the inputs):
+    torch may free it. That is a gradient penalty's case (WGAN-GP): relu's
+    double-backward node reaches the critic's pre-activation node only through its cut
+    edge, and that node is carried by the penalty's gradient, so the step keeps torch's
+    freeing. ``runs``: the contract's nodes (`_consumption._plan`), None where not
+    walked (fast mode), then walked here if a result lives."""
+    if not saving:
+        return False
+    known: dict[Any, bool] = dict.fromkeys(runs, True) if runs is not None else {}
+    led = _leading(saving, inputs, known)
+    if not led:
+        return False
+    if not _RECORDS_LIVE:
+        return True
+    if runs is None:
+        leaves: set[int] = set()
+        targets: set[Any] = set()
+        for x in inputs or ():
+            if x.grad_fn is None:
+                leaves.add(id(x))
+            else:
+                targets.add(x.grad_fn)
+        roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
+        runs = _runs_iterative(roots, inputs is None, leaves, targets, _NO_CUTS, True)
+    carried: set[Any] = set()
+    for node in runs:
+        for rec, _ in node.metadata.get(_RECORD) or ():
+            carried.update(_carried_by(rec))
+    return any(n not in carried for n in led)
 
 
 def _live_indexed(node: Any, cuts: frozenset[tuple[Any, int]]) -> list[tuple[int, Any, int]]:
