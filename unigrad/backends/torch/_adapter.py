@@ -237,11 +237,14 @@ class TorchBackend(Backend):
             # torch's engine would run a node beyond a cut edge (rule 14) that an
             # earlier pass freed: the contract's nodes run one by one
             restricted = _beyond_cuts(outputs, inputs, cuts)
+        carried = None
+        if restricted is None and saving and not retain:
+            # the engine would free nodes behind a cut that the pass does not run
+            # (rule 6b): it keeps the graph, the contract consumes the pass's own
+            retain, carried = _frees_unrun(
+                saving, outputs, inputs, runs, _clean(has_cuts, no_grad_vars)
+            )
         if restricted is None:
-            if not retain and _frees_unrun(saving, outputs, inputs, runs):
-                # the engine would free nodes behind a cut that the pass does not run
-                # (rule 6b): it keeps the graph, the contract consumes the pass's own
-                retain = True
             if no_grad_vars:
                 handles = _cut_hooks(no_grad_vars)
             if create_graph and has_cuts:
@@ -277,7 +280,7 @@ class TorchBackend(Backend):
             for h in handles:
                 h.remove()
         if not retain_graph and not fast:
-            _consume(runs, inputs, _clean(has_cuts, no_grad_vars))
+            _consume(runs, inputs, _clean(has_cuts, no_grad_vars), carried)
         out = list(result)
         if create_graph and not fast:  # a result that depends on nothing is a constant
             out = [_constant_detached(g) for g in out]  # (rule 14; fast mode skips it)
@@ -309,6 +312,7 @@ class TorchBackend(Backend):
         only = None
         restricted = None
         retain = request.retain_graph
+        carried = None
         if has_cuts and runs is not None:
             # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
             # tapes' backward leaves it: the pass accumulates into the others only
@@ -325,8 +329,9 @@ class TorchBackend(Backend):
             behind, saving = _behind_cuts(cut_nodes, reached) if cut_nodes else (False, [])
             if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, tuple(only or every), _NO_CUTS)
-            elif not retain and _frees_unrun(saving, outputs, only, runs):
-                retain = True  # (as in `grad`)
+            elif saving and not retain:  # (as in `grad`)
+                into = None if only is None else tuple(only)
+                retain, carried = _frees_unrun(saving, outputs, into, runs, _clean(has_cuts))
         if request.create_graph and runs is not None:  # the leaves' .grad, as
             # grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
@@ -349,7 +354,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
-            _consume(runs, None, _clean(has_cuts))
+            _consume(runs, None, _clean(has_cuts), carried)
         if rec is not None:
             if not fast:  # a .grad that depends on nothing is a constant (rule 14)
                 for x in leaves:
@@ -397,6 +402,7 @@ class TorchBackend(Backend):
         # (torch frees what it ran, a non-leaf input's node included: retained, and the
         # contract's consumption marked below)
         retain = request.retain_graph or request.create_graph or bool(intermediate)
+        carried = None
         if has_cuts:
             # an input reached only through cut edges (rule 14) keeps its .grad
             cut_nodes: list[Any] = []
@@ -414,8 +420,8 @@ class TorchBackend(Backend):
             behind, saving = _behind_cuts(cut_nodes, edges) if cut_nodes else (False, [])
             if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, inputs, _NO_CUTS)
-            elif not retain and _frees_unrun(saving, outputs, inputs, runs):
-                retain = True  # (as in `grad`)
+            elif saving and not retain:  # (as in `grad`)
+                retain, carried = _frees_unrun(saving, outputs, inputs, runs, _clean(has_cuts))
         rec = _new_record(request, inputs) if request.create_graph else None
         try:
             if restricted is not None:
@@ -434,7 +440,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
-            _consume(runs, inputs, _clean(has_cuts))
+            _consume(runs, inputs, _clean(has_cuts), carried)
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)

@@ -14,7 +14,7 @@ from .._base import (
     BackwardRequest,
     GradRequest,
 )
-from ._graph import _ACCUMULATE, _children, _covers, _ref, _runs_recursive
+from ._graph import _ACCUMULATE, _covers, _ref, _runs_recursive
 
 
 def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:

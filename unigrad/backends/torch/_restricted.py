@@ -29,10 +29,10 @@ from typing import Any
 
 import torch
 
-from ._consumption import _leading, _runs_iterative
-from ._graph import _ACCUMULATE, _NO_CUTS
-from ._records import _RECORD, _RECORDS_LIVE, _carried_by
-from ._structure import _cut_of
+from ._consumption import _leading, _pass_carried, _runs_iterative
+from ._graph import _ACCUMULATE, _NO_CUTS, _runs_recursive
+from ._records import _RECORDS_LIVE
+from ._structure import _cut_of, _live_edges
 
 _get_edge: Any = torch.autograd.graph.get_gradient_edge
 
@@ -105,51 +105,57 @@ def _frees_unrun(
     outputs: tuple[Any, ...],
     inputs: tuple[Any, ...] | None,
     runs: list[Any] | None,
-) -> bool:
+    clean: bool | None,
+) -> tuple[bool, list[Any] | None]:
     """Whether torch's engine, run from ``outputs`` toward ``inputs`` (None: every leaf)
     with ``retain_graph=False``, would free the saved tensors of a node of ``saving``
     (`_behind_cuts`: reached only through cut edges) that the contract's pass neither
-    runs nor consumes (rule 6b: nodes a pass did not run stay usable). torch 2.13's
-    engine runs every node that leads to an input, through cut edges too (``ceil``'s
-    node sends zeros), and frees each it ran: no hook stops it (a node's saved tensors
-    are unpacked before its incoming gradients are looked at, and released after),
-    ``inputs`` cannot exclude a node on a path to one, and no call frees a single
-    node's buffers. Such a pass then keeps the graph (``retain_graph=True`` to the
-    engine) and its own nodes are consumed by the contract's marks (`_consume`) only:
-    their buffers stay until the graph is collected, where torch would have freed them
-    during the pass.
+    runs nor consumes (rule 6b: nodes a pass did not run stay usable); and the forward
+    nodes the pass consumes beside ``runs`` where they were found (`_pass_carried`,
+    handed to `_consume`; None: not looked for).
 
-    A node that leads to no input is not run by the engine. A node a ``create_graph``
-    result on the pass's path carries is consumed by the contract (rule 6: a pass
-    through a result consumes the forward nodes it carries that lead to the inputs):
-    torch may free it. That is a gradient penalty's case (WGAN-GP): relu's
-    double-backward node reaches the critic's pre-activation node only through its cut
-    edge, and that node is carried by the penalty's gradient, so the step keeps torch's
+    torch 2.13's engine runs every node that leads to an input, through cut edges too
+    (``ceil``'s node sends zeros), and frees each it ran: no hook stops it (a node's
+    saved tensors are unpacked before its incoming gradients are looked at, and
+    released after), ``inputs`` cannot leave out a node on a path to one, and no call
+    frees one node's buffers. Such a pass then keeps the graph (``retain_graph=True``
+    to the engine), and its own nodes are consumed by the contract's marks only: their
+    buffers stay until the graph is collected, where torch would free them during the
+    pass (the restricted pass, `_run_restricted`, frees nothing either, and calls each
+    node from Python).
+
+    A node that leads to no input is not run by the engine. A node that a
+    ``create_graph`` result on the pass's path carries is consumed by the contract
+    (rule 6: a pass through a result consumes the forward nodes it carries that lead
+    to the inputs), so torch may free it: a gradient penalty's case (WGAN-GP), where
+    relu's double-backward node reaches the critic's pre-activation node only through
+    its cut edge and the penalty's gradient carries that node: the step keeps torch's
     freeing. ``runs``: the contract's nodes (`_consumption._plan`), None where not
-    walked (fast mode), then walked here if a result lives."""
-    if not saving:
-        return False
+    walked (fast mode), then walked here where a result lives; ``clean``: as
+    `_consume`'s."""
+    carried = None
+    if _RECORDS_LIVE:
+        if runs is None:
+            leaves: set[int] = set()
+            targets: set[Any] = set()
+            for x in inputs or ():
+                if x.grad_fn is None:
+                    leaves.add(id(x))
+                else:
+                    targets.add(x.grad_fn)
+            roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
+            try:
+                runs = _runs_recursive(roots, inputs is None, leaves, targets, _live_edges)
+            except RecursionError:
+                runs = _runs_iterative(roots, inputs is None, leaves, targets, _NO_CUTS, True)
+        carried = _pass_carried(runs, inputs, clean)
+        if carried:
+            exempt = set(carried)
+            saving = [n for n in saving if n not in exempt]
+            if not saving:
+                return False, carried
     known: dict[Any, bool] = dict.fromkeys(runs, True) if runs is not None else {}
-    led = _leading(saving, inputs, known)
-    if not led:
-        return False
-    if not _RECORDS_LIVE:
-        return True
-    if runs is None:
-        leaves: set[int] = set()
-        targets: set[Any] = set()
-        for x in inputs or ():
-            if x.grad_fn is None:
-                leaves.add(id(x))
-            else:
-                targets.add(x.grad_fn)
-        roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
-        runs = _runs_iterative(roots, inputs is None, leaves, targets, _NO_CUTS, True)
-    carried: set[Any] = set()
-    for node in runs:
-        for rec, _ in node.metadata.get(_RECORD) or ():
-            carried.update(_carried_by(rec))
-    return any(n not in carried for n in led)
+    return bool(_leading(saving, inputs, known)), carried
 
 
 def _live_indexed(node: Any, cuts: frozenset[tuple[Any, int]]) -> list[tuple[int, Any, int]]:
