@@ -6201,4 +6201,47 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # t15 (issue 23, class: a consuming pass through a cut edge freed the nodes behind
+    # it): torch's engine ran tanh's nodes behind ceil (zeros) with retain_graph=False
+    # and freed them; the contract's pass does not run them (rule 14), so the later pass
+    # through v3 answers (rule 6b)
+    (
+        "torch: a consuming pass through ceil leaves the nodes behind the cut usable",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v2", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v3", op="tanh", args=("v2",), params=()),
+                Op(name="v4", op="ceil", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v6", op="add", args=("v4", "v5"), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g8",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
