@@ -242,7 +242,7 @@ class TorchBackend(Backend):
             # the engine would free nodes behind a cut that the pass does not run
             # (rule 6b): it keeps the graph, the contract consumes the pass's own
             retain, carried = _frees_unrun(
-                saving, outputs, inputs, runs, _clean(has_cuts, no_grad_vars)
+                saving, outputs, inputs, runs, _clean(has_cuts, no_grad_vars), edges
             )
         if restricted is None:
             if no_grad_vars:
@@ -331,7 +331,9 @@ class TorchBackend(Backend):
                 restricted = _beyond_cuts(outputs, tuple(only or every), _NO_CUTS)
             elif saving and not retain:  # (as in `grad`)
                 into = None if only is None else tuple(only)
-                retain, carried = _frees_unrun(saving, outputs, into, runs, _clean(has_cuts))
+                retain, carried = _frees_unrun(
+                    saving, outputs, into, runs, _clean(has_cuts), reached
+                )
         if request.create_graph and runs is not None:  # the leaves' .grad, as
             # grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
@@ -421,7 +423,9 @@ class TorchBackend(Backend):
             if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, inputs, _NO_CUTS)
             elif saving and not retain:  # (as in `grad`)
-                retain, carried = _frees_unrun(saving, outputs, inputs, runs, _clean(has_cuts))
+                retain, carried = _frees_unrun(
+                    saving, outputs, inputs, runs, _clean(has_cuts), edges
+                )
         rec = _new_record(request, inputs) if request.create_graph else None
         try:
             if restricted is not None:

@@ -30,8 +30,8 @@ from typing import Any
 import torch
 
 from ._consumption import _leading, _pass_carried, _runs_iterative
-from ._graph import _ACCUMULATE, _NO_CUTS, _runs_recursive
-from ._records import _RECORDS_LIVE
+from ._graph import _ACCUMULATE, _NO_CUTS
+from ._records import _RECORD, _RECORDS_LIVE
 from ._structure import _cut_of, _live_edges
 
 _get_edge: Any = torch.autograd.graph.get_gradient_edge
@@ -106,6 +106,7 @@ def _frees_unrun(
     inputs: tuple[Any, ...] | None,
     runs: list[Any] | None,
     clean: bool | None,
+    reached: AbstractSet[tuple[Any, int]],
 ) -> tuple[bool, list[Any] | None]:
     """Whether torch's engine, run from ``outputs`` toward ``inputs`` (None: every leaf)
     with ``retain_graph=False``, would free the saved tensors of a node of ``saving``
@@ -131,31 +132,100 @@ def _frees_unrun(
     relu's double-backward node reaches the critic's pre-activation node only through
     its cut edge and the penalty's gradient carries that node: the step keeps torch's
     freeing. ``runs``: the contract's nodes (`_consumption._plan`), None where not
-    walked (fast mode), then walked here where a result lives; ``clean``: as
-    `_consume`'s."""
+    walked (fast mode: `_carried_on_path` decides, no walk of the pass's nodes);
+    ``clean``: as `_consume`'s; ``reached``: `_structure._reachable`'s edges."""
     carried = None
     if _RECORDS_LIVE:
-        if runs is None:
-            leaves: set[int] = set()
-            targets: set[Any] = set()
-            for x in inputs or ():
-                if x.grad_fn is None:
-                    leaves.add(id(x))
-                else:
-                    targets.add(x.grad_fn)
-            roots = [y.grad_fn for y in outputs if y.grad_fn is not None]
-            try:
-                runs = _runs_recursive(roots, inputs is None, leaves, targets, _live_edges)
-            except RecursionError:
-                runs = _runs_iterative(roots, inputs is None, leaves, targets, _NO_CUTS, True)
-        carried = _pass_carried(runs, inputs, clean)
-        if carried:
-            exempt = set(carried)
+        exempt: set[Any] = set()
+        if runs is not None:  # (strict mode: what `_consume` then marks)
+            carried = _pass_carried(runs, inputs, clean)
+            exempt.update(carried)
+        else:  # (fast mode: no marks, no walk of the pass's nodes)
+            exempt.update(_carried_on_path(saving, reached, inputs))
+        if exempt:
             saving = [n for n in saving if n not in exempt]
             if not saving:
                 return False, carried
     known: dict[Any, bool] = dict.fromkeys(runs, True) if runs is not None else {}
     return bool(_leading(saving, inputs, known)), carried
+
+
+def _finds(
+    starts: list[Any], leaves: AbstractSet[int], targets: AbstractSet[Any], every_leaf: bool
+) -> bool:
+    """Whether a path of live edges (rule 14) leads from ``starts`` to a target node or
+    to the accumulator of a leaf of ``leaves`` (any leaf with ``every_leaf``); stops at
+    the first found."""
+    stack = list(starts)
+    seen = set(stack)
+    while stack:
+        for c, _ in _live_edges(stack.pop()):
+            if c is None or c in seen:
+                continue
+            seen.add(c)
+            if type(c) is _ACCUMULATE:
+                if every_leaf or id(c.variable) in leaves:
+                    return True
+            elif c in targets:
+                return True
+            else:
+                stack.append(c)
+    return False
+
+
+def _carried_on_path(
+    saving: list[Any], reached: AbstractSet[tuple[Any, int]], inputs: tuple[Any, ...] | None
+) -> list[Any]:
+    """The nodes of ``saving`` that a ``create_graph`` result on the pass's path (its node
+    reached, `_structure._reachable`'s edges ``reached``, and leading to an input over
+    live edges: one of the contract's nodes) carries because its call ran them (reached
+    from the call's outputs and leading to its inputs over live edges), without walking
+    the pass's nodes (fast mode; `_frees_unrun`). A node carried only through an
+    earlier result is not found: the pass then keeps the graph (memory, never a value)."""
+    found: list[Any] = []
+    leaves = {id(x) for x in inputs or () if x.grad_fn is None}
+    targets = {x.grad_fn for x in inputs or () if x.grad_fn is not None}
+    checked: set[Any] = set()
+    for node in {e[0] for e in reached}:
+        pairs = node.metadata.get(_RECORD) if type(node) is not _ACCUMULATE else None
+        if not pairs:
+            continue
+        on_path: bool | None = None
+        for rec, _ in pairs:
+            if rec in checked:
+                continue
+            checked.add(rec)
+            keys = rec.inputs
+            rl = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
+            rt = {k for k in keys if type(k) is not int}
+            ran = [
+                n
+                for n in saving
+                if n not in found and _finds([n], rl, rt, False) and _below(rec.outputs, n)
+            ]
+            if not ran:
+                continue
+            if on_path is None:
+                on_path = _finds([node], leaves, targets, inputs is None)
+            if on_path:
+                found.extend(ran)
+    return found
+
+
+def _below(starts: tuple[Any, ...], node: Any) -> bool:
+    """Whether ``node`` is reached from ``starts`` over live edges (stops when found)."""
+    if node in starts:
+        return True
+    stack = list(starts)
+    seen = set(stack)
+    while stack:
+        for c, _ in _live_edges(stack.pop()):
+            if c is node:
+                return True
+            if c is not None and c not in seen and type(c) is not _ACCUMULATE:
+                seen.add(c)
+                stack.append(c)
+    return False
 
 
 def _live_indexed(node: Any, cuts: frozenset[tuple[Any, int]]) -> list[tuple[int, Any, int]]:
