@@ -975,6 +975,32 @@ def test_a_backward_through_a_cut_leaves_the_nodes_behind_it_usable(backend: B, 
     backend.close(d, _DH, rtol=1e-12, atol=0)
 
 
+@pytest.mark.parametrize("mode", ["strict", "fast"])
+def test_nodes_behind_a_cut_that_a_result_off_the_path_carries_stay_usable(
+    backend: B, mode: str
+) -> None:
+    """``g = grad(sum(h * h), x, create_graph=True)`` carries ``h``'s nodes; a consuming
+    pass through ``sign(h)`` that does not run through ``g`` neither runs nor consumes
+    them (rules 14 and 6), so later passes through ``g`` and through ``h`` answer, in
+    both checks modes (torch's fast mode must not let the engine free them because a
+    live result carries them). Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    with unigrad.checks(mode):
+        x = backend.leaf(_CUT_X.tolist(), "float64")
+        h = xp.tanh(x * x)
+        (g,) = unigrad.grad(xp.sum(h * h), x, create_graph=True)
+        (p,) = unigrad.grad(xp.sum(xp.sign(h) * x * x), x)
+        (e,) = unigrad.grad(xp.sum(g), x, retain_graph=True)
+        (d,) = unigrad.grad(xp.sum(h), x)
+    backend.close(p, 2 * _CUT_X, rtol=1e-12, atol=0)
+    backend.close(d, _DH, rtol=1e-12, atol=0)
+    t = np.tanh(_CUT_X * _CUT_X)
+    # g = 2 h h' = 4 x t (1 - t^2); its derivative in x, by the product rule
+    dt = 2 * _CUT_X * (1 - t**2)
+    want = 4 * t * (1 - t**2) + 4 * _CUT_X * dt * (1 - 3 * t**2)
+    backend.close(e, want, rtol=1e-12, atol=0)
+
+
 def test_a_pass_that_also_runs_the_node_behind_a_cut_consumes_it(backend: B) -> None:
     """The other side of the tests above: where the pass reaches ``h`` past the cut too
     (``ceil(h) + h``), it runs ``h``'s nodes and consumes them (rule 6b): a later pass
