@@ -13,7 +13,11 @@ torch's graph can be removed. So such a pass runs the contract's nodes one by on
 gradients checked against the next node's input metadata as the engine's
 ``validate_outputs`` does, and nothing sent along a cut edge. `_beyond_cuts` finds
 where that is needed; it runs only where a node below a cut edge that the pass does
-not reach was freed (`_freed_behind_cuts`), and the common pass pays nothing.
+not reach was freed (`_behind_cuts`), and the common pass pays nothing.
+
+The converse: a ``retain_graph=False`` pass through a cut edge, whose engine would run
+and free nodes behind it that the contract's pass neither runs nor consumes (rule 6b:
+they stay usable), keeps the graph (`_frees_unrun`).
 
 What the direct calls do not do, where this path runs: fire hooks on the nodes and
 tensors of the graph (``register_hook`` on an intermediate, ``retain_grad``), and free
