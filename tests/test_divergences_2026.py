@@ -915,14 +915,6 @@ def test_backward_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -
             backend.close(x.grad, [0.6, -1.4], rtol=0, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "torch",
-    reason="torch 2.13's engine runs tanh's node behind ceil (zeros) and, retain_graph "
-    "being False, frees its saved tensors: the later pass through h raises "
-    "GraphFreedError. Keeping them (retain_graph=True for torch) would keep every "
-    "consuming pass's buffers where nodes hang behind a cut, a WGAN-GP step's "
-    "included (issue 23, open)",
-)
 def test_a_pass_through_a_cut_edge_leaves_the_nodes_behind_it_usable(backend: B) -> None:
     """The converse: a pass through ``ceil(h)`` does not run ``h``'s nodes (rule 14), so
     they are not consumed, and a later pass through ``h`` answers (rule 6b: nodes the
@@ -934,6 +926,164 @@ def test_a_pass_through_a_cut_edge_leaves_the_nodes_behind_it_usable(backend: B)
     backend.close(g, [0.6, -1.4], rtol=0, atol=0)
     (d,) = unigrad.grad(xp.sum(h), x)
     backend.close(d, 2 * _CUT_X * (1 - np.tanh(_CUT_X * _CUT_X) ** 2), rtol=1e-12, atol=0)
+
+
+#: d(sum(tanh(x * x)))/dx at `_CUT_X`: the later pass through ``h`` (float64)
+_DH = 2 * _CUT_X * (1 - np.tanh(_CUT_X * _CUT_X) ** 2)
+
+
+@pytest.mark.parametrize("cut", ["floor", "sign", "round"])
+def test_a_pass_through_any_cutting_op_leaves_the_nodes_behind_it_usable(
+    backend: B, cut: str
+) -> None:
+    """test_a_pass_through_a_cut_edge_leaves_the_nodes_behind_it_usable with ``floor``,
+    ``sign`` and ``round`` in place of ``ceil`` (each a cut, rule 14): torch's engine ran
+    and freed ``tanh``'s nodes behind the cut, and the later pass through ``h`` raised
+    GraphFreedError. Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    h = xp.tanh(x * x)
+    (g,) = unigrad.grad(xp.sum(getattr(xp, cut)(h * 3.0) + x * x), x)
+    backend.close(g, 2 * _CUT_X, rtol=0, atol=0)
+    (d,) = unigrad.grad(xp.sum(h), x)
+    backend.close(d, _DH, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("mode", ["strict", "fast"])
+def test_a_deeper_cut_leaves_the_nodes_behind_it_usable(backend: B, mode: str) -> None:
+    """The cut (``floor``) under ``exp`` and a product, ``h = exp(tanh(x * x))`` two nodes
+    below it, in both checks modes: a pass through the cut does not run ``h``'s nodes, and
+    a later pass through ``h`` answers (torch raised GraphFreedError in both modes).
+    Tolerance: 1e-12 relative (float64)."""
+    xp = backend.xp
+    with unigrad.checks(mode):
+        x = backend.leaf(_CUT_X.tolist(), "float64")
+        h = xp.exp(xp.tanh(x * x))
+        m = x * x
+        (g,) = unigrad.grad(xp.sum(xp.exp(xp.floor(h * 3.0) * 0.5) * m + m * 2.0), x)
+        (d,) = unigrad.grad(xp.sum(h), x)
+    t = np.tanh(_CUT_X * _CUT_X)
+    f = np.exp(np.floor(np.exp(t) * 3.0) * 0.5)
+    backend.close(g, f * 2 * _CUT_X + 4 * _CUT_X, rtol=1e-12, atol=0)
+    backend.close(d, np.exp(t) * _DH, rtol=1e-12, atol=0)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="paddle's rule-6 walk of what a create_graph result carries "
+    "(backends/paddle/_records.py) follows the cut edge into h's nodes, which the later "
+    "pass through h consumed: differentiating g raised GraphFreedError (issue 23, open)",
+)
+def test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable(
+    backend: B,
+) -> None:
+    """A ``create_graph=True, retain_graph=False`` pass through ``sign(h) * x * x``: it
+    does not run ``h``'s nodes, so a later pass through ``h`` answers, and its result
+    stays differentiable (rule 15). Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    h = xp.tanh(x * x)
+    (g,) = unigrad.grad(xp.sum(xp.sign(h - 0.2) * x * x), x, create_graph=True, retain_graph=False)
+    s = np.sign(np.tanh(_CUT_X * _CUT_X) - 0.2)
+    backend.close(g, s * 2 * _CUT_X, rtol=1e-12, atol=0)
+    (d,) = unigrad.grad(xp.sum(h), x)
+    backend.close(d, _DH, rtol=1e-12, atol=0)
+    (d2,) = unigrad.grad(xp.sum(g), x)
+    backend.close(d2, s * 2, rtol=1e-12, atol=0)
+
+
+def test_a_batched_pass_through_a_cut_leaves_the_nodes_behind_it_usable(backend: B) -> None:
+    """The pass through ``ceil(h) + x * x`` with batched seeds: ``h``'s nodes are not run,
+    and a later pass through ``h`` answers (torch raised GraphFreedError). Exact for the
+    batched rows, 1e-12 relative for the later pass."""
+    xp = backend.xp
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    h = xp.tanh(x * x)
+    seeds = backend.tensor([[1.0, 0.0], [0.0, 2.0]], "float64")
+    (g,) = unigrad.grad(xp.ceil(h) + x * x, x, seeds, is_grads_batched=True)
+    backend.close(g, [[0.6, 0.0], [0.0, -2.8]], rtol=0, atol=0)
+    (d,) = unigrad.grad(xp.sum(h), x)
+    backend.close(d, _DH, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("into", ["every", "inputs"])
+def test_a_backward_through_a_cut_leaves_the_nodes_behind_it_usable(backend: B, into: str) -> None:
+    """`backward` (into every leaf, and with ``inputs``) through ``ceil(h) + x * x``: it
+    does not run ``h``'s nodes, and a later pass through ``h`` answers (torch raised
+    GraphFreedError). Exact for ``.grad``, 1e-12 relative for the later pass."""
+    xp = backend.xp
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    h = xp.tanh(x * x)
+    unigrad.backward(xp.sum(xp.ceil(h) + x * x), inputs=[x] if into == "inputs" else None)
+    backend.close(x.grad, 2 * _CUT_X, rtol=0, atol=0)
+    (d,) = unigrad.grad(xp.sum(h), x)
+    backend.close(d, _DH, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("mode", ["strict", "fast"])
+def test_nodes_behind_a_cut_that_a_result_off_the_path_carries_stay_usable(
+    backend: B, mode: str
+) -> None:
+    """``g = grad(sum(h * h), x, create_graph=True)`` carries ``h``'s nodes; a consuming
+    pass through ``sign(h)`` that does not run through ``g`` neither runs nor consumes
+    them (rules 14 and 6), so later passes through ``g`` and through ``h`` answer, in
+    both checks modes (torch's fast mode must not let the engine free them because a
+    live result carries them). Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    with unigrad.checks(mode):
+        x = backend.leaf(_CUT_X.tolist(), "float64")
+        h = xp.tanh(x * x)
+        (g,) = unigrad.grad(xp.sum(h * h), x, create_graph=True)
+        (p,) = unigrad.grad(xp.sum(xp.sign(h) * x * x), x)
+        (e,) = unigrad.grad(xp.sum(g), x, retain_graph=True)
+        (d,) = unigrad.grad(xp.sum(h), x)
+    backend.close(p, 2 * _CUT_X, rtol=1e-12, atol=0)
+    backend.close(d, _DH, rtol=1e-12, atol=0)
+    t = np.tanh(_CUT_X * _CUT_X)
+    # g = 2 h h' = 4 x t (1 - t^2); its derivative in x, by the product rule
+    dt = 2 * _CUT_X * (1 - t**2)
+    want = 4 * t * (1 - t**2) + 4 * _CUT_X * dt * (1 - 3 * t**2)
+    backend.close(e, want, rtol=1e-12, atol=0)
+
+
+def test_a_pass_that_also_runs_the_node_behind_a_cut_consumes_it(backend: B) -> None:
+    """The other side of the tests above: where the pass reaches ``h`` past the cut too
+    (``ceil(h) + h``), it runs ``h``'s nodes and consumes them (rule 6b): a later pass
+    through ``h`` raises GraphFreedError on every backend."""
+    xp = backend.xp
+    x = backend.leaf(_CUT_X.tolist(), "float64")
+    h = xp.tanh(x * x)
+    unigrad.grad(xp.sum(xp.ceil(h) + h), x)
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(xp.sum(h), x)
+
+
+def test_a_penalty_pass_consumes_the_forward_nodes_behind_its_cuts(backend: B) -> None:
+    """A WGAN-GP-like step with an ``abs`` activation: the penalty's gradient graph
+    reaches the critic's pre-activation only through ``abs``'s cut (its derivative is
+    ``sign``), but the penalty's pass runs through the ``create_graph`` result, which
+    carries the critic's forward nodes (rule 6): it consumes them, and a later pass
+    through the critic's output raises GraphFreedError on every backend, while a pass
+    through a branch the result does not carry answers. Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    rng = np.random.default_rng(7)
+    w1n, w2n = rng.standard_normal((4, 3)), rng.standard_normal((1, 4))
+    vn = rng.standard_normal((5, 3))
+    w1, w2 = backend.leaf(w1n.tolist(), "float64"), backend.leaf(w2n.tolist(), "float64")
+    v = backend.leaf(vn.tolist(), "float64")
+    side = xp.tanh(v * 2.0)  # a branch beside the critic, not carried
+
+    def critic(u: Any) -> Any:
+        return xp.abs(u @ xp.matrix_transpose(w1)) @ xp.matrix_transpose(w2)
+
+    out = critic(v)
+    (g,) = unigrad.grad(out, v, backend.ones((5, 1), "float64"), create_graph=True)
+    gp = xp.sum((xp.sum(g * g, axis=1) - 1.0) ** 2)
+    unigrad.grad(gp + xp.sum(side), [w1, w2])
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(xp.sum(out), w1)
+    (d,) = unigrad.grad(xp.sum(side), v)
+    backend.close(d, 2.0 * (1 - np.tanh(vn * 2.0) ** 2), rtol=1e-12, atol=1e-15)
 
 
 def test_no_grad_vars_off_the_path_do_not_change_a_complex_second_derivative(backend) -> None:

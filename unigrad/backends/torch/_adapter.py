@@ -36,9 +36,10 @@ from ._engine import _KINDS, _filled, _has_torch_function, _run_backward, _trans
 from ._graph import _NO_CUTS
 from ._records import _GRAPH, _attach, _new_record
 from ._restricted import (
+    _behind_cuts,
     _beyond_cuts,
     _freed,
-    _freed_behind_cuts,
+    _frees_unrun,
     _run_restricted,
     _run_restricted_batched,
 )
@@ -211,10 +212,12 @@ class TorchBackend(Backend):
         retain = retain_graph or create_graph or bool(no_grad_vars)
         # an input reached only through cut edges (no_grad_vars, `_CUT_EDGES`) is unused
         behind = False
+        saving: list[Any] = []
         if no_grad_vars or has_cuts:
             cut_nodes: list[Any] = []
             edges, leaves = _reachable(outputs, cuts, cut_nodes)
-            behind = bool(cut_nodes) and _freed_behind_cuts(cut_nodes, edges)
+            if cut_nodes:
+                behind, saving = _behind_cuts(cut_nodes, edges)
             unreached = [
                 i
                 for i, x in enumerate(inputs)
@@ -235,6 +238,13 @@ class TorchBackend(Backend):
             # torch's engine would run a node beyond a cut edge (rule 14) that an
             # earlier pass freed: the contract's nodes run one by one
             restricted = _beyond_cuts(outputs, inputs, cuts)
+        carried = None
+        if restricted is None and saving and not retain:
+            # the engine would free nodes behind a cut that the pass does not run
+            # (rule 6b): it keeps the graph, the contract consumes the pass's own
+            retain, carried = _frees_unrun(
+                saving, outputs, inputs, runs, _clean(has_cuts, no_grad_vars), edges
+            )
         if restricted is None:
             if no_grad_vars:
                 handles = _cut_hooks(no_grad_vars)
@@ -271,7 +281,7 @@ class TorchBackend(Backend):
             for h in handles:
                 h.remove()
         if not retain_graph and not fast:
-            _consume(runs, inputs, _clean(has_cuts, no_grad_vars))
+            _consume(runs, inputs, _clean(has_cuts, no_grad_vars), carried)
         out = list(result)
         if create_graph and not fast:  # a result that depends on nothing is a constant
             out = [_constant_detached(g) for g in out]  # (rule 14; fast mode skips it)
@@ -302,6 +312,8 @@ class TorchBackend(Backend):
         leaves, rec = [], None
         only = None
         restricted = None
+        retain = request.retain_graph
+        carried = None
         if has_cuts and runs is not None:
             # a leaf reached only through cut edges (rule 14) keeps its .grad, as the
             # tapes' backward leaves it: the pass accumulates into the others only
@@ -315,8 +327,14 @@ class TorchBackend(Backend):
                 if not request.retain_graph and not fast:
                     _consume(runs, None, _clean(has_cuts))
                 return
-            if cut_nodes and _freed_behind_cuts(cut_nodes, reached):  # (as in `grad`)
+            behind, saving = _behind_cuts(cut_nodes, reached) if cut_nodes else (False, [])
+            if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, tuple(only or every), _NO_CUTS)
+            elif saving and not retain:  # (as in `grad`)
+                into = None if only is None else tuple(only)
+                retain, carried = _frees_unrun(
+                    saving, outputs, into, runs, _clean(has_cuts), reached
+                )
         if request.create_graph and runs is not None:  # the leaves' .grad, as
             # grad(create_graph=True)'s results
             leaves = _leaves_of(outputs, runs) if only is None else only
@@ -332,14 +350,14 @@ class TorchBackend(Backend):
                 torch.autograd.backward(
                     outputs,
                     seeds,
-                    retain_graph=request.retain_graph,
+                    retain_graph=retain,
                     create_graph=request.create_graph,
                     inputs=only,
                 )
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
-            _consume(runs, None, _clean(has_cuts))
+            _consume(runs, None, _clean(has_cuts), carried)
         if rec is not None:
             if not fast:  # a .grad that depends on nothing is a constant (rule 14)
                 for x in leaves:
@@ -388,6 +406,10 @@ class TorchBackend(Backend):
                 self._check_devices(outputs, seeds)
                 break
         restricted = None
+        # (torch frees what it ran, a non-leaf input's node included: retained, and the
+        # contract's consumption marked below)
+        retain = request.retain_graph or request.create_graph or bool(intermediate)
+        carried = None
         if has_cuts:
             # an input reached only through cut edges (rule 14) keeps its .grad
             cut_nodes: list[Any] = []
@@ -402,12 +424,14 @@ class TorchBackend(Backend):
                     _consume(runs, inputs, _clean(has_cuts))
                 return
             inputs = live
-            if cut_nodes and _freed_behind_cuts(cut_nodes, edges):  # (as in `grad`)
+            behind, saving = _behind_cuts(cut_nodes, edges) if cut_nodes else (False, [])
+            if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, inputs, _NO_CUTS)
+            elif saving and not retain:  # (as in `grad`)
+                retain, carried = _frees_unrun(
+                    saving, outputs, inputs, runs, _clean(has_cuts), edges
+                )
         rec = _new_record(request, inputs) if request.create_graph else None
-        # (torch frees what it ran, a non-leaf input's node included: retained, and the
-        # contract's consumption marked below)
-        retain = request.retain_graph or request.create_graph or bool(intermediate)
         try:
             if restricted is not None:
                 grads = _run_restricted(
@@ -425,7 +449,7 @@ class TorchBackend(Backend):
         except RuntimeError as err:
             raise _translate(err) from err
         if not request.retain_graph and not fast:
-            _consume(runs, inputs, _clean(has_cuts))
+            _consume(runs, inputs, _clean(has_cuts), carried)
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
                 g = _constant_detached(x.grad)

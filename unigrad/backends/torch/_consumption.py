@@ -231,8 +231,27 @@ def _clean(has_cuts: bool, no_grad_vars: Any = ()) -> bool | None:
     return not has_cuts
 
 
+def _pass_carried(runs: list[Any], inputs: tuple[Any, ...] | None, clean: bool | None) -> list[Any]:
+    """The nodes outside ``runs`` that a ``retain_graph=False`` pass over ``runs`` toward
+    ``inputs`` consumes (rule 6): those the ``create_graph`` results among ``runs``
+    carry that lead to an input (`_carried_leading`); `_consume` marks them."""
+    if not _RECORDS_LIVE:
+        return []
+    recs: dict[Any, None] = {}
+    for node in runs:
+        pairs = node.metadata.get(_RECORD)
+        if pairs:
+            recs.update((rec, None) for rec, _ in pairs)
+    if not recs:
+        return []
+    return _carried_leading(list(recs), dict.fromkeys(runs, True), inputs, clean)
+
+
 def _consume(
-    runs: list[Any] | None, inputs: tuple[Any, ...] | None = None, clean: bool | None = None
+    runs: list[Any] | None,
+    inputs: tuple[Any, ...] | None = None,
+    clean: bool | None = None,
+    carried: list[Any] | None = None,
 ) -> None:
     """Flag the nodes a ``retain_graph=False`` pass toward ``inputs`` (None: every leaf)
     ran: ``runs``, and (rule 6) the forward nodes carried by the ``create_graph``
@@ -240,11 +259,18 @@ def _consume(
     forward nodes it was computed through; torch's engine runs those whose saved
     tensors it reads, unigrad flags all of them, as every backend does). A node flagged
     again takes the later token (consumed since). ``clean``: what the walk that found
-    ``runs`` cut (`_clean`; None: nothing assumed)."""
+    ``runs`` cut (`_clean`; None: nothing assumed). ``carried``: those forward nodes
+    where found before the pass (`_pass_carried`), else found here."""
     if not runs:
         return
     token = _Consumed()
     _LIVE.add(_ref(token, _LIVE.discard))
+    if carried is not None:
+        for node in (*runs, *carried):
+            if type(node) in _VIEW_NODES and _kept(node):
+                continue
+            node.metadata[_CONSUMED] = token
+        return
     if not _RECORDS_LIVE:  # no create_graph result is alive: ``runs`` only
         for node in runs:
             if type(node) in _VIEW_NODES and _kept(node):
@@ -316,10 +342,10 @@ def _carried_leading(
             leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
             targets = {k for k in keys if type(k) is not int}
             roots = [n for rec in group for n in rec.outputs]
-            try:
-                found = _runs_recursive(roots, False, leaves, targets, None, useful)
+            try:  # (over live edges, as `_carried_by`: what the call's pass ran)
+                found = _runs_recursive(roots, False, leaves, targets, _live_edges, useful)
             except RecursionError:
-                found = _runs_iterative(roots, False, leaves, targets, _NO_CUTS)
+                found = _runs_iterative(roots, False, leaves, targets, _NO_CUTS, True)
             leads = own is not None and keys <= own
             for node in found:
                 if node in ran or node in carried:

@@ -14,23 +14,30 @@ from .._base import (
     BackwardRequest,
     GradRequest,
 )
-from ._graph import _ACCUMULATE, _children, _covers, _ref, _runs_recursive
+from ._graph import _ACCUMULATE, _covers, _ref, _runs_recursive
 
 
 def _carried_by(rec: _CallRecord) -> tuple[Any, ...]:
     """Rule 6: the forward nodes a create_graph call's results carry: those between
     its outputs and inputs that its pass ran, and what the results of earlier calls
-    among them carry (walked once per record, when a consumed node is alive)."""
+    among them carry (walked once per record, when a consumed node is alive). "Ran"
+    follows rule 14's dependence: a node reached only through a cut edge (`_CUT_EDGES`)
+    is not the call's, as on the tapes (``grad(sum(sign(h) * x * x), x,
+    create_graph=True)`` does not carry ``h``'s nodes: a later pass that consumes them
+    leaves the result differentiable;
+    test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable)."""
     if rec.carried is None:
+        from ._structure import _live_edges  # (`_structure` reads this module's records)
+
         keys = rec.inputs
         leaves = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
         targets = {k for k in keys if type(k) is not int}
         try:
-            ran = _runs_recursive(list(rec.outputs), False, leaves, targets)
+            ran = _runs_recursive(list(rec.outputs), False, leaves, targets, _live_edges)
         except RecursionError:
             ran = _graph.executed(
                 rec.outputs,
-                _children,
+                _live_children,
                 lambda n: _ident(n) in keys,
                 lambda n: type(n) is _ACCUMULATE,
             )

@@ -13,7 +13,11 @@ torch's graph can be removed. So such a pass runs the contract's nodes one by on
 gradients checked against the next node's input metadata as the engine's
 ``validate_outputs`` does, and nothing sent along a cut edge. `_beyond_cuts` finds
 where that is needed; it runs only where a node below a cut edge that the pass does
-not reach was freed (`_freed_behind_cuts`), and the common pass pays nothing.
+not reach was freed (`_behind_cuts`), and the common pass pays nothing.
+
+The converse: a ``retain_graph=False`` pass through a cut edge, whose engine would run
+and free nodes behind it that the contract's pass neither runs nor consumes (rule 6b:
+they stay usable), keeps the graph (`_frees_unrun`).
 
 What the direct calls do not do, where this path runs: fire hooks on the nodes and
 tensors of the graph (``register_hook`` on an intermediate, ``retain_grad``), and free
@@ -29,9 +33,10 @@ from typing import Any
 
 import torch
 
-from ._consumption import _runs_iterative
+from ._consumption import _leading, _pass_carried, _runs_iterative
 from ._graph import _ACCUMULATE, _NO_CUTS
-from ._structure import _cut_of
+from ._records import _RECORD, _RECORDS_LIVE
+from ._structure import _cut_of, _live_edges
 
 _get_edge: Any = torch.autograd.graph.get_gradient_edge
 
@@ -65,14 +70,19 @@ def _freed(node: Any) -> bool:
     return False
 
 
-def _freed_behind_cuts(cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int]]) -> bool:
-    """Whether a node below a cut edge of ``cut_nodes``, in the part of the graph the
-    pass does not reach (`_structure._reachable`'s edges ``reached``), had its saved
-    tensors freed: torch's engine would fail there if it runs it, which `_beyond_cuts`
-    then decides. The walk stops at the edges the pass reaches: a cut edge into a node
-    the pass reaches anyway (relu's double-backward node's edge to its input, in a
-    WGAN-GP step) is not walked past, and a part reached only through a cut is walked
-    once, its nodes' saved tensors read (a few microseconds for a WGAN-GP step's)."""
+def _behind_cuts(
+    cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int]]
+) -> tuple[bool, list[Any]]:
+    """The nodes below a cut edge of ``cut_nodes``, in the part of the graph the pass
+    does not reach (`_structure._reachable`'s edges ``reached``): whether one had its
+    saved tensors freed (torch's engine would fail there if it runs it, which
+    `_beyond_cuts` then decides), and else those that hold saved tensors (a
+    ``retain_graph=False`` engine pass would free them: `_frees_unrun`). The walk stops
+    at the edges the pass reaches: a cut edge into a node the pass reaches anyway
+    (relu's double-backward node's edge to a forward node that the gradient graph reads
+    through another edge, in a WGAN-GP step) is not walked past, and a part reached
+    only through a cut is walked once, its nodes' saved tensors read (a few
+    microseconds for a WGAN-GP step's)."""
     stack = []
     for node in cut_nodes:
         cut = _cut_of(node)
@@ -80,14 +90,145 @@ def _freed_behind_cuts(cut_nodes: list[Any], reached: AbstractSet[tuple[Any, int
             if edge[0] is not None and (cut is None or i in cut) and edge not in reached:
                 stack.append(edge[0])
     seen: set[Any] = set()
+    saving: list[Any] = []
     while stack:
         node = stack.pop()
         if node in seen or type(node) is _ACCUMULATE:
             continue
         seen.add(node)
         if _freed(node):
-            return True
+            return True, []
+        if _SAVED[type(node)]:
+            saving.append(node)
         stack.extend(e[0] for e in node.next_functions if e[0] is not None and e not in reached)
+    return False, saving
+
+
+def _frees_unrun(
+    saving: list[Any],
+    outputs: tuple[Any, ...],
+    inputs: tuple[Any, ...] | None,
+    runs: list[Any] | None,
+    clean: bool | None,
+    reached: AbstractSet[tuple[Any, int]],
+) -> tuple[bool, list[Any] | None]:
+    """Whether torch's engine, run from ``outputs`` toward ``inputs`` (None: every leaf)
+    with ``retain_graph=False``, would free the saved tensors of a node of ``saving``
+    (`_behind_cuts`: reached only through cut edges) that the contract's pass neither
+    runs nor consumes (rule 6b: nodes a pass did not run stay usable); and the forward
+    nodes the pass consumes beside ``runs`` where they were found (`_pass_carried`,
+    handed to `_consume`; None: not looked for).
+
+    torch 2.13's engine runs every node that leads to an input, through cut edges too
+    (``ceil``'s node sends zeros), and frees each it ran: no hook stops it (a node's
+    saved tensors are unpacked before its incoming gradients are looked at, and
+    released after), ``inputs`` cannot leave out a node on a path to one, and no call
+    frees one node's buffers. Such a pass then keeps the graph (``retain_graph=True``
+    to the engine), and its own nodes are consumed by the contract's marks only: their
+    buffers stay until the graph is collected, where torch would free them during the
+    pass (the restricted pass, `_run_restricted`, frees nothing either, and calls each
+    node from Python).
+
+    A node that leads to no input is not run by the engine. A node that a
+    ``create_graph`` result on the pass's path carries is consumed by the contract
+    (rule 6: a pass through a result consumes the forward nodes it carries that lead
+    to the inputs), so torch may free it: a gradient penalty's case (WGAN-GP), where
+    relu's double-backward node reaches the critic's pre-activation node only through
+    its cut edge and the penalty's gradient carries that node: the step keeps torch's
+    freeing. ``runs``: the contract's nodes (`_consumption._plan`), None where not
+    walked (fast mode: `_carried_on_path` decides, no walk of the pass's nodes);
+    ``clean``: as `_consume`'s; ``reached``: `_structure._reachable`'s edges."""
+    carried = None
+    if _RECORDS_LIVE:
+        exempt: set[Any] = set()
+        if runs is not None:  # (strict mode: what `_consume` then marks)
+            carried = _pass_carried(runs, inputs, clean)
+            exempt.update(carried)
+        else:  # (fast mode: no marks, no walk of the pass's nodes)
+            exempt.update(_carried_on_path(saving, reached, inputs))
+        if exempt:
+            saving = [n for n in saving if n not in exempt]
+            if not saving:
+                return False, carried
+    known: dict[Any, bool] = dict.fromkeys(runs, True) if runs is not None else {}
+    return bool(_leading(saving, inputs, known)), carried
+
+
+def _finds(
+    starts: list[Any], leaves: AbstractSet[int], targets: AbstractSet[Any], every_leaf: bool
+) -> bool:
+    """Whether a path of live edges (rule 14) leads from ``starts`` to a target node or
+    to the accumulator of a leaf of ``leaves`` (any leaf with ``every_leaf``); stops at
+    the first found."""
+    stack = list(starts)
+    seen = set(stack)
+    while stack:
+        for c, _ in _live_edges(stack.pop()):
+            if c is None or c in seen:
+                continue
+            seen.add(c)
+            if type(c) is _ACCUMULATE:
+                if every_leaf or id(c.variable) in leaves:
+                    return True
+            elif c in targets:
+                return True
+            else:
+                stack.append(c)
+    return False
+
+
+def _carried_on_path(
+    saving: list[Any], reached: AbstractSet[tuple[Any, int]], inputs: tuple[Any, ...] | None
+) -> list[Any]:
+    """The nodes of ``saving`` that a ``create_graph`` result on the pass's path (its node
+    reached, `_structure._reachable`'s edges ``reached``, and leading to an input over
+    live edges: one of the contract's nodes) carries because its call ran them (reached
+    from the call's outputs and leading to its inputs over live edges), without walking
+    the pass's nodes (fast mode; `_frees_unrun`). A node carried only through an
+    earlier result is not found: the pass then keeps the graph (memory, never a value)."""
+    found: list[Any] = []
+    leaves = {id(x) for x in inputs or () if x.grad_fn is None}
+    targets = {x.grad_fn for x in inputs or () if x.grad_fn is not None}
+    checked: set[Any] = set()
+    for node in {e[0] for e in reached}:
+        pairs = node.metadata.get(_RECORD) if type(node) is not _ACCUMULATE else None
+        if not pairs:
+            continue
+        on_path: bool | None = None
+        for rec, _ in pairs:
+            if rec in checked:
+                continue
+            checked.add(rec)
+            keys = rec.inputs
+            rl = {k for k in keys if type(k) is int}  # (`_ident`: a leaf's is an id)
+            rt = {k for k in keys if type(k) is not int}
+            ran = [
+                n
+                for n in saving
+                if n not in found and _finds([n], rl, rt, False) and _below(rec.outputs, n)
+            ]
+            if not ran:
+                continue
+            if on_path is None:
+                on_path = _finds([node], leaves, targets, inputs is None)
+            if on_path:
+                found.extend(ran)
+    return found
+
+
+def _below(starts: tuple[Any, ...], node: Any) -> bool:
+    """Whether ``node`` is reached from ``starts`` over live edges (stops when found)."""
+    if node in starts:
+        return True
+    stack = list(starts)
+    seen = set(stack)
+    while stack:
+        for c, _ in _live_edges(stack.pop()):
+            if c is node:
+                return True
+            if c is not None and c not in seen and type(c) is not _ACCUMULATE:
+                seen.add(c)
+                stack.append(c)
     return False
 
 

@@ -6201,10 +6201,49 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # pd8 (issue 23, class: a raw kernel failure where the others answer): a pass cut by
-    # no_grad_vars runs the cut branches for their consumed nodes once a node was
-    # consumed anywhere (here by g4), and paddle 3.3.1's complex abs double-grad node
-    # failed on its zeros; the input reached only through the cut is unused
+    # t15 (issue 23, class: a consuming pass through a cut edge freed the nodes behind
+    # it): torch's engine ran tanh's nodes behind ceil (zeros) with retain_graph=False
+    # and freed them; the contract's pass does not run them (rule 14), so the later pass
+    # through v3 answers (rule 6b)
+    (
+        "torch: a consuming pass through ceil leaves the nodes behind the cut usable",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
+                Op(name="v2", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v3", op="tanh", args=("v2",), params=()),
+                Op(name="v4", op="ceil", args=("v3",), params=()),
+                Op(name="v5", op="mul", args=("x1", "x1"), params=()),
+                Op(name="v6", op="add", args=("v4", "v5"), params=()),
+                Grad(
+                    name="g7",
+                    outputs=("v6",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g8",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
     (
         "paddle: a cut branch run for its consumed nodes failed casting complex64 zeros "
         "after an unrelated consuming pass (seed 4040, 1065 after 1064)",
@@ -6213,7 +6252,19 @@ CORPUS: list[tuple[str, Program]] = [
                 Leaf(name="x1", data=[0.3, -0.7], dtype="float64", watched=True),
                 Op(name="v2", op="tanh", args=("x1",), params=()),
                 Op(name="v3", op="sum", args=("v2",), params=(("axis", (0,)), ("keepdims", False))),
-                Grad(name="g4", outputs=("v3",), inputs=("x1",), retain_graph=False),
+                Grad(
+                    name="g4",
+                    outputs=("v3",),
+                    inputs=("x1",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
                 Leaf(
                     name="x5",
                     data=[[(0.9 + 0.38j), (-0.59 + 1.11j)], [(0.96 + 0.54j), (-0.25 - 0.96j)]],
@@ -6230,8 +6281,14 @@ CORPUS: list[tuple[str, Program]] = [
                     name="g7",
                     outputs=("v6",),
                     inputs=("x5", "x5"),
+                    seeds=None,
                     retain_graph=True,
                     create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
                 ),
                 Op(name="v8", op="sinh", args=("g7[1]",), params=()),
                 Grad(
@@ -6248,14 +6305,16 @@ CORPUS: list[tuple[str, Program]] = [
                         ),
                     ),
                     retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
                     no_grad_vars=("g7[1]",),
+                    batched=False,
+                    single=False,
                 ),
             )
         ),
     ),
-    # pd8 (issue 23, class: requires_grad True where the others say False): a recorded
-    # create_graph result (g10[1], the gradient of vecdot in x5, x4) of unknown form
-    # read itself in a later call's walk, so a gradient linear in it (g14) required grad
     (
         "paddle: a create_graph gradient of a gradient linear in what it reads is a "
         "constant (seed 3033, 4298)",
@@ -6421,10 +6480,6 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
-    # prod8 (issue 23, class: the order-n derivative of a product of n factors is a
-    # constant, rule 14): the oracle's prod and cumulative_prod divided (a spurious
-    # dependence at every order, as torch); every namespace's differentiable prod is a
-    # tree of multiplies and its cumulative_prod running products
     (
         "numpy: the second derivative of prod over 2 factors is a constant (seed 3033, 2578)",
         Program(
@@ -6506,8 +6561,8 @@ CORPUS: list[tuple[str, Program]] = [
         ),
     ),
     (
-        "paddle: the second derivative of cumulative_prod over 2 factors is a "
-        "constant (seed 3032, 2410)",
+        "paddle: the second derivative of cumulative_prod over 2 factors is a constant "
+        "(seed 3032, 2410)",
         Program(
             steps=(
                 Leaf(name="x1", data=0.55, dtype="float64", watched=True),
