@@ -625,10 +625,6 @@ def test_the_nth_derivative_of_a_product_of_n_factors_is_a_constant(backend, req
     # _structure.py) reads what each node's formula reads, not the degree of a product:
     # through the MultiplyDoubleGradNodes of the order n - 1 gradient it keeps a spurious
     # dependence for n >= 3 with this formulation too (open)
-    if backend.name == "paddle" and n >= 3:
-        request.applymarker(
-            pytest.mark.xfail(reason="paddle's structure at order >= n (open)", strict=True)
-        )
     xp = backend.xp
     x = backend.leaf(np.arange(1.0, n + 1) * 0.7, "float64")
     y = xp.prod(x)
@@ -703,10 +699,6 @@ def test_cumulative_prod_values_gradients_and_structure(backend, request, n) -> 
     n-th derivative of the sum requires no grad (checked for n <= 3), the (n - 1)-th
     does (paddle's structure pass keeps a spurious dependence at order 3, as for
     ``prod``: open)."""
-    if backend.name == "paddle" and n == 3:
-        request.applymarker(
-            pytest.mark.xfail(reason="paddle's structure at order >= n (open)", strict=True)
-        )
     xp = backend.xp
     rng = np.random.default_rng(10 + n)
     data = rng.uniform(0.5, 1.5, (2, n)) * rng.choice([-1.0, 1.0], (2, n))
@@ -731,10 +723,6 @@ def test_the_third_derivative_of_a_product_of_three_leaves_is_a_constant(backend
     rule as `test_the_nth_derivative_of_a_product_of_n_factors_is_a_constant` without
     ``prod``: paddle's structure pass keeps a spurious dependence in the third
     derivatives in ``a`` and ``b`` (open: its reading of ``MultiplyDoubleGradNode``)."""
-    if backend.name == "paddle":
-        request.applymarker(
-            pytest.mark.xfail(reason="paddle's structure at order >= n (open)", strict=True)
-        )
     xp = backend.xp
     leaves = [backend.leaf(v, "float64") for v in (0.7, 1.4, 2.1)]
     a, b, c = leaves
