@@ -350,6 +350,9 @@ class _Walk:
         self.met_cuts: set[Any] = set()
         #: whether the walk met a node of `CUT_NODES` (paddle's pass runs its branch too)
         self.met_cut_nodes = False
+        #: whether every formula the walk read toward an input is a polynomial of finite
+        #: degree in what it reads (`_POLYNOMIAL`, records with such a polynomial)
+        self.polynomial = True
         kid_map, mask = self.kids, self.mask
         const, copies = self.const, DECIDED.seed_copies
         read = edges if DECIDED.roots else kids  # (no record alive: paddle's edges)
@@ -406,6 +409,8 @@ class _Walk:
         per_edge = _edge_reads(node, self.kids[node], self.real)
         if per_edge is None:
             return
+        if self.polynomial and not _polynomial(node, self.kids[node]):
+            self.polynomial = False
         used, every = self.used, self.every
         for reads, km in zip(per_edge, kms, strict=True):
             if not reads:
@@ -602,6 +607,29 @@ def _derivative(p: _Poly, r: Any) -> _Poly:
             found[r] = d - 1
         out.add(frozenset(found.items()))
     return frozenset(out)
+
+
+#: Forward and double-grad nodes whose formulas are polynomials of finite degree in what
+#: they read (linear: `_LINEAR_READS`), for `_Walk.polynomial`.
+_POLYNOMIAL = frozenset(
+    {
+        "MultiplyGradNode",
+        "MatmulGradNode",
+        "SquareGradNode",
+        "MultiplyDoubleGradNode",
+        "MatmulDoubleGradNode",
+    }
+)
+
+
+def _polynomial(node: Any, ks: list[Any]) -> bool:
+    """Whether ``node``'s formulas (its walk's children ``ks``) are polynomials of
+    finite degree in what they read (a record's: its polynomial's degrees)."""
+    rec = DECIDED.roots.get(node) if DECIDED.roots else None
+    if rec is not None and rec[1] is ks:
+        poly = rec[3]
+        return poly is not None and all(d < _MANY for m in poly for _, d in m)
+    return name(node) in _POLYNOMIAL
 
 
 def _edge_polys(node: Any, ks: list[Any], real: bool) -> list[_Poly] | None:
@@ -816,15 +844,24 @@ def structure(
             # program 1314)
             if _paddle_reach(g_node, forward, stop, first=True) == set():
                 grads[i] = g.detach()
-            continue
+                continue
+            if not (walk.polynomial and walk.real):
+                continue
+            # (a polynomial: recorded, see below)
         entered = _paddle_reach(g_node, forward, stop, first=False)
         if entered is None:  # a kernel with missing edges (complex abs): keep paddle's
             continue
         if not entered:  # paddle's graph reaches only its own copies of the seeds
             grads[i] = g.detach()
             continue
-        if walk.covers(deps[i], entered):
+        if walk.covers(deps[i], entered) and not walk.polynomial:
             continue
+        # a polynomial of finite degree is recorded even where paddle's graph holds
+        # no more than its formulas read: paddle's double-grad nodes are shared by
+        # their outputs (``x * y``'s by ``g * y`` and ``g * x``), which a walk of them
+        # cannot tell apart (their nodes, not output slots), so the degrees read there
+        # never count down (the third derivative of prod over three factors required
+        # grad); a record's roots are forward nodes and other records
         grads[i] = g = _own_node(g)
         own = grad_fn(g)
         roots = list(deps[i])
