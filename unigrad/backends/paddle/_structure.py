@@ -219,10 +219,12 @@ class _Decided:
 
     Attributes:
         roots: ``result's node -> (a weak reference to the result, the roots, what its
-            derivative toward each root reads)``: the nodes a recorded result's formulas
-            read, which walks go to instead of paddle's edges (see the module
-            docstring), and for each root the roots its derivative reads (None: unknown,
-            the result's node itself, as an unknown node's: `_derivative_reads`).
+            derivative toward each root reads, its polynomial)``: the nodes a recorded
+            result's formulas read, which walks go to instead of paddle's edges (see
+            the module docstring), for each root the roots its derivative reads, and
+            the monomials of the result in its roots, degrees counted (both None:
+            unknown, the result's node itself, as an unknown node's:
+            `_derivative_reads`, `_edge_polys`).
         seed_copies: ``node -> (a weak reference to a result of its call, the entry it
             replaced or None: `_keep_seed_copies`)``: the
             leaf nodes of the constant seeds unigrad makes for a ``create_graph`` call
