@@ -613,7 +613,7 @@ def test_a_list_op_of_cut_values_and_a_constant_is_a_constant(backend, cut) -> N
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
-def test_the_nth_derivative_of_a_product_of_n_factors_is_a_constant(backend, request, n):
+def test_the_nth_derivative_of_a_product_of_n_factors_is_a_constant(backend, n):
     # rule 14 at the level of an op: the k-th derivative of prod over n factors depends on
     # them for k < n and is a constant from k = n on ((n - 1)! here), so differentiating
     # it is NotDifferentiableError. Each backend reads dependence tensor by tensor; every
@@ -622,13 +622,9 @@ def test_the_nth_derivative_of_a_product_of_n_factors_is_a_constant(backend, req
     # with ones, and a tree that concatenated an odd element back kept a spurious one).
     # The tapes gave either answer by what ran before (the dependence cache ignored
     # shapes): now keyed by them. paddle's structure pass (unigrad/backends/paddle/
-    # _structure.py) reads what each node's formula reads, not the degree of a product:
-    # through the MultiplyDoubleGradNodes of the order n - 1 gradient it keeps a spurious
-    # dependence for n >= 3 with this formulation too (open)
-    if backend.name == "paddle" and n >= 3:
-        request.applymarker(
-            pytest.mark.xfail(reason="paddle's structure at order >= n (open)", strict=True)
-        )
+    # _structure.py) counts each record's degrees, and records polynomial results (its
+    # MultiplyDoubleGradNodes, shared by outputs of different degrees, kept a spurious
+    # dependence for n >= 3)
     xp = backend.xp
     x = backend.leaf(np.arange(1.0, n + 1) * 0.7, "float64")
     y = xp.prod(x)
@@ -694,19 +690,15 @@ def _cumprod_gradient(data: np.ndarray) -> np.ndarray:
 
 
 @pytest.mark.parametrize("n", [2, 3, 9])
-def test_cumulative_prod_values_gradients_and_structure(backend, request, n) -> None:
+def test_cumulative_prod_values_gradients_and_structure(backend, n) -> None:
     """``cumulative_prod`` of a tensor that requires grad: running products
     (`_common.running_products`) over at most 8 elements on every backend, beyond that
     a formulation or the kernel (exact to the 8th order). Values and the gradient as
     NumPy gives them, to 1e-12, with a zero factor (no division); the k-th running
     product's derivatives of order k + 1 and higher are constants: over n factors the
     n-th derivative of the sum requires no grad (checked for n <= 3), the (n - 1)-th
-    does (paddle's structure pass keeps a spurious dependence at order 3, as for
-    ``prod``: open)."""
-    if backend.name == "paddle" and n == 3:
-        request.applymarker(
-            pytest.mark.xfail(reason="paddle's structure at order >= n (open)", strict=True)
-        )
+    does (paddle's structure pass kept a spurious dependence at order 3, as for
+    ``prod``)."""
     xp = backend.xp
     rng = np.random.default_rng(10 + n)
     data = rng.uniform(0.5, 1.5, (2, n)) * rng.choice([-1.0, 1.0], (2, n))
@@ -724,17 +716,14 @@ def test_cumulative_prod_values_gradients_and_structure(backend, request, n) -> 
     assert not backend.requires_grad(g)
 
 
-def test_the_third_derivative_of_a_product_of_three_leaves_is_a_constant(backend, request):
+def test_the_third_derivative_of_a_product_of_three_leaves_is_a_constant(backend):
     """``a * b * c`` of three scalar leaves, differentiated three times (``create_graph``,
     the sum of the previous gradients each time): every third derivative is the constant
     2, so it requires no grad; the second derivatives depend on the leaves. The same
     rule as `test_the_nth_derivative_of_a_product_of_n_factors_is_a_constant` without
-    ``prod``: paddle's structure pass keeps a spurious dependence in the third
-    derivatives in ``a`` and ``b`` (open: its reading of ``MultiplyDoubleGradNode``)."""
-    if backend.name == "paddle":
-        request.applymarker(
-            pytest.mark.xfail(reason="paddle's structure at order >= n (open)", strict=True)
-        )
+    ``prod``: paddle's structure pass kept a spurious dependence in the third
+    derivatives in ``a`` and ``b`` (its records did not count degrees, and the first
+    call's seed copies were forgotten with its results)."""
     xp = backend.xp
     leaves = [backend.leaf(v, "float64") for v in (0.7, 1.4, 2.1)]
     a, b, c = leaves

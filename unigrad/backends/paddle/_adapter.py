@@ -312,6 +312,7 @@ class PaddleBackend(Backend):
                     for i, g in enumerate(grads):
                         if g is not None and not g.stop_gradient:
                             grads[i] = _NoHigherOrder.apply(g).clone()
+            returned = list(grads)  # (the list ops' owners: `CONSUMED.adopt`)
             own_shared_nodes(grads)
             # (in fast mode too: a result that keeps paddle's spurious graph, a constant
             # that keeps its history, carries a record and reaches what strict mode's
@@ -320,6 +321,8 @@ class PaddleBackend(Backend):
             # 8273)
             nodes, outs = structure(request.outputs, inputs, live, cuts, grads, _grad_fn, stop)
             seed_copies(own, grads)
+            if CONSUMED.lists:
+                CONSUMED.adopt(returned, grads)
             _record_call(request, grads, nodes, outs)
         return grads
 

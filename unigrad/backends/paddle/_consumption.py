@@ -206,6 +206,19 @@ class _Consumed:
                     self.stamps.pop(ptr, None)
         return live
 
+    def adopt(self, old: Sequence[Any], new: Sequence[Any]) -> None:
+        """Make ``new[i]`` an owner of the list ops' entries ``old[i]`` owns, where the
+        structure pass replaced a create_graph result by a copy of its own
+        (`_structure._own_node`): the copy's graph runs through the same nodes, and
+        the replaced tensor is gone once the call returns."""
+        pairs = [(o, n) for o, n in zip(old, new, strict=True) if o is not n and n is not None]
+        if not (pairs and self.lists):
+            return
+        for ptr, (stamp, node, owners) in list(self.lists.items()):
+            more = tuple(weakref.ref(n) for o, n in pairs if any(r() is o for r in owners))
+            if more:
+                self.lists[ptr] = (stamp, node, owners + more)
+
     def at(self, ptr: int) -> int:
         """The stamp of the pass that consumed the node at ``ptr``, or 0."""
         entry = self.lists.get(ptr)

@@ -219,11 +219,14 @@ class _Decided:
 
     Attributes:
         roots: ``result's node -> (a weak reference to the result, the roots, what its
-            derivative toward each root reads)``: the nodes a recorded result's formulas
-            read, which walks go to instead of paddle's edges (see the module
-            docstring), and for each root the roots its derivative reads (None: unknown,
-            the result's node itself, as an unknown node's: `_derivative_reads`).
-        seed_copies: ``node -> (a weak reference to a result of its call, None)``: the
+            derivative toward each root reads, its polynomial)``: the nodes a recorded
+            result's formulas read, which walks go to instead of paddle's edges (see
+            the module docstring), for each root the roots its derivative reads, and
+            the monomials of the result in its roots, degrees counted (both None:
+            unknown, the result's node itself, as an unknown node's:
+            `_derivative_reads`, `_edge_polys`).
+        seed_copies: ``node -> (a weak reference to a result of its call, the entry it
+            replaced or None: `_keep_seed_copies`)``: the
             leaf nodes of the constant seeds unigrad makes for a ``create_graph`` call
             (paddle.grad makes every seed require grad). The call's results' graphs
             reach them, and so do later calls' forward graphs built on the results:
@@ -235,8 +238,8 @@ class _Decided:
     __slots__ = ("roots", "seed_copies")
 
     def __init__(self) -> None:
-        self.roots: dict[Any, tuple[weakref.ref[Any], list[Any], _Reads | None]] = {}
-        self.seed_copies: dict[Any, tuple[weakref.ref[Any], None]] = {}
+        self.roots: dict[Any, tuple[weakref.ref[Any], list[Any], _Reads | None, _Poly | None]] = {}
+        self.seed_copies: dict[Any, tuple[weakref.ref[Any], Any]] = {}
 
 
 #: The one registry of structure decisions (see `_Decided`).
@@ -267,9 +270,59 @@ def seed_copies(nodes: Sequence[Any], results: Sequence[Any]) -> None:
     if anchor is None:
         return
     table = DECIDED.seed_copies
+    own = [node for node in nodes if node is not None]
+    for node in own:
+        table[node] = (weakref.ref(anchor, forgetter(table, node)), None)
+    roots = DECIDED.roots
+    if not (own and roots):
+        return
+    for g in results:
+        rec = None if g is None or g.stop_gradient else roots.get(_grad_fn(g))
+        if rec is not None and rec[0]() is g:
+            # paddle's graph of a recorded result reaches the call's seeds (the
+            # incoming gradients): its roots do too, as constants, so that a later
+            # call's walk meets them and keeps them registered (`_keep_seed_copies`)
+            # after this call's results are gone
+            rec[1].extend(own)
+            if rec[2] is not None:
+                roots[_grad_fn(g)] = (rec[0], rec[1], (*rec[2], *(() for _ in own)), rec[3])
+
+
+def _keep_seed_copies(nodes: Iterable[Any], results: Sequence[Any]) -> None:
+    """Keep the seed copies a later call's walk met (``nodes``) registered for as long
+    as the first differentiable one of its ``results`` too: its results' graphs reach
+    them, and the earlier call's results may be gone by the next call (``a * b * c``'s
+    third derivatives, the second call's results kept alone, required grad: its seeds'
+    leaves read as leaves that require grad). The entry's second item is the one it
+    replaced, back in place when the newer anchor goes first."""
+    anchor = next((g for g in results if g is not None and not g.stop_gradient), None)
+    if anchor is None:
+        return
+    table = DECIDED.seed_copies
     for node in nodes:
-        if node is not None:
-            table[node] = (weakref.ref(anchor, forgetter(table, node)), None)
+        prev = table.get(node)
+        if prev is None or prev[0]() is anchor:
+            continue
+        table[node] = (weakref.ref(anchor, _seed_forgetter(table, node)), prev)
+
+
+def _seed_forgetter(table: dict[Any, Any], key: Any) -> Callable[[Any], None]:
+    """`forgetter` for `_keep_seed_copies`'s entries: the first earlier entry whose
+    result is alive comes back."""
+
+    def forget(ref: Any) -> None:
+        entry = table.get(key)
+        if entry is None or entry[0] is not ref:
+            return
+        entry = entry[1]
+        while entry is not None and entry[0]() is None:
+            entry = entry[1]
+        if entry is None:
+            del table[key]
+        else:
+            table[key] = entry
+
+    return forget
 
 
 class _Walk:
@@ -299,6 +352,9 @@ class _Walk:
         self.met_cuts: set[Any] = set()
         #: whether the walk met a node of `CUT_NODES` (paddle's pass runs its branch too)
         self.met_cut_nodes = False
+        #: whether every formula the walk read toward an input is a polynomial of finite
+        #: degree in what it reads (`_POLYNOMIAL`, records with such a polynomial)
+        self.polynomial = True
         kid_map, mask = self.kids, self.mask
         const, copies = self.const, DECIDED.seed_copies
         read = edges if DECIDED.roots else kids  # (no record alive: paddle's edges)
@@ -355,6 +411,8 @@ class _Walk:
         per_edge = _edge_reads(node, self.kids[node], self.real)
         if per_edge is None:
             return
+        if self.polynomial and not _polynomial(node, self.kids[node]):
+            self.polynomial = False
         used, every = self.used, self.every
         for reads, km in zip(per_edge, kms, strict=True):
             if not reads:
@@ -484,91 +542,190 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
 #: What a recorded result's derivative toward each of its roots reads (`_Decided.roots`).
 _Reads = tuple[tuple[Any, ...], ...]
 
-#: A read's degree in a path's product that is not 1 (nonlinear, or read twice).
-_MANY = 2
+#: A read's degree in a product where it is not a polynomial of known degree (``exp``'s
+#: output, ``1 / b``, an unknown node's read): it never counts down to 0.
+_MANY = 1 << 20
+
+#: A monomial: the nodes it reads, each with its degree (> 0); the empty one is a constant.
+_Mono = frozenset[tuple[Any, int]]
+
+#: A sum of monomials (the support of a polynomial in the nodes read: which products of
+#: them it holds, not their coefficients).
+_Poly = frozenset[_Mono]
+
+#: The monomials a sum keeps before `_collapse` makes it one (an over-approximation).
+_POLY_CAP = 64
+
+_ONE: _Poly = frozenset({frozenset()})
+
+#: Double-grad nodes' edges whose formula is a sum of terms each reading one input
+#: (``MultiplyDoubleGradNode``'s edge to ``g`` is ``ggx * y + ggy * x``): each term a
+#: monomial of its own, not one product of both.
+_SUM_EDGES: dict[str, int] = {"MultiplyDoubleGradNode": 2, "MatmulDoubleGradNode": 2}
 
 
-def _edge_degrees(node: Any, ks: list[Any], real: bool) -> list[dict[Any, int]] | None:
-    """For each edge of ``node`` (its walk's children ``ks``), the nodes its formula
-    reads with the degree of the formula in each (1: linear, `_LINEAR_READS`; `_MANY`:
-    any other), or None for a linear op (`_edge_reads`)."""
+def _times(m: _Mono, n: _Mono) -> _Mono:
+    if not m:
+        return n
+    if not n:
+        return m
+    found = dict(m)
+    for r, d in n:
+        found[r] = min(_MANY, found.get(r, 0) + d)
+    return frozenset(found.items())
+
+
+def _collapse(p: Iterable[_Mono]) -> _Poly:
+    """One monomial with each node's highest degree in ``p``: its derivatives read at
+    least what those of ``p`` read (a spurious dependence, never a missing one)."""
+    found: dict[Any, int] = {}
+    for m in p:
+        for r, d in m:
+            if d > found.get(r, 0):
+                found[r] = d
+    return frozenset({frozenset(found.items())})
+
+
+def _product(p: _Poly, q: _Poly) -> _Poly:
+    if p is _ONE:
+        return q
+    if q is _ONE:
+        return p
+    out = frozenset(_times(m, n) for m in p for n in q)
+    return out if len(out) <= _POLY_CAP else _collapse(out)
+
+
+def _derivative(p: _Poly, r: Any) -> _Poly:
+    """The monomials of ``d p / d r`` (``r``'s degree one lower; `_MANY` stays)."""
+    out = set()
+    for m in p:
+        found = dict(m)
+        d = found.get(r, 0)
+        if not d:
+            continue
+        if d == 1:
+            del found[r]
+        elif d < _MANY:
+            found[r] = d - 1
+        out.add(frozenset(found.items()))
+    return frozenset(out)
+
+
+#: Forward and double-grad nodes whose formulas are polynomials of finite degree in what
+#: they read (linear: `_LINEAR_READS`), for `_Walk.polynomial`.
+_POLYNOMIAL = frozenset(
+    {
+        "MultiplyGradNode",
+        "MatmulGradNode",
+        "SquareGradNode",
+        "MultiplyDoubleGradNode",
+        "MatmulDoubleGradNode",
+    }
+)
+
+
+def _polynomial(node: Any, ks: list[Any]) -> bool:
+    """Whether ``node``'s formulas (its walk's children ``ks``) are polynomials of
+    finite degree in what they read (a record's: its polynomial's degrees)."""
+    rec = DECIDED.roots.get(node) if DECIDED.roots else None
+    if rec is not None and rec[1] is ks:
+        poly = rec[3]
+        return poly is not None and all(d < _MANY for m in poly for _, d in m)
+    return name(node) in _POLYNOMIAL
+
+
+def _edge_polys(node: Any, ks: list[Any], real: bool) -> list[_Poly] | None:
+    """For each edge of ``node`` (its walk's children ``ks``), its formula besides the
+    incoming gradient as a sum of monomials in the nodes it reads (degree 1: linear,
+    `_LINEAR_READS`; `_MANY`: any other read), or None for a linear op (`_edge_reads`).
+    A recorded result's edge to a root is the derivative of its polynomial toward it."""
+    rec = DECIDED.roots.get(node) if DECIDED.roots else None
+    if rec is not None and rec[1] is ks and rec[3] is not None:
+        poly = rec[3]
+        return [_ONE if c is None else _derivative(poly, c) for c in ks]
     per_edge = _edge_reads(node, ks, real)
     if per_edge is None:
         return None
     op = name(node)
     lin = _LINEAR_READS.get(op)
-    rec = DECIDED.roots.get(node) if DECIDED.roots else None
     if rec is not None and rec[1] is ks:
-        lin = None  # (a recorded result's derivative: read as nonlinear)
-    out: list[dict[Any, int]] = []
+        lin = None  # (a recorded result of unknown form: read as nonlinear)
+    summed = _SUM_EDGES.get(op, -1)
+    out: list[_Poly] = []
     for j, reads in enumerate(per_edge):
         linear: set[Any] = set()
         if lin is not None and j < len(lin):
             linear = {node if k < 0 else ks[k] for k in lin[j] if k < 0 or ks[k] is not None}
+        if j == summed and all(r in linear for r in reads):
+            out.append(frozenset(frozenset({(r, 1)}) for r in reads) or _ONE)
+            continue
         found: dict[Any, int] = {}
         for r in reads:
             found[r] = min(_MANY, found.get(r, 0) + (1 if r in linear else _MANY))
-        out.append(found)
+        out.append(frozenset({frozenset(found.items())}))
     return out
 
 
 def _derivative_reads(
     walk: _Walk, outputs: Sequence[Any], seeds: Sequence[Any], bit: int, roots: list[Any]
-) -> _Reads | None:
-    """What the derivative of input ``bit``'s gradient (a sum over the paths from the
-    outputs to the input of the seed times each edge's formula) toward each of its
-    ``roots`` reads: the other roots, and the root itself where a path's product is
-    not linear in it (read by a nonlinear formula, or by two formulas of one path:
-    ``d(x * (x * w))/dw = x * x``). ``d(sum(x * y))/dx = y`` reads nothing toward ``y``
-    (a later gradient of ``g * s`` in ``y`` is ``s``, a constant: differential seed 3033,
-    program 4298). None where a root is not one of the nodes the walk read (unknown).
-    Walked only when a result is recorded."""
+) -> tuple[_Reads, _Poly] | None:
+    """Input ``bit``'s gradient (a sum over the paths from the outputs to the input of
+    the seed times each edge's formula) as a sum of monomials in its ``roots`` (a
+    polynomial's support, degrees counted: ``a * b * c``'s gradient in ``a`` is ``b * c``,
+    degree 1 in each; a product of ``n`` slices of ``x`` has degree ``n`` in ``x``), and
+    what its derivative toward each root reads: the roots that root's derivative
+    (`_derivative`) holds. ``d(sum(x * y))/dx = y`` reads nothing toward ``y`` (a later
+    gradient of ``g * s`` in ``y`` is ``s``, a constant: differential seed 3033, program
+    4298); once every degree has counted down the result is a constant (``a * b * c``'s
+    third derivatives). None where a root is not one of the nodes the walk read
+    (unknown). Walked only when a result is recorded."""
     kids, mask, targets, real = walk.kids, walk.mask, walk.targets, walk.real
-    degrees: dict[Any, dict[Any, int]] = {}
+    polys: dict[Any, _Poly] = {}
     #: a node met: the edges that lead to the input (post-order: its children first)
     live: dict[Any, list[tuple[int, Any]]] = {}
     stack = [n for n in outputs if mask.get(n, 0) & bit]
     while stack:
         node = stack[-1]
-        if node in degrees:
+        if node in polys:
             stack.pop()
             continue
         edges_in = live.get(node)
         if edges_in is None:
             if targets.get(node, 0) & bit:
                 stack.pop()
-                degrees[node] = {}  # (the path ends at the input: a DAG)
+                polys[node] = _ONE  # (the path ends at the input: a DAG)
                 continue
             ks = kids[node]
             edges_in = live[node] = [
                 (j, c) for j, c in enumerate(ks) if c is not None and mask.get(c, 0) & bit
             ]
-            todo = [c for _, c in edges_in if c not in degrees]
+            todo = [c for _, c in edges_in if c not in polys]
             if todo:
                 stack.extend(todo)
                 continue
         stack.pop()
-        per_edge = _edge_degrees(node, kids[node], real)
-        found: dict[Any, int] = {}
+        per_edge = _edge_polys(node, kids[node], real)
+        found: set[_Mono] = set()
         for j, c in edges_in:
-            path = degrees[c]
-            if per_edge is not None and per_edge[j]:
-                path = dict(path)
-                for r, d in per_edge[j].items():
-                    path[r] = min(_MANY, path.get(r, 0) + d)
-            for r, d in path.items():
-                if d > found.get(r, 0):
-                    found[r] = d
-        degrees[node] = found
-    total: dict[Any, int] = {}
+            path = polys[c]
+            if per_edge is not None:
+                path = _product(per_edge[j], path)
+            found.update(path)
+        polys[node] = frozenset(found) if len(found) <= _POLY_CAP else _collapse(found)
+    total: set[_Mono] = set()
     for n in outputs:
-        for r, d in degrees.get(n, {}).items():
-            total[r] = max(total.get(r, 0), d)
-    for s in seeds:  # (each path's product has its seed once)
-        total[s] = min(_MANY, total.get(s, 0) + 1)
-    if any(r not in total for r in roots):
+        total.update(polys.get(n, ()))
+    poly = frozenset(total) if len(total) <= _POLY_CAP else _collapse(total)
+    if seeds:  # (each path's product has its seed once)
+        poly = _product(frozenset({frozenset((s, 1) for s in seeds)}), poly)
+    held = {r for m in poly for r, _ in m}
+    if any(r not in held for r in roots):
         return None
-    return tuple(tuple(o for o in roots if o is not r or total[r] >= _MANY) for r in roots)
+    reads = []
+    for r in roots:
+        d = {o for m in _derivative(poly, r) for o, _ in m}
+        reads.append(tuple(o for o in roots if o in d))
+    return tuple(reads), poly
 
 
 def _paddle_reach(
@@ -689,20 +846,33 @@ def structure(
             # program 1314)
             if _paddle_reach(g_node, forward, stop, first=True) == set():
                 grads[i] = g.detach()
-            continue
+                continue
+            if not (walk.polynomial and walk.real):
+                continue
+            # (a polynomial: recorded, see below)
         entered = _paddle_reach(g_node, forward, stop, first=False)
         if entered is None:  # a kernel with missing edges (complex abs): keep paddle's
             continue
         if not entered:  # paddle's graph reaches only its own copies of the seeds
             grads[i] = g.detach()
             continue
-        if walk.covers(deps[i], entered):
+        if walk.covers(deps[i], entered) and not walk.polynomial:
             continue
+        # a polynomial of finite degree is recorded even where paddle's graph holds
+        # no more than its formulas read: paddle's double-grad nodes are shared by
+        # their outputs (``x * y``'s by ``g * y`` and ``g * x``), which a walk of them
+        # cannot tell apart (their nodes, not output slots), so the degrees read there
+        # never count down (the third derivative of prod over three factors required
+        # grad); a record's roots are forward nodes and other records
         grads[i] = g = _own_node(g)
         own = grad_fn(g)
         roots = list(deps[i])
-        reads = _derivative_reads(walk, output_nodes, seed_nodes, 1 << i, roots)
-        DECIDED.roots[own] = (weakref.ref(g, forgetter(DECIDED.roots, own)), roots, reads)
+        found = _derivative_reads(walk, output_nodes, seed_nodes, 1 << i, roots)
+        reads, poly = found if found is not None else (None, None)
+        DECIDED.roots[own] = (weakref.ref(g, forgetter(DECIDED.roots, own)), roots, reads, poly)
+    copies = DECIDED.seed_copies
+    if copies and walk.const:
+        _keep_seed_copies([n for n in walk.const if n in copies], grads)
     return input_nodes, output_nodes
 
 
