@@ -12,7 +12,8 @@ paddle.grad differs from the contract in ways this package closes, one module a 
 * `_records`: paddle's `GraphView` for the contract room, and the records of
   ``create_graph`` calls (rules 6 and 16g).
 * `_structure`: what a ``create_graph`` gradient really depends on (rule 14), from a
-  table of paddle's backward formulas.
+  table of paddle's backward formulas (`_formulas`); a recorded result's polynomial
+  (`_polynomials`); the walks that stop at the cuts (`_cuts`).
 * `_nodes`: paddle's grad nodes as the other modules read them: the memo of their edges
   and names, and `reach`, the one depth-first walk every reachability question shares.
 

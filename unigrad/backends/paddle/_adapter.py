@@ -39,6 +39,13 @@ from ._consumption import (
     _refuse_consumed_before_backward,
     _refuse_consumed_toward,
 )
+from ._cuts import (
+    _cuts_dependence,
+    _left_alone,
+    _reachable,
+    _reaches_leaf,
+    _refuse_constant_outputs,
+)
 from ._dtypes import _COMPLEX, _any_complex, _kind_of
 from ._engine import (
     _NESTED_MESSAGE,
@@ -77,10 +84,6 @@ from ._records import (
 from ._refcounts import _give_back, _grad_fn
 from ._structure import (
     CUT_NODES,
-    _cuts_dependence,
-    _reachable,
-    _reaches_leaf,
-    _refuse_constant_outputs,
     own_shared_nodes,
     recorded,
     seed_copies,
@@ -89,23 +92,8 @@ from ._structure import (
 
 #: The leaves `PaddleBackend.watch` made, by ``id`` (paddle's ``==`` is elementwise: no
 #: set of tensors), as long as they live: the leaves ``backward()`` without ``inputs``
-#: can leave alone (`_left_alone`).
+#: can leave alone (`_cuts._left_alone`).
 _WATCHED: weakref.WeakValueDictionary[int, Any] = weakref.WeakValueDictionary()
-
-
-def _left_alone(outputs: tuple[Any, ...]) -> list[Any]:
-    """The watched leaves without a ``.grad`` that ``backward()`` from ``outputs`` reaches
-    only through a node of `CUT_NODES` (rule 14), or along a recorded create_graph
-    result's spurious edges, to keep theirs None: paddle 3.3.1's
-    engine accumulates zeros there, and a post-hook cannot stop it (it fills an empty
-    gradient with zeros: measured), nor does a node expose its leaf tensor (differential
-    test_backward_leaves_alone_a_leaf_reached_only_through_a_cut in test_dependence.py).
-    Walks only while such a leaf exists."""
-    fresh = [x for x in list(_WATCHED.values()) if x.grad is None and not x.stop_gradient]
-    if not fresh or not (recorded() or _cuts_dependence(outputs, True)):
-        return []  # (a create_graph result's record may leave a leaf out too)
-    reached = _reachable(outputs, set())
-    return [x for x in fresh if _grad_fn(x) not in reached]
 
 
 def _leaf_nodes(roots: list[Any]) -> set[Any]:
@@ -639,7 +627,7 @@ class PaddleBackend(Backend):
             try:
                 if CONSUMED.stamps and not request.retain_graph and not fast:
                     _refuse_consumed_before_backward(request.outputs, cut)
-                alone = _left_alone(request.outputs) if _WATCHED else []
+                alone = _left_alone(request.outputs, _WATCHED.values()) if _WATCHED else []
                 with _quiet_glog():
                     paddle.autograd.backward(
                         list(outputs), seeds, retain_graph=request.retain_graph or cut

@@ -54,7 +54,7 @@ class _Memo:
         names: ``node -> its name``, read when first asked for (most walks need none).
         derived: ``node -> what a walk derived from the node alone`` (`remember`).
         clean: nodes whose whole graph a walk found free of rule 14's cut nodes
-            (`clean`, `_structure._cuts_dependence`).
+            (`clean`, `_cuts._cuts_dependence`).
         held: ``id(tensor) -> a weak reference to it``, for each tensor whose graph the
             memo may hold; the first one freed empties the memo.
     """

@@ -18,10 +18,10 @@ from ..._errors import (
     UnsupportedFeatureError,
     message,
 )
+from ._cuts import _reachable
 from ._dtypes import _kind_of
 from ._engine import _PASS
 from ._refcounts import _grad_fn
-from ._structure import _reachable
 from ._tensor_methods import _ALIAS
 
 #: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.

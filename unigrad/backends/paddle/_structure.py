@@ -4,7 +4,7 @@ paddle builds one double-grad node per forward node, shared by the gradients of 
 that node's inputs, with edges to every tensor any of those gradients reads: the graph
 of ``g = d(x*a)/dx`` (which is ``a``) reaches ``x`` too, and paddle exposes neither a
 gradient's output slot nor the tensors a node saved. The dependence is read instead
-from the forward graph and a table of backward formulas (`_READS`), the way torch's
+from the forward graph and a table of backward formulas (`_formulas.READS`), the way torch's
 ``derivatives.yaml`` states them: the gradient of input ``i`` is a product, along every
 path from the outputs to ``i``, of each node's formula for the edge the path takes, so
 it depends on the seeds and, for each such (node, edge), on what that formula reads
@@ -27,187 +27,22 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from ..._errors import NotDifferentiableError
-from .._base import constant_output_message
+from . import _formulas as F
+from . import _polynomials as P
+from ._formulas import CUT_NODES
 from ._nodes import (
-    clean,
     forgetter,
     hold,
     kids,
-    mark_clean,
     memo,
     name,
     peek,
-    peek_name,
     reach,
     remember,
 )
-from ._nodes import name as _name
 from ._refcounts import _grad_fn
 
 __all__ = ["CUT_NODES", "edges", "own_shared_nodes", "recorded", "seed_copies", "structure"]
-
-#: Forward grad nodes whose backward formulas read nothing but the incoming gradient
-#: (linear in it, with constant or non-differentiable coefficients: ``where``'s
-#: condition, a mask, an index, a scale factor).
-_LINEAR = frozenset(
-    {
-        "AddGradNode",
-        "SubtractGradNode",
-        "ScaleGradNode",
-        "ReshapeGradNode",
-        "TransposeGradNode",
-        "UnsqueezeGradNode",
-        "SqueezeGradNode",
-        "FlattenGradNode",
-        "ViewShapeGradNode",
-        "StackGradNode",
-        "ConcatGradNode",
-        "SliceGradNode",
-        "StridedSliceGradNode",
-        "SumGradNode",
-        "MeanGradNode",
-        "MaskedSelectGradNode",
-        "WhereGradNode",
-        "RealGradNode",
-        "ImagGradNode",
-        "ConjGradNode",
-        "ComplexGradNode",
-        "CastGradNode",
-        "AssignGradNode",
-        "ExpandGradNode",
-        "IndexSelectGradNode",
-        "GatherGradNode",
-        "GatherNdGradNode",
-        # tensor indexing (``x[idx]``, the namespace's ``take`` on paddle 3.3.1): a
-        # scatter-add of the incoming gradient at the index
-        "IndexElementwiseGetGradNode",
-        # flip and roll: their backward is the same permutation of the incoming gradient
-        # (an unknown flip node read everything, so the constant gradient of
-        # x * astype(isnan(x)) through a flip required grad: test_dependence.py::
-        # test_a_permutation_of_a_masked_product_stays_a_constant)
-        "FlipGradNode",
-        "RollGradNode",
-        # take_along_axis (the namespace's sort on paddle), tile and repeat: a scatter-add
-        # or sum of the incoming gradient
-        # (test_tile_repeat_and_take_along_axis_are_linear_in_the_gradient in
-        # test_differential_extensions.py: unknown nodes read everything, so constant
-        # gradients required grad)
-        "TakeAlongAxisGradNode",
-        "TileGradNode",
-        "RepeatInterleaveGradNode",
-        # unbind and split (the namespace's cumulative products of paddle: a stack or
-        # concat of the incoming gradients; an unknown node made the constant gradient of
-        # cumulative_prod over a length-1 axis require grad:
-        # test_a_cumulative_product_over_one_element_is_linear in test_dependence.py)
-        "UnbindGradNode",
-        "SplitGradNode",
-        "SplitWithNumGradNode",
-        # the double-grad nodes of those ops (in a create_graph result's graph, which a
-        # later call walks): the same linear map of the incoming gradient-of-gradient
-        "AddDoubleGradNode",
-        "AddTripleGradNode",
-        "SubtractDoubleGradNode",
-        "ReshapeDoubleGradNode",
-        "TransposeDoubleGradNode",
-        "UnsqueezeDoubleGradNode",
-        "SqueezeDoubleGradNode",
-        "ViewShapeDoubleGradNode",
-        "StackDoubleGradNode",
-        "ConcatDoubleGradNode",
-        "SliceDoubleGradNode",
-        "SumDoubleGradNode",
-        "MeanDoubleGradNode",
-        "MaskedSelectDoubleGradNode",
-        "WhereDoubleGradNode",
-        "ExpandDoubleGradNode",
-        "IndexSelectDoubleGradNode",
-        "GatherDoubleGradNode",
-        "GatherNdDoubleGradNode",
-        "IndexElementwiseGetDoubleGradNode",
-    }
-)
-
-#: Rule 14 ("Dependence" in ``docs/semantics.md``): paddle's grad nodes of ops whose
-#: derivative is identically zero. paddle 3.3.1 follows them and gives zeros; a walk
-#: (`_Walk`, `_reachable` below) does not enter them, so an input
-#: reached only through them is unused.
-CUT_NODES = frozenset(
-    {"SignGradNode", "FloorGradNode", "CeilGradNode", "RoundGradNode", "TruncGradNode"}
-)
-
-#: Rule 14: forward grad nodes of piecewise-linear ops, whose formulas read the input
-#: only through a mask or a sign (derivative identically zero): linear in the incoming
-#: gradient, as `_LINEAR`. Complex ``abs`` reads ``z / |z|``, which has a derivative:
-#: in a call with complex tensors its node (`_COMPLEX_PIECEWISE`) is an unknown one. The
-#: others have no complex kernel in paddle 3.3.1 (measured: ``maximum``, ``clip``,
-#: ``max``, ``relu``, ... of a complex tensor raise ``NotFound``), so they are linear in
-#: any call (a complex output beside them left ``maximum``'s constant gradient requiring
-#: grad: test_a_piecewise_linear_gradient_beside_a_complex_output_is_a_constant in
-#: test_dependence.py).
-_PIECEWISE_LINEAR = frozenset(
-    {
-        "AbsGradNode",
-        "ClipGradNode",
-        "MaximumGradNode",
-        "MinimumGradNode",
-        "MaxGradNode",
-        "MinGradNode",
-        "AmaxGradNode",
-        "AminGradNode",
-        "ReluGradNode",
-        "HardtanhGradNode",
-        "LeakyReluGradNode",
-    }
-)
-
-#: The nodes of `_PIECEWISE_LINEAR` whose op has a complex kernel (linear only in a real
-#: call).
-_COMPLEX_PIECEWISE = frozenset({"AbsGradNode"})
-
-#: Forward grad node name -> for each edge ``j`` (the gradient sent to input ``j``),
-#: what its formula reads besides the incoming gradient: input indices, and ``-1`` for
-#: the node's output (torch's formulas: tanh and exp read their result, sin and cos
-#: their input, ``a / b`` reads ``b`` for ``a`` and both for ``b``).
-_READS: dict[str, tuple[tuple[int, ...], ...]] = {
-    "MultiplyGradNode": ((1,), (0,)),
-    "MatmulGradNode": ((1,), (0,)),
-    "DivideGradNode": ((1,), (0, 1)),
-    "ExpGradNode": ((-1,),),
-    "TanhGradNode": ((-1,),),
-    "SigmoidGradNode": ((-1,),),
-    "SqrtGradNode": ((-1,),),
-    "SinGradNode": ((0,),),
-    "CosGradNode": ((0,),),
-    "LogGradNode": ((0,),),
-    "SquareGradNode": ((0,),),
-    "PNormGradNode": ((0, -1),),
-    # the double-grad nodes of a product (in a create_graph result's graph, which a later
-    # call walks), edges (x, y, g) for ``x_grad = g * y`` and ``y_grad = g * x``: x's
-    # edge carries ``ggy * g``, y's ``ggx * g``, g's ``ggx * y + ggy * x`` (read as
-    # unknown nodes, the constant derivative of a gradient linear in the input required
-    # grad: differential seed 402, program 218; see also `_live_edges`)
-    "MultiplyDoubleGradNode": ((2,), (2,), (0, 1)),
-    "MatmulDoubleGradNode": ((2,), (2,), (0, 1)),
-}
-
-#: The reads of `_READS` in which an edge's formula is linear (a product of the incoming
-#: gradient and the read, or a sum of such products: ``x * y``'s edge to ``x`` is
-#: ``g * y``, ``exp``'s is ``g * out``, ``square``'s ``2 g x``); every other read (``1 / b``,
-#: ``1 - out**2``, ``cos(x)``, an unknown node's) is not. A recorded result's record says
-#: which of its roots its derivative reads (`_derivative_reads`).
-_LINEAR_READS: dict[str, tuple[tuple[int, ...], ...]] = {
-    "MultiplyGradNode": ((1,), (0,)),
-    "MatmulGradNode": ((1,), (0,)),
-    "ExpGradNode": ((-1,),),
-    "SquareGradNode": ((0,),),
-    "MultiplyDoubleGradNode": ((2,), (2,), (0, 1)),
-    "MatmulDoubleGradNode": ((2,), (2,), (0, 1)),
-}
-
-#: Double-grad nodes of a product whose edge to the operand that required grad is dead
-#: when the other operand did not (`_live_edges`).
-_PRODUCT_DOUBLE = frozenset({"MultiplyDoubleGradNode"})
 
 
 class _Decided:
@@ -238,7 +73,9 @@ class _Decided:
     __slots__ = ("roots", "seed_copies")
 
     def __init__(self) -> None:
-        self.roots: dict[Any, tuple[weakref.ref[Any], list[Any], _Reads | None, _Poly | None]] = {}
+        self.roots: dict[
+            Any, tuple[weakref.ref[Any], list[Any], P.Reads | None, P.Poly | None]
+        ] = {}
         self.seed_copies: dict[Any, tuple[weakref.ref[Any], Any]] = {}
 
 
@@ -338,7 +175,7 @@ class _Walk:
         self, roots: Sequence[Any], targets: dict[Any, int], cuts: set[Any], real: bool = True
     ) -> None:
         self.targets = targets
-        self.real = real  # no complex tensor in the call: `_PIECEWISE_LINEAR` is linear
+        self.real = real  # no complex tensor in the call: `_formulas.PIECEWISE_LINEAR` is linear
         self.kids: dict[Any, list[Any]] = {}
         self.mask: dict[Any, int] = {}
         #: an edge's inputs (mask) -> the nodes its formula reads (as dict keys)
@@ -350,10 +187,10 @@ class _Walk:
         self.const: set[Any] = set()
         #: the cut nodes the walk met (it does not go past them; paddle's pass does)
         self.met_cuts: set[Any] = set()
-        #: whether the walk met a node of `CUT_NODES` (paddle's pass runs its branch too)
+        #: whether the walk met a node of `_formulas.CUT_NODES` (paddle's pass runs its branch too)
         self.met_cut_nodes = False
         #: whether every formula the walk read toward an input is a polynomial of finite
-        #: degree in what it reads (`_POLYNOMIAL`, records with such a polynomial)
+        #: degree in what it reads (`_formulas.POLYNOMIAL`, records with such a polynomial)
         self.polynomial = True
         kid_map, mask = self.kids, self.mask
         const, copies = self.const, DECIDED.seed_copies
@@ -493,7 +330,7 @@ def _live_edges(node: Any, ks: list[Any]) -> list[Any]:
     ``[None, None, g]``), and walked as an edge it made ``g``'s value depend on ``x``
     (``d(remainder(a, x * x + 0.5))/dx`` is ``-2 x floor(a / b)``, whose derivative
     ``-2 floor(a / b)`` required grad: differential seed 402, program 218)."""
-    if name(node) in _PRODUCT_DOUBLE:
+    if name(node) in F.PRODUCT_DOUBLE:
         return [None, None, ks[2]]
     return ks
 
@@ -520,10 +357,10 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
         return tuple(() if c is None else (node,) for c in ks)
     op = name(node)
     per_edge: tuple[tuple[Any, ...], ...] | None = None
-    piecewise = op in _PIECEWISE_LINEAR
-    by_call = op in _COMPLEX_PIECEWISE  # (linear in a real call only)
-    if op not in _LINEAR and not (piecewise and (real or not by_call)):
-        formula = _READS.get(op)
+    piecewise = op in F.PIECEWISE_LINEAR
+    by_call = op in F.COMPLEX_PIECEWISE  # (linear in a real call only)
+    if op not in F.LINEAR and not (piecewise and (real or not by_call)):
+        formula = F.READS.get(op)
         out: list[tuple[Any, ...]] = []
         for j, c in enumerate(ks):
             if c is None:
@@ -539,148 +376,63 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
     return per_edge
 
 
-#: What a recorded result's derivative toward each of its roots reads (`_Decided.roots`).
-_Reads = tuple[tuple[Any, ...], ...]
-
-#: A read's degree in a product where it is not a polynomial of known degree (``exp``'s
-#: output, ``1 / b``, an unknown node's read): it never counts down to 0.
-_MANY = 1 << 20
-
-#: A monomial: the nodes it reads, each with its degree (> 0); the empty one is a constant.
-_Mono = frozenset[tuple[Any, int]]
-
-#: A sum of monomials (the support of a polynomial in the nodes read: which products of
-#: them it holds, not their coefficients).
-_Poly = frozenset[_Mono]
-
-#: The monomials a sum keeps before `_collapse` makes it one (an over-approximation).
-_POLY_CAP = 64
-
-_ONE: _Poly = frozenset({frozenset()})
-
-#: Double-grad nodes' edges whose formula is a sum of terms each reading one input
-#: (``MultiplyDoubleGradNode``'s edge to ``g`` is ``ggx * y + ggy * x``): each term a
-#: monomial of its own, not one product of both.
-_SUM_EDGES: dict[str, int] = {"MultiplyDoubleGradNode": 2, "MatmulDoubleGradNode": 2}
-
-
-def _times(m: _Mono, n: _Mono) -> _Mono:
-    if not m:
-        return n
-    if not n:
-        return m
-    found = dict(m)
-    for r, d in n:
-        found[r] = min(_MANY, found.get(r, 0) + d)
-    return frozenset(found.items())
-
-
-def _collapse(p: Iterable[_Mono]) -> _Poly:
-    """One monomial with each node's highest degree in ``p``: its derivatives read at
-    least what those of ``p`` read (a spurious dependence, never a missing one)."""
-    found: dict[Any, int] = {}
-    for m in p:
-        for r, d in m:
-            if d > found.get(r, 0):
-                found[r] = d
-    return frozenset({frozenset(found.items())})
-
-
-def _product(p: _Poly, q: _Poly) -> _Poly:
-    if p is _ONE:
-        return q
-    if q is _ONE:
-        return p
-    out = frozenset(_times(m, n) for m in p for n in q)
-    return out if len(out) <= _POLY_CAP else _collapse(out)
-
-
-def _derivative(p: _Poly, r: Any) -> _Poly:
-    """The monomials of ``d p / d r`` (``r``'s degree one lower; `_MANY` stays)."""
-    out = set()
-    for m in p:
-        found = dict(m)
-        d = found.get(r, 0)
-        if not d:
-            continue
-        if d == 1:
-            del found[r]
-        elif d < _MANY:
-            found[r] = d - 1
-        out.add(frozenset(found.items()))
-    return frozenset(out)
-
-
-#: Forward and double-grad nodes whose formulas are polynomials of finite degree in what
-#: they read (linear: `_LINEAR_READS`), for `_Walk.polynomial`.
-_POLYNOMIAL = frozenset(
-    {
-        "MultiplyGradNode",
-        "MatmulGradNode",
-        "SquareGradNode",
-        "MultiplyDoubleGradNode",
-        "MatmulDoubleGradNode",
-    }
-)
-
-
 def _polynomial(node: Any, ks: list[Any]) -> bool:
     """Whether ``node``'s formulas (its walk's children ``ks``) are polynomials of
     finite degree in what they read (a record's: its polynomial's degrees)."""
     rec = DECIDED.roots.get(node) if DECIDED.roots else None
     if rec is not None and rec[1] is ks:
         poly = rec[3]
-        return poly is not None and all(d < _MANY for m in poly for _, d in m)
-    return name(node) in _POLYNOMIAL
+        return poly is not None and all(d < P.MANY for m in poly for _, d in m)
+    return name(node) in F.POLYNOMIAL
 
 
-def _edge_polys(node: Any, ks: list[Any], real: bool) -> list[_Poly] | None:
+def _edge_polys(node: Any, ks: list[Any], real: bool) -> list[P.Poly] | None:
     """For each edge of ``node`` (its walk's children ``ks``), its formula besides the
     incoming gradient as a sum of monomials in the nodes it reads (degree 1: linear,
-    `_LINEAR_READS`; `_MANY`: any other read), or None for a linear op (`_edge_reads`).
+    `_formulas.LINEAR_READS`; `P.MANY`: any other read), or None for a linear op (`_edge_reads`).
     A recorded result's edge to a root is the derivative of its polynomial toward it."""
     rec = DECIDED.roots.get(node) if DECIDED.roots else None
     if rec is not None and rec[1] is ks and rec[3] is not None:
         poly = rec[3]
-        return [_ONE if c is None else _derivative(poly, c) for c in ks]
+        return [P.ONE if c is None else P.derivative(poly, c) for c in ks]
     per_edge = _edge_reads(node, ks, real)
     if per_edge is None:
         return None
     op = name(node)
-    lin = _LINEAR_READS.get(op)
+    lin = F.LINEAR_READS.get(op)
     if rec is not None and rec[1] is ks:
         lin = None  # (a recorded result of unknown form: read as nonlinear)
-    summed = _SUM_EDGES.get(op, -1)
-    out: list[_Poly] = []
+    summed = P.SUM_EDGES.get(op, -1)
+    out: list[P.Poly] = []
     for j, reads in enumerate(per_edge):
         linear: set[Any] = set()
         if lin is not None and j < len(lin):
             linear = {node if k < 0 else ks[k] for k in lin[j] if k < 0 or ks[k] is not None}
         if j == summed and all(r in linear for r in reads):
-            out.append(frozenset(frozenset({(r, 1)}) for r in reads) or _ONE)
+            out.append(frozenset(frozenset({(r, 1)}) for r in reads) or P.ONE)
             continue
         found: dict[Any, int] = {}
         for r in reads:
-            found[r] = min(_MANY, found.get(r, 0) + (1 if r in linear else _MANY))
+            found[r] = min(P.MANY, found.get(r, 0) + (1 if r in linear else P.MANY))
         out.append(frozenset({frozenset(found.items())}))
     return out
 
 
 def _derivative_reads(
     walk: _Walk, outputs: Sequence[Any], seeds: Sequence[Any], bit: int, roots: list[Any]
-) -> tuple[_Reads, _Poly] | None:
+) -> tuple[P.Reads, P.Poly] | None:
     """Input ``bit``'s gradient (a sum over the paths from the outputs to the input of
     the seed times each edge's formula) as a sum of monomials in its ``roots`` (a
     polynomial's support, degrees counted: ``a * b * c``'s gradient in ``a`` is ``b * c``,
     degree 1 in each; a product of ``n`` slices of ``x`` has degree ``n`` in ``x``), and
     what its derivative toward each root reads: the roots that root's derivative
-    (`_derivative`) holds. ``d(sum(x * y))/dx = y`` reads nothing toward ``y`` (a later
+    (`P.derivative`) holds. ``d(sum(x * y))/dx = y`` reads nothing toward ``y`` (a later
     gradient of ``g * s`` in ``y`` is ``s``, a constant: differential seed 3033, program
     4298); once every degree has counted down the result is a constant (``a * b * c``'s
     third derivatives). None where a root is not one of the nodes the walk read
     (unknown). Walked only when a result is recorded."""
     kids, mask, targets, real = walk.kids, walk.mask, walk.targets, walk.real
-    polys: dict[Any, _Poly] = {}
+    polys: dict[Any, P.Poly] = {}
     #: a node met: the edges that lead to the input (post-order: its children first)
     live: dict[Any, list[tuple[int, Any]]] = {}
     stack = [n for n in outputs if mask.get(n, 0) & bit]
@@ -693,7 +445,7 @@ def _derivative_reads(
         if edges_in is None:
             if targets.get(node, 0) & bit:
                 stack.pop()
-                polys[node] = _ONE  # (the path ends at the input: a DAG)
+                polys[node] = P.ONE  # (the path ends at the input: a DAG)
                 continue
             ks = kids[node]
             edges_in = live[node] = [
@@ -705,25 +457,25 @@ def _derivative_reads(
                 continue
         stack.pop()
         per_edge = _edge_polys(node, kids[node], real)
-        found: set[_Mono] = set()
+        found: set[P.Mono] = set()
         for j, c in edges_in:
             path = polys[c]
             if per_edge is not None:
-                path = _product(per_edge[j], path)
+                path = P.product(per_edge[j], path)
             found.update(path)
-        polys[node] = frozenset(found) if len(found) <= _POLY_CAP else _collapse(found)
-    total: set[_Mono] = set()
+        polys[node] = frozenset(found) if len(found) <= P.POLY_CAP else P.collapse(found)
+    total: set[P.Mono] = set()
     for n in outputs:
         total.update(polys.get(n, ()))
-    poly = frozenset(total) if len(total) <= _POLY_CAP else _collapse(total)
+    poly = frozenset(total) if len(total) <= P.POLY_CAP else P.collapse(total)
     if seeds:  # (each path's product has its seed once)
-        poly = _product(frozenset({frozenset((s, 1) for s in seeds)}), poly)
+        poly = P.product(frozenset({frozenset((s, 1) for s in seeds)}), poly)
     held = {r for m in poly for r, _ in m}
     if any(r not in held for r in roots):
         return None
     reads = []
     for r in roots:
-        d = {o for m in _derivative(poly, r) for o, _ in m}
+        d = {o for m in P.derivative(poly, r) for o, _ in m}
         reads.append(tuple(o for o in roots if o in d))
     return tuple(reads), poly
 
@@ -839,7 +591,7 @@ def structure(
         if not (behind or walk.met_cut_nodes) and (not extra[i] or walk.covers(deps[i], extra[i])):
             # paddle's graph of it holds at most what its formulas read; a graph that
             # reaches only paddle's own copies of the seeds is a constant (not past a
-            # node of `CUT_NODES`: paddle's pass runs its branch with zeroed gradients,
+            # node of `_formulas.CUT_NODES`: paddle's pass runs its branch with zeroed gradients,
             # and its double-grad nodes there reach the graph of the gradient that
             # flowed into the cut, ``w`` in ``ceil(v) / (w*w + 1)``'s gradient in ``v``:
             # the result is recorded if it reaches more; differential seed 3030,
@@ -874,68 +626,3 @@ def structure(
     if copies and walk.const:
         _keep_seed_copies([n for n in walk.const if n in copies], grads)
     return input_nodes, output_nodes
-
-
-def _reachable(outputs: tuple[Any, ...], cuts: set[Any]) -> set[Any]:
-    """Nodes reachable from the outputs without entering a cut node (a
-    ``no_grad_vars`` tensor's) nor going past a node of `CUT_NODES`.
-
-    paddle exposes nodes, not (node, slot) edges: a cut on one output of a multi-output
-    op (split, unbind) also blocks its other outputs here.
-    """
-    hold(outputs)
-
-    def onward(node: Any) -> bool:  # (a recorded result's edges are its roots: `edges`)
-        return node not in cuts and _name(node) not in CUT_NODES
-
-    return {n for n in reach(map(_grad_fn, outputs), edges, through=onward) if n not in cuts}
-
-
-def _cuts_dependence(outputs: tuple[Any, ...], keep: bool) -> bool:
-    """Whether the outputs' graph holds a node of `CUT_NODES` (rule 14). With ``keep``
-    False (a consuming call's walk) what it reads stays out of the memo."""
-    if keep:
-        hold(outputs)
-    read_name = _name if keep else peek_name
-    # (the graphs an earlier walk found free of them are not walked again: a PINN
-    # step's calls walk one forward graph each; a node's graph never changes, nor does
-    # a recorded result's roots while the memo holds it)
-    done = clean()
-    seen: list[Any] = []
-    read = edges if keep else _peek_edges
-
-    def onward(node: Any) -> bool:
-        return node not in done
-
-    for node in reach(map(_grad_fn, outputs), read, through=onward):
-        if read_name(node) in CUT_NODES:
-            return True
-        seen.append(node)
-    if keep:
-        mark_clean(seen)
-    return False
-
-
-def _peek_edges(node: Any) -> list[Any]:
-    return edges(node, False)
-
-
-def _refuse_constant_outputs(outputs: tuple[Any, ...], keep: bool) -> None:
-    """`NotDifferentiableError` for an output that reaches no leaf but through a node of
-    `CUT_NODES` (rule 14: paddle's ``sign(x)`` requires grad, but depends on nothing)."""
-    for i, y in enumerate(outputs):
-        node = _grad_fn(y)
-        if node is not None and not _reaches_leaf(node, keep):
-            raise NotDifferentiableError(constant_output_message(i))
-
-
-def _reaches_leaf(node: Any, keep: bool) -> bool:
-    """Whether ``node`` reaches a leaf other than through a node of `CUT_NODES` (stops
-    at the first; ``keep`` False: what it reads stays out of the memo)."""
-    read_name = _name if keep else peek_name
-
-    def onward(n: Any) -> bool:
-        return read_name(n) not in CUT_NODES
-
-    read = edges if keep else _peek_edges
-    return any(read_name(n) == "GradNodeAccumulation" for n in reach([node], read, through=onward))
