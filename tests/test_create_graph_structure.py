@@ -158,9 +158,9 @@ def test_a_view_of_a_product_differentiates_twice_to_a_constant(backend, batched
 def test_paddle_an_unknown_formula_reads_everything(backend, monkeypatch) -> None:
     # a node in no table keeps paddle's own answer (a spurious dependence, zeros), never
     # a missing one: with multiply's formula forgotten, d(x*a)/dx reaches x again
-    from unigrad.backends.paddle import _structure as _paddle_deps
+    from unigrad.backends.paddle import _formulas
 
-    monkeypatch.delitem(_paddle_deps._READS, "MultiplyGradNode")
+    monkeypatch.delitem(_formulas.READS, "MultiplyGradNode")
     x, a = backend.leaf([0.5, -1.0], "float64"), backend.leaf([2.0, 3.0], "float64")
     (gx,) = unigrad.grad(x * a, x, create_graph=True)
     hx, ha = _unused(backend, gx, [x, a])

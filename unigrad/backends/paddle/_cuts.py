@@ -1,4 +1,4 @@
-"""Walks of a paddle graph that stop at rule 14's cuts (`_structure.CUT_NODES`): what
+"""Walks of a paddle graph that stop at rule 14's cuts (`_formulas.CUT_NODES`): what
 a pass reaches, whether a graph holds a cut at all, and the refusal of an output that
 depends on nothing (semantics row 14)."""
 
