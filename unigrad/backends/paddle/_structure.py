@@ -27,6 +27,8 @@ import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
+import paddle
+
 from . import _formulas as F
 from . import _polynomials as P
 from ._formulas import CUT_NODES
@@ -505,8 +507,11 @@ def _own_node(g: Any) -> Any:
     """``g`` through an identity op: a node of its own to carry a record. paddle's
     double-grad node is shared by the node's results, and reached by the graphs of
     other results built on it (``d(x*a + a*a)/da`` adds to it): a record there would
-    prune their walks too, and consuming ``g`` would consume theirs."""
-    return g.clone()
+    prune their walks too, and consuming ``g`` would consume theirs. Recorded under
+    grad mode whatever the caller's (a create_graph call under ``paddle.no_grad()`` still
+    records: test_create_graph_under_no_grad_still_gives_a_second_order)."""
+    with paddle.set_grad_enabled(True):
+        return g.clone()
 
 
 def own_shared_nodes(grads: list[Any]) -> None:
@@ -520,9 +525,10 @@ def own_shared_nodes(grads: list[Any]) -> None:
     idx = [i for i, g in enumerate(grads) if g is not None and not g.stop_gradient]
     if len(idx) < 2:
         return
-    for i in idx:
-        if _grad_fn(grads[i]) is not None:
-            grads[i] = grads[i].clone()
+    with paddle.set_grad_enabled(True):  # (as `_own_node`)
+        for i in idx:
+            if _grad_fn(grads[i]) is not None:
+                grads[i] = grads[i].clone()
 
 
 def structure(
