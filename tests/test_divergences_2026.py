@@ -968,12 +968,6 @@ def test_a_deeper_cut_leaves_the_nodes_behind_it_usable(backend: B, mode: str) -
     backend.close(d, np.exp(t) * _DH, rtol=1e-12, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's rule-6 walk of what a create_graph result carries "
-    "(backends/paddle/_records.py) follows the cut edge into h's nodes, which the later "
-    "pass through h consumed: differentiating g raised GraphFreedError (issue 23, open)",
-)
 def test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable(
     backend: B,
 ) -> None:

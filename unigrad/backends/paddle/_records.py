@@ -111,7 +111,9 @@ def _carried_nodes(rec: Record, depth: int = 0) -> dict[int, Any]:
     those between its outputs and inputs its pass ran, and what the results of earlier
     calls among them carry."""
     keys = rec.inputs
-    ran = _graph.executed(rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node)
+    ran = _graph.executed(
+        rec.outputs, _live_children, lambda n: n.node_ptr() in keys, _is_leaf_node
+    )
     carried = {n.node_ptr(): n for n in ran}
     if depth < 64:
         for n in ran:
