@@ -108,9 +108,7 @@ def _leads_nowhere(ptr: int) -> bool:
         found = next(
             (
                 n
-                for n in reach(
-                    map(_grad_fn, outputs), step, through=_not_cut, key=node_ptr
-                )
+                for n in reach(map(_grad_fn, outputs), step, through=_not_cut, key=node_ptr)
                 if n.node_ptr() == ptr
             ),
             None,
@@ -288,7 +286,9 @@ def _refuse_consumed_before_backward(outputs: Sequence[Any], cut: bool = False) 
     `_leads_nowhere`)."""
     plain = plain_set()
     through = _not_cut if cut else None
-    for node in reach(map(_grad_fn, outputs), next_functions, through=through, key=node_ptr):
+    # (a recorded result's roots, as `_leads_nowhere` walks)
+    step = functools.partial(edges, keep=False) if recorded() else next_functions
+    for node in reach(map(_grad_fn, outputs), step, through=through, key=node_ptr):
         ptr = node.node_ptr()
         if (plain is None or ptr in plain) and CONSUMED.at(ptr):
             raise GraphFreedError(FREED_MESSAGE)
