@@ -968,12 +968,6 @@ def test_a_deeper_cut_leaves_the_nodes_behind_it_usable(backend: B, mode: str) -
     backend.close(d, np.exp(t) * _DH, rtol=1e-12, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="paddle's rule-6 walk of what a create_graph result carries "
-    "(backends/paddle/_records.py) follows the cut edge into h's nodes, which the later "
-    "pass through h consumed: differentiating g raised GraphFreedError (issue 23, open)",
-)
 def test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable(
     backend: B,
 ) -> None:
@@ -990,6 +984,32 @@ def test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable(
     backend.close(d, _DH, rtol=1e-12, atol=0)
     (d2,) = unigrad.grad(xp.sum(g), x)
     backend.close(d2, s * 2, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("into", ["every", "inputs"])
+def test_a_backward_through_a_create_graph_result_of_a_cut_leaves_the_nodes_behind_it_usable(
+    backend: B, into: str
+) -> None:
+    """`backward` (into every leaf, and with ``inputs``) through the result of
+    test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable, after the
+    pass through ``h``, then before it: paddle raised GraphFreedError into every leaf
+    (its walk before ``backward()`` followed paddle's double-grad node of ``tanh``,
+    built for the cut branch, into ``h``'s consumed nodes). Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    s = np.sign(np.tanh(_CUT_X * _CUT_X) - 0.2)
+    for first in ("h", "g"):
+        x = backend.leaf(_CUT_X.tolist(), "float64")
+        h = xp.tanh(x * x)
+        (g,) = unigrad.grad(
+            xp.sum(xp.sign(h - 0.2) * x * x), x, create_graph=True, retain_graph=False
+        )
+        if first == "h":
+            (d,) = unigrad.grad(xp.sum(h), x)
+        unigrad.backward(xp.sum(g), inputs=[x] if into == "inputs" else None)
+        backend.close(x.grad, s * 2, rtol=1e-12, atol=0)
+        if first == "g":
+            (d,) = unigrad.grad(xp.sum(h), x)
+        backend.close(d, _DH, rtol=1e-12, atol=0)
 
 
 def test_a_batched_pass_through_a_cut_leaves_the_nodes_behind_it_usable(backend: B) -> None:

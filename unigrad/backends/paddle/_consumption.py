@@ -93,18 +93,22 @@ def _leads_nowhere(ptr: int) -> bool:
     answers; nor is one the outputs reach, or that reaches the inputs, only through a
     node of `CUT_NODES` (rule 14: paddle runs ``sign``'s branch, zeroed), nor an
     intermediate input's own node that leads to no other input. Walked only
-    when a consumed node runs; outside unigrad's grad, False."""
+    when a consumed node runs; outside unigrad's grad, False. The walk goes to a
+    recorded create_graph result's roots (`edges`), not paddle's edges: the spurious
+    double-grad nodes paddle built for a cut branch (``tanh``'s, behind ``sign``) reach
+    the forward nodes behind the cut, which the result's formulas do not read."""
     call = _PASS.call
     if call is None:
         return False
     outputs, inputs = call
+    # (test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable in
+    # test_divergences_2026.py)
+    step = functools.partial(edges, keep=False) if recorded() else next_functions
     if inputs is None:  # (``backward()`` into every leaf: only the cut part applies)
         found = next(
             (
                 n
-                for n in reach(
-                    map(_grad_fn, outputs), next_functions, through=_not_cut, key=node_ptr
-                )
+                for n in reach(map(_grad_fn, outputs), step, through=_not_cut, key=node_ptr)
                 if n.node_ptr() == ptr
             ),
             None,
@@ -116,7 +120,7 @@ def _leads_nowhere(ptr: int) -> bool:
     found = next(
         (
             n
-            for n in reach(map(_grad_fn, outputs), next_functions, through=_not_cut, key=node_ptr)
+            for n in reach(map(_grad_fn, outputs), step, through=_not_cut, key=node_ptr)
             if n.node_ptr() == ptr
         ),
         None,
@@ -130,7 +134,7 @@ def _leads_nowhere(ptr: int) -> bool:
     # (below it, not the node itself: an intermediate input's own node runs in the
     # contract's pass only where it leads to another input; the pass stops at the input:
     # differential seed 3032, program 2982)
-    below = reach(next_functions(found), next_functions, through=_not_cut, key=node_ptr)
+    below = reach(step(found), step, through=_not_cut, key=node_ptr)
     return not any(n.node_ptr() in wanted for n in below)
 
 
@@ -282,7 +286,9 @@ def _refuse_consumed_before_backward(outputs: Sequence[Any], cut: bool = False) 
     `_leads_nowhere`)."""
     plain = plain_set()
     through = _not_cut if cut else None
-    for node in reach(map(_grad_fn, outputs), next_functions, through=through, key=node_ptr):
+    # (a recorded result's roots, as `_leads_nowhere` walks)
+    step = functools.partial(edges, keep=False) if recorded() else next_functions
+    for node in reach(map(_grad_fn, outputs), step, through=through, key=node_ptr):
         ptr = node.node_ptr()
         if (plain is None or ptr in plain) and CONSUMED.at(ptr):
             raise GraphFreedError(FREED_MESSAGE)

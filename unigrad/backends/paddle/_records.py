@@ -108,10 +108,14 @@ def _record_call(
 
 def _carried_nodes(rec: Record, depth: int = 0) -> dict[int, Any]:
     """Rule 6: the forward nodes (by pointer) a create_graph call's result carries:
-    those between its outputs and inputs its pass ran, and what the results of earlier
-    calls among them carry."""
+    those between its outputs and inputs its pass ran, not past a node of `CUT_NODES`
+    (rule 14: the contract's pass does not run what only ``sign`` reaches:
+    test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable in
+    test_divergences_2026.py), and what the results of earlier calls among them carry."""
     keys = rec.inputs
-    ran = _graph.executed(rec.outputs, _children, lambda n: n.node_ptr() in keys, _is_leaf_node)
+    ran = _graph.executed(
+        rec.outputs, _live_children, lambda n: n.node_ptr() in keys, _is_leaf_node
+    )
     carried = {n.node_ptr(): n for n in ran}
     if depth < 64:
         for n in ran:
