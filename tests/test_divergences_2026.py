@@ -833,6 +833,31 @@ def test_backward_into_an_intermediate_whose_node_a_pass_consumed(backend: B, mo
         backend.close(w.grad, np.full((2, 2), 2.0), rtol=0, atol=0)
 
 
+def test_a_create_graph_result_that_does_not_reach_the_input_is_not_run(backend: B) -> None:
+    """``g = d(sum(m @ x))/dx`` with ``create_graph=True`` reads only ``m`` (a product is
+    linear in ``x``); a later ``retain_graph=False`` pass consumes ``m``'s nodes, which
+    ``g`` carries (rule 6). A pass from ``[pow(x*x + 0.25, m), -g]`` to ``x`` does not run
+    ``g``'s graph toward ``x`` (rule 14: ``g`` does not depend on ``x``), so it answers
+    (the ``pow`` term's gradient). paddle walked its own double-grad edges from ``g``
+    to ``x`` and raised GraphFreedError (differential seed 6060, program 858).
+    Tolerance: 1e-12 relative."""
+    xp = backend.xp
+    xn = np.array([[-0.64, 0.76], [-0.89, 1.15]])
+    wn = np.array([[-0.25, -0.25], [0.41, 0.52]])
+    x, w = backend.leaf(xn.tolist(), "float64"), backend.leaf(wn.tolist(), "float64")
+    m = xp.maximum(xp.zeros_like(w), w)
+    v = xp.tensordot(m, x, axes=1)
+    g, _ = unigrad.grad([xp.sum(v)], [x, w], create_graph=True)
+    unigrad.grad(
+        [xp.sum(v[-2]), xp.sum(m)], [x], create_graph=True, retain_graph=False, allow_unused=True
+    )
+    y = xp.pow(x * x + 0.25, m)
+    (h,) = unigrad.grad([y, -g], [x], retain_graph=True, allow_unused=True)
+    mn = np.maximum(wn, 0.0)
+    want = mn * (xn * xn + 0.25) ** (mn - 1) * 2 * xn
+    backend.close(h, want, rtol=1e-12, atol=1e-12)
+
+
 def test_a_pass_through_a_cut_edge_answers_beyond_consumed_nodes(backend: B) -> None:
     """``ceil``'s derivative is identically zero (rule 14: a cut), so the second pass
     runs toward ``x`` only through ``x * x``; ``tanh``'s nodes, consumed by the first

@@ -22,7 +22,7 @@ from ._consumption import CONSUMED, _children, _is_leaf_node
 from ._engine import ENGINE_LOCK
 from ._nodes import forgetter, next_functions, node_ptr, peek_name, reach
 from ._refcounts import _grad_fn
-from ._structure import CUT_NODES
+from ._structure import CUT_NODES, edges, recorded
 from ._tensor_methods import _is_alias
 
 
@@ -203,7 +203,11 @@ def _check_carried(outputs: Sequence[Any], inputs: Sequence[Any] | None) -> None
         targets = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
         is_target = functools.partial(_ptr_in, targets)
     roots = [n for n in map(_grad_fn, outputs) if n is not None]
-    runs = {n.node_ptr() for n in _graph.executed(roots, _children, is_target, _is_leaf_node)}
+    # (a recorded create_graph result's pass runs toward its roots, not paddle's edges:
+    # ``-d(sum(tensordot(m, x)))/dx`` reads only ``m`` and runs no node toward ``x``,
+    # whatever a later pass consumed: differential seed 6060, program 858)
+    step = _recorded_children if recorded() else _children
+    runs = {n.node_ptr() for n in _graph.executed(roots, step, is_target, _is_leaf_node)}
 
     def visit(node: Any, ptr: int, exempt: bool) -> None:
         if exempt:
@@ -252,6 +256,12 @@ def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[A
                     have.add(id(x))
                     extra.append(x)
     return extra
+
+
+def _recorded_children(node: Any) -> list[Any]:
+    """``node``'s children as the structure pass reads them (`_structure.edges`): a
+    recorded create_graph result's roots instead of paddle's edges."""
+    return [c for c in edges(node, False) if c is not None]
 
 
 def _live_children(node: Any) -> list[Any]:

@@ -6737,4 +6737,77 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    # paddle's rule-6 check through a recorded result (issue 23, class: GraphFreedError)
+    (
+        "paddle: a create_graph result that does not reach the input (d(sum(m @ x))/dx "
+        "reads only m) was walked along paddle's double-grad edges toward x, and m's "
+        "consumed nodes raised GraphFreedError: seed 6060 program 858",
+        Program(
+            steps=(
+                Leaf(name="x1", data=-1.26, dtype="float64", watched=True),
+                Leaf(name="x2", data=[[-0.25, -0.25], [0.41, 0.52]], dtype="float64", watched=True),
+                Op(name="v3", op="log", args=("x1",), params=()),
+                Op(name="v4", op="where_gt", args=("v3", "x2"), params=()),
+                Op(name="v5", op="tile", args=("x2",), params=(("reps", (1, 1)),)),
+                Op(name="v6", op="zeros_like", args=("v4",), params=()),
+                Op(name="v7", op="maximum", args=("v6", "v5"), params=()),
+                Leaf(name="x8", data=[[-0.64, 0.76], [-0.89, 1.15]], dtype="float64", watched=True),
+                Op(name="v9", op="pow", args=("x8", "v7"), params=()),
+                Leaf(name="m10", data=[[True, True], [False, False]], dtype="bool", watched=False),
+                Op(name="v11", op="index_mask", args=("v9", "m10"), params=(("index", ("mask",)),)),
+                Leaf(name="i12", data=[[1, 1], [0, 0]], dtype="int64", watched=False),
+                Op(name="v13", op="take_along_axis", args=("v7", "i12"), params=(("axis", 1),)),
+                Op(name="v14", op="tan", args=("v11",), params=()),
+                Op(name="v15", op="tanh", args=("v9",), params=()),
+                Op(name="v16", op="tensordot", args=("v13", "x8"), params=(("axes", 1),)),
+                Grad(
+                    name="g17",
+                    outputs=("v16",),
+                    inputs=("x8", "x2"),
+                    seeds=(None,),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v18", op="index_int", args=("v16",), params=(("index", ("int", -2)),)),
+                Grad(
+                    name="g19",
+                    outputs=("v18", "v13"),
+                    inputs=("x8",),
+                    seeds=(
+                        Seed(data=[[-0.53, 0.94], [0.28, -0.96]], dtype="float64"),
+                        Seed(
+                            data=[[[-0.38, 1.43], [-0.3, 0.29]], [[-0.55, -0.9], [1.15, -0.79]]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Op(name="v20", op="neg", args=("g17[0]",), params=()),
+                Grad(
+                    name="g21",
+                    outputs=("v9", "v20"),
+                    inputs=("x8",),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
