@@ -482,6 +482,27 @@ def _derivative_reads(
     return tuple(reads), poly
 
 
+def _degrees_count(roots: Iterable[Any], walk: _Walk) -> bool:
+    """Whether a polynomial result whose dependence paddle's graph already gives needs a
+    record for its degrees to count down in later calls: a walk through an earlier
+    record (a chain of ``create_graph`` calls), or two of its roots on one leaf (the
+    slices of ``prod``'s tree of multiplies: ``x``'s degree 2 and more). A result read
+    from a forward graph alone whose roots lead to distinct leaves (a gradient
+    penalty's gradient, linear in each weight) keeps paddle's own node: its later
+    passes run paddle's graph as native code does, bit for bit (benchmarks/
+    bench_overhead.py checks the WGAN-GP step's results are native's)."""
+    recs = DECIDED.roots
+    if recs and any(n in recs for n in walk.kids):
+        return True
+    seen: set[Any] = set()
+    for r in roots:
+        leaves = {n for n in reach([r], edges) if name(n) == "GradNodeAccumulation"}
+        if leaves & seen:
+            return True
+        seen |= leaves
+    return False
+
+
 def _paddle_reach(
     g_node: Any, forward: set[Any], stop: frozenset[str], first: bool
 ) -> set[Any] | None:
@@ -605,7 +626,7 @@ def structure(
             if _paddle_reach(g_node, forward, stop, first=True) == set():
                 grads[i] = g.detach()
                 continue
-            if not (walk.polynomial and walk.real):
+            if not (walk.polynomial and walk.real) or not _degrees_count(deps[i], walk):
                 continue
             # (a polynomial: recorded, see below)
         entered = _paddle_reach(g_node, forward, stop, first=False)
@@ -614,7 +635,9 @@ def structure(
         if not entered:  # paddle's graph reaches only its own copies of the seeds
             grads[i] = g.detach()
             continue
-        if walk.covers(deps[i], entered) and not walk.polynomial:
+        if walk.covers(deps[i], entered) and not (
+            walk.polynomial and (behind or walk.met_cut_nodes or _degrees_count(deps[i], walk))
+        ):
             continue
         # a polynomial of finite degree is recorded even where paddle's graph holds
         # no more than its formulas read: paddle's double-grad nodes are shared by
