@@ -1437,3 +1437,31 @@ def test_a_failing_cut_branch_still_meets_its_consumed_nodes(backend: B) -> None
     unigrad.grad(xp.sum(xp.abs(z)), x)  # consumes sin's node
     with pytest.raises(unigrad.GraphFreedError):
         unigrad.grad(v, x, seed, retain_graph=True, no_grad_vars=[g], allow_unused=True)
+
+
+def test_a_gradient_through_clip_as_the_input_of_a_later_pass(backend: B) -> None:
+    """``g = d(sum(c * c))/dx`` with ``c = clip(x, -0.3, 0.8)`` is ``2 c`` where ``x`` is
+    inside the bounds and 0 outside; ``d(sum(tile(g) * w))/dg`` is the tile's fold of
+    ``w``. paddle's clip is built on ``where``, and paddle 3.3.1 cannot run a pass into a
+    result of ``WhereDoubleGradNode``: it raised a raw ``SystemError`` ("Invalid slot_id
+    for GradTensorHolder::add()"), natively too (differential seed 6065, program 1858).
+    Exact (float64 products and sums of two terms)."""
+    xp = backend.xp
+    xn = np.array([[1.16, -0.6, -0.29], [-0.44, 1.47, 0.5]])
+    wn = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75], [-2.0, 1.0, 0.5], [3.0, -0.5, 1.25]])
+    x = backend.leaf(xn, "float64")
+    c = xp.clip(x, -0.3, 0.8)
+    (g,) = unigrad.grad(xp.sum(c * c), x, create_graph=True)
+    backend.close(g, np.where((xn > -0.3) & (xn < 0.8), 2 * xn, 0.0), rtol=0, atol=0)
+    v = xp.tile(g, (2, 1))
+    (h,) = unigrad.grad(xp.sum(v * backend.tensor(wn, "float64")), g, create_graph=True)
+    backend.close(h, wn[:2] + wn[2:], rtol=0, atol=0)
+    assert not backend.requires_grad(h)
+    # the same result taken with another input into a pass (d/dx: g + 2x inside the
+    # bounds, 0 outside), and into backward(inputs=)
+    inside = (xn > -0.3) & (xn < 0.8)
+    (h2, u) = unigrad.grad(xp.sum(g * x), [g, x], retain_graph=True)
+    backend.close(h2, xn, rtol=0, atol=0)
+    backend.close(u, np.where(inside, 4 * xn, 0.0), rtol=0, atol=0)
+    unigrad.backward(xp.sum(g * g), inputs=[g])
+    backend.close(backend.grad_of(g), np.where(inside, 4 * xn, 0.0), rtol=0, atol=0)

@@ -71,6 +71,7 @@ from ._quirks import (
     _refuse_pylayer_cuts,
     _refuse_wrong_kernels_among,
     _zero_grad,
+    own_unusable_nodes,
 )
 from ._records import (
     _GRAPH,
@@ -302,6 +303,7 @@ class PaddleBackend(Backend):
                             grads[i] = _NoHigherOrder.apply(g).clone()
             returned = list(grads)  # (the list ops' owners: `CONSUMED.adopt`)
             own_shared_nodes(grads)
+            own_unusable_nodes(grads)
             # (in fast mode too: a result that keeps paddle's spurious graph, a constant
             # that keeps its history, carries a record and reaches what strict mode's
             # result does not, and a later call refused there (16g, paddle's complex

@@ -3,7 +3,7 @@
 Wrong complex kernels of gradient graphs, inputs paddle treats as one tensor (a
 full-range slice aliases its source: `_tensor_methods` marks them), ``no_grad_vars`` at
 a ``PyLayer``'s output, view-op inputs beside their source, constant seeds of
-``create_graph`` passes.
+``create_graph`` passes, results a later pass cannot run into.
 """
 
 from __future__ import annotations
@@ -188,6 +188,33 @@ def _own_seeds(
         own.append(_grad_fn(s))
         out.append(s)
     return tuple(out), own
+
+
+#: Grad nodes that paddle 3.3.1 cannot run a later pass *into*: a ``create_graph``
+#: result made by one of them, taken as the input of a later pass, fails in paddle's
+#: engine (``SystemError: Invalid slot_id for GradTensorHolder::add()``), natively too:
+#: ``c = paddle.where(x > 0.8, full_like(x, 0.8), x)``,
+#: ``g = paddle.grad(sum(c * c), x, create_graph=True)``, then
+#: ``paddle.grad(tile(g, [2]), g)``. The same pass into ``g.clone()`` answers. Of the
+#: 50 paddle ops of a scan whose double-grad kernels run (elementwise, matmul, shape
+#: and indexing ops, activations; each result taken into tile, a product and a sum),
+#: only ``where`` fails. The namespace's ``clip`` is built on ``where`` (differential
+#: seed 6065, program 1858).
+_UNUSABLE_AS_INPUT = frozenset({"WhereDoubleGradNode"})
+
+
+def own_unusable_nodes(grads: list[Any]) -> None:
+    """Give each differentiable ``create_graph`` result whose node is in
+    `_UNUSABLE_AS_INPUT` an identity op of its own (in place): paddle's ``clone``, whose
+    ``AssignGradNode`` a later pass can run into, and which unigrad's structure pass reads
+    as linear (`_formulas`)."""
+    for i, g in enumerate(grads):
+        if g is None or g.stop_gradient:
+            continue
+        node = _grad_fn(g)
+        if node is not None and node.name() in _UNUSABLE_AS_INPUT:
+            with paddle.set_grad_enabled(True):  # (create_graph records, always)
+                grads[i] = g.clone()
 
 
 _COMPLEX_HIGHER_MESSAGE = message(
