@@ -6810,4 +6810,81 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a create_graph result of WhereDoubleGradNode (the namespace's clip) as "
+        "the input of a later pass: raw SystemError 'Invalid slot_id for "
+        "GradTensorHolder::add()' (differential seed 6065, program 1858)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[1.16, -0.6, -0.29], [-0.44, 1.47, -0.81]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(name="v2", op="clip", args=("x1",), params=(("hi", 0.8), ("lo", -0.3))),
+                Op(name="v3", op="tan", args=("v2",), params=()),
+                Op(name="v4", op="linalg.vecdot", args=("v2", "v3"), params=()),
+                Leaf(
+                    name="x5",
+                    data=[
+                        [(-0.5 + 1.34j), (0.52 - 0.22j), (0.26 + 1.02j)],
+                        [(0.68 + 0.48j), (-0.21 + 0.69j), (0.65 - 0.45j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v6", op="fft.irfft", args=("x5",), params=(("axis", -1),)),
+                Op(name="v7", op="fft.irfftn", args=("x5",), params=()),
+                Op(name="v8", op="fft.rfft", args=("v4",), params=(("axis", -1),)),
+                Op(name="v9", op="fft.rfftn", args=("v7",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v4",),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=("v8",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v11", op="tile", args=("g10[1]",), params=(("reps", (2, 1)),)),
+                Grad(
+                    name="g12",
+                    outputs=("v11",),
+                    inputs=("g10[2]",),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Op(
+                    name="v13",
+                    op="cumulative_prod",
+                    args=("v4",),
+                    params=(("axis", -1), ("include_initial", False)),
+                ),
+                Grad(
+                    name="g14",
+                    outputs=("v13", "v8"),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=(None, Seed(data=[(0.87 - 1.14j), (0.2 - 1.42j)], dtype="complex64")),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("g10[2]",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
