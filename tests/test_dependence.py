@@ -736,3 +736,33 @@ def test_the_third_derivative_of_a_product_of_three_leaves_is_a_constant(backend
     for g in gs:
         backend.close(g, 2.0, **TOL)
     assert not any(backend.requires_grad(g) for g in gs)
+
+
+@pytest.mark.parametrize("op", ["abs", "matrix_norm"])
+def test_an_unused_complex_input_leaves_a_real_abs_gradient_a_constant(backend, op) -> None:
+    """An unused complex input of the call brings no complex tensor into its graph:
+    ``abs`` of a real tensor stays piecewise linear, so its gradient is a constant
+    (paddle read ``abs``'s node as complex abs's, whose gradient has a derivative, in
+    any call with a complex tensor: the result required grad; differential seed 6074,
+    program 1610, ``matrix_norm(ord=-1)`` of a ``concat``). Unused: zeros with
+    ``materialize_grads``. Exact (sums of signs in float64)."""
+    xp = backend.xp
+    an = np.array([[-1.42, -1.23], [0.51, 0.41]])
+    xn = np.array([[-0.43, 1.15], [0.45, 0.67]])
+    a = backend.leaf(an, "float64")
+    x = backend.leaf(xn, "float64")
+    c = backend.leaf([-0.68 + 1.12j, -0.51 - 0.38j], "complex128")
+    v = xp.concat([x, a], axis=-1)
+    if op == "abs":
+        y = xp.sum(xp.abs(v))
+        want = np.sign(xn)
+    else:  # the smallest column sum of |v|: the first column's
+        y = xp.sum(xp.linalg.matrix_norm(v, keepdims=True, ord=-1))
+        want = np.zeros_like(xn)
+        want[:, 0] = np.sign(xn[:, 0])
+    gc, gx = unigrad.grad(y, [c, x], create_graph=True, materialize_grads=True)
+    backend.close(gc, np.zeros(2), rtol=0, atol=0)
+    backend.close(gx, want, rtol=0, atol=0)
+    assert not backend.requires_grad(gx)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(gx), x)
