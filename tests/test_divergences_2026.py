@@ -1501,3 +1501,25 @@ def test_a_list_op_operand_branch_freed_by_backward_leads_to_no_input(
     backend.close(g, np.ones(3), rtol=0, atol=0)
     with pytest.raises(unigrad.GraphFreedError):  # the branch toward b is consumed
         unigrad.grad(xp.sum(lst()), [x, b])
+
+
+def test_an_output_reached_only_through_a_cut_runs_no_complex_abs_double_grad(backend: B) -> None:
+    """``g = d(sum(acosh(|x|^2 + 1.25)))/dx`` (complex ``x``, ``create_graph=True``), then
+    a pass from ``[v, 2 g]`` toward ``x`` with ``g`` cut: the second output reaches ``x``
+    only through the cut, so the gradient is ``v``'s alone. paddle ran the cut branch
+    (zeroed) through complex ``abs``'s double-grad node, which cannot cast those zeros:
+    `UnsupportedDtypeError` (differential seed 6076, program 4442). The gradient is
+    compared with the one of ``v`` alone. Tolerance 1e-12 (float64)."""
+    xp = backend.xp
+    x = backend.leaf([[1.35 - 0.23j, 0.98 + 0.34j], [0.7 - 0.83j, 0.55 - 1.42j]], "complex128")
+    a = xp.abs(x)
+    v = xp.acosh(a * a + 1.25)
+    (g,) = unigrad.grad(xp.sum(v), x, create_graph=True)
+    w = xp.expand_dims(g * 2.0, axis=2)
+    sv = backend.tensor([[0.83, 0.63], [1.44, -1.08]], "float64")
+    sw = backend.tensor(
+        [[[-1.02 - 0.55j], [1.49 - 0.64j]], [[-1.18 - 1.32j], [0.81 + 1.5j]]], "complex128"
+    )
+    (got,) = unigrad.grad([v, w], x, grad_outputs=[sv, sw], create_graph=True, no_grad_vars=[g])
+    (want,) = unigrad.grad(v, x, grad_outputs=sv, retain_graph=True)
+    backend.close(got, backend.np(want), rtol=1e-12, atol=1e-12)

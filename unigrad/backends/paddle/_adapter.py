@@ -403,17 +403,21 @@ class PaddleBackend(Backend):
             try:
                 computed = self._grads(request, used)
             except Exception as err:
-                if uncut is reached or isinstance(err, GraphFreedError):
+                if isinstance(err, GraphFreedError):
                     raise
-                # the pass ran the cut branches toward inputs reached only through a cut
-                # for their consumed nodes alone, and failed elsewhere (paddle 3.3.1's
-                # complex abs double-grad node casts its zeros: "Data type (complex64) is
-                # not supported when casting"): a consumed node there raises, else the
-                # pass toward the inputs reached past the cuts answers, as it does where
-                # no node was ever consumed (differential seed 4040, program 1065 after
-                # 1064: test_a_failing_cut_branch_leaves_its_inputs_unused_after_a_consumed_graph
-                # in test_divergences_2026.py)
-                run, used, computed = self._past_the_cuts(request, run, reached, err)
+                if uncut is reached:  # (no consumed node: the cut branches need not run)
+                    computed = self._without_cut_outputs(request, used, set(cut_nodes), err)
+                else:
+                    # the pass ran the cut branches toward inputs reached only through a
+                    # cut for their consumed nodes alone, and failed elsewhere (paddle
+                    # 3.3.1's complex abs double-grad node casts its zeros: "Data type
+                    # (complex64) is not supported when casting"): a consumed node there
+                    # raises, else the pass toward the inputs reached past the cuts
+                    # answers, as it does where no node was ever consumed (differential
+                    # seed 4040, program 1065 after 1064:
+                    # test_a_failing_cut_branch_leaves_its_inputs_unused_after_a_consumed_graph
+                    # in test_divergences_2026.py)
+                    run, used, computed = self._past_the_cuts(request, run, reached, err)
         finally:
             _PASS.cuts = frozenset()
             for h in handles:
@@ -449,6 +453,30 @@ class PaddleBackend(Backend):
         )
         used = tuple(inputs[i] for i in past)
         return past, used, self._grads(request, used) if past else []
+
+    def _without_cut_outputs(
+        self, request: GradRequest, inputs: tuple[Any, ...], cuts: set[Any], err: Exception
+    ) -> list[Any]:
+        """`_grad_cut`'s pass toward ``inputs`` failed with ``err`` where no node was ever
+        consumed: the same pass from the outputs that reach an input past the cuts. An
+        output whose every path to the inputs crosses a cut sends them zeros, but
+        paddle's pass runs its branch: through complex ``abs``'s double-grad node, which
+        cannot cast the zeros there ("Data type (complex128) is not supported when
+        casting", an `UnsupportedDtypeError`: differential seed 6076, program 4442).
+        ``err`` again where every output reaches an input past the cuts."""
+        targets = {_grad_fn(x) for x in inputs}
+        keep = [
+            j
+            for j, y in enumerate(request.outputs)
+            if not targets.isdisjoint(_reachable((y,), cuts))
+        ]
+        if len(keep) == len(request.outputs) or not keep:
+            raise err
+        part = request._replace(
+            outputs=tuple(request.outputs[j] for j in keep),
+            seeds=tuple(request.seeds[j] for j in keep),
+        )
+        return self._grads(part, inputs)
 
     def _grads(self, request: GradRequest, inputs: tuple[Any, ...]) -> list[Any]:
         grad_mode = _has_grad()

@@ -6970,4 +6970,92 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: an output that reaches the input only through a cut ran its zeroed "
+        "branch through complex abs's double-grad node, which cannot cast the zeros: "
+        "UnsupportedDtypeError (differential seed 6076, program 4442)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[(1.35 - 0.23j), (0.98 + 0.34j)], [(0.7 - 0.83j), (0.55 - 1.42j)]],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v2", op="abs", args=("x1",), params=()),
+                Op(name="v3", op="acos", args=("v2",), params=()),
+                Op(name="v4", op="acosh", args=("v2",), params=()),
+                Op(name="v5", op="add", args=("v4", "v3"), params=()),
+                Grad(
+                    name="g6",
+                    outputs=("v5", "v5"),
+                    inputs=("x1", "x1", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v7", op="sin", args=("g6[2]",), params=()),
+                Op(name="v8", op="expand_dims", args=("g6[1]",), params=(("axis", 2),)),
+                Grad(
+                    name="g9",
+                    outputs=("v4", "v8"),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(data=[[0.83, 0.63], [1.44, -1.08]], dtype="float64"),
+                        Seed(
+                            data=[
+                                [[(-1.02 - 0.55j)], [(1.49 - 0.64j)]],
+                                [[(-1.18 - 1.32j)], [(0.81 + 1.5j)]],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=("g6[1]",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v10", op="acosh", args=("g9[1]",), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10", "v10"),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-0.48 + 1.43j), (0.98 - 1.4j)],
+                                [(0.5 - 1.05j), (1.35 - 1.44j)],
+                            ],
+                            dtype="complex128",
+                        ),
+                        Seed(
+                            data=[
+                                [[(1.25 + 1.14j), (0.46 - 1.19j)], [(0.7 - 1.14j), (1.01 - 0.48j)]],
+                                [
+                                    [(-0.54 + 1.39j), (-0.36 + 0.67j)],
+                                    [(0.57 + 0.91j), (0.48 + 1.21j)],
+                                ],
+                            ],
+                            dtype="complex128",
+                        ),
+                    ),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
