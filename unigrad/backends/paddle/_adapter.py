@@ -417,7 +417,9 @@ class PaddleBackend(Backend):
                     # seed 4040, program 1065 after 1064:
                     # test_a_failing_cut_branch_leaves_its_inputs_unused_after_a_consumed_graph
                     # in test_divergences_2026.py)
-                    run, used, computed = self._past_the_cuts(request, run, reached, err)
+                    run, used, computed = self._past_the_cuts(
+                        request, run, reached, set(cut_nodes), err
+                    )
         finally:
             _PASS.cuts = frozenset()
             for h in handles:
@@ -437,28 +439,41 @@ class PaddleBackend(Backend):
         return grads
 
     def _past_the_cuts(
-        self, request: GradRequest, run: list[int], reached: set[Any], err: Exception
+        self,
+        request: GradRequest,
+        run: list[int],
+        reached: set[Any],
+        cuts: set[Any],
+        err: Exception,
     ) -> tuple[list[int], tuple[Any, ...], list[Any]]:
         """`_grad_cut`'s pass toward the inputs ``run`` failed with ``err`` (not a consumed
-        node's) where some of them are reached only through a cut: `GraphFreedError` if a
-        consumed node toward them raises (paddle's engine may have failed before it ran
-        one), else the pass toward those reached past the cuts (``err`` again where
-        ``run`` has no other). Returns the new ``run``, its inputs and their gradients."""
+        node's) after a consuming pass: `GraphFreedError` if a consumed node toward them
+        raises (paddle's engine may have failed before it ran one), else the pass toward
+        those reached past the cuts, from the outputs that reach them past the cuts
+        (`_without_cut_outputs`). Returns the new ``run``, its inputs and their
+        gradients."""
         inputs = request.inputs
         past = [i for i in run if _grad_fn(inputs[i]) in reached]
-        if len(past) == len(run):
-            raise err  # (the pass a graph with no consumed node runs: its answer)
         _refuse_consumed_toward(
             request.outputs, tuple(inputs[i] for i in run), _checked(request.outputs)
         )
         used = tuple(inputs[i] for i in past)
-        return past, used, self._grads(request, used) if past else []
+        if not past:
+            return past, used, []
+        if len(past) < len(run):
+            try:
+                return past, used, self._grads(request, used)
+            except GraphFreedError:
+                raise
+            except Exception as again:
+                err = again
+        return past, used, self._without_cut_outputs(request, used, cuts, err)
 
     def _without_cut_outputs(
         self, request: GradRequest, inputs: tuple[Any, ...], cuts: set[Any], err: Exception
     ) -> list[Any]:
-        """`_grad_cut`'s pass toward ``inputs`` failed with ``err`` where no node was ever
-        consumed: the same pass from the outputs that reach an input past the cuts. An
+        """`_grad_cut`'s pass toward ``inputs`` failed with ``err``: the same pass from the
+        outputs that reach an input past the cuts (``inputs`` are reached so). An
         output whose every path to the inputs crosses a cut sends them zeros, but
         paddle's pass runs its branch: through complex ``abs``'s double-grad node, which
         cannot cast the zeros there ("Data type (complex128) is not supported when
