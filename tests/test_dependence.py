@@ -766,3 +766,36 @@ def test_an_unused_complex_input_leaves_a_real_abs_gradient_a_constant(backend, 
     assert not backend.requires_grad(gx)
     with pytest.raises(NotDifferentiableError):
         unigrad.grad(xp.sum(gx), x)
+
+
+@pytest.mark.parametrize("op", ["take_along_axis", "tile", "repeat"])
+def test_a_gradient_linear_in_a_parameter_through_an_index_op_is_a_constant(backend, op) -> None:
+    """``g = d(sum(f(x) @ w))/dx`` with ``f`` a linear index op (``take_along_axis``,
+    ``tile``, ``repeat``) is linear in ``w``; ``d(sum(g * m))/dw`` with a constant ``m``
+    is then a constant, so it requires no grad and a further derivative raises. paddle
+    read the double-grad nodes of those ops as unknown formulas: the result required
+    grad (differential seed 6078, program 2930). Values: ``f``'s adjoint of ``m``
+    contracted with ``x``-free ones, checked by the float64 closed form. Exact."""
+    xp = backend.xp
+    xn = np.array([[0.21, -0.75], [-0.48, 0.42], [-1.11, -0.49]])
+    idx = np.array([[2, 2], [2, 0], [1, 0]])
+    mn = np.array([[1.0, 0.0], [0.5, -2.0], [0.0, 3.0]])
+    x = backend.leaf(xn, "float64")
+    w = backend.leaf([-0.99, 0.64], "float64")
+    f = {
+        "take_along_axis": lambda t: xp.take_along_axis(t, backend.constant(idx, "int64"), axis=0),
+        "tile": lambda t: xp.tile(t, (2, 1)),
+        "repeat": lambda t: xp.repeat(t, 2, axis=0),
+    }[op]
+    (g,) = unigrad.grad(xp.sum(xp.linalg.matmul(f(x), w)), x, create_graph=True)
+    (h,) = unigrad.grad(xp.sum(g * backend.tensor(mn, "float64")), w, create_graph=True)
+    # g[r, c] = w[c] * (how many rows of f(x) read x[r]): h[c] = sum_r m[r, c] * count[r]
+    count = {
+        "take_along_axis": np.stack([np.bincount(idx[:, c], minlength=3) for c in range(2)], 1),
+        "tile": np.full((3, 2), 2.0),
+        "repeat": np.full((3, 2), 2.0),
+    }[op]
+    backend.close(h, np.sum(mn * count, axis=0), rtol=0, atol=0)
+    assert not backend.requires_grad(h)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(h), w)

@@ -95,6 +95,12 @@ LINEAR = frozenset(
         "GatherDoubleGradNode",
         "GatherNdDoubleGradNode",
         "IndexElementwiseGetDoubleGradNode",
+        # (the namespace's take_along_axis, tile and repeat: read as unknown, a constant
+        # second derivative through take_along_axis required grad, differential seed
+        # 6078, program 2930)
+        "TakeAlongAxisDoubleGradNode",
+        "TileDoubleGradNode",
+        "RepeatInterleaveDoubleGradNode",
     }
 )
 

@@ -7058,4 +7058,66 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: the double-grad nodes of take_along_axis, tile and repeat read as "
+        "unknown formulas: a constant second derivative through take_along_axis required "
+        "grad (differential seed 6078, program 2930)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.21, -0.75], [-0.48, 0.42], [-1.11, -0.49]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Leaf(name="i2", data=[[2, 2], [2, 0], [1, 0]], dtype="int64", watched=False),
+                Op(name="v3", op="take_along_axis", args=("x1", "i2"), params=(("axis", 0),)),
+                Op(name="v4", op="tan", args=("v3",), params=()),
+                Op(name="v5", op="tanh", args=("v4",), params=()),
+                Leaf(name="x6", data=[-0.99, 0.64], dtype="float32", watched=True),
+                Op(name="v7", op="tensordot", args=("v3", "x6"), params=(("axes", 1),)),
+                Grad(
+                    name="g8",
+                    outputs=("v7", "v7"),
+                    inputs=("v7", "x1"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v9", op="isnan", args=("g8[1]",), params=(("dtype", "float32"),)),
+                Grad(
+                    name="g10",
+                    outputs=("v9",),
+                    inputs=("x6",),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Op(name="v11", op="linalg.matmul", args=("v3", "g10[0]"), params=()),
+                Grad(
+                    name="g12",
+                    outputs=("v11",),
+                    inputs=("x6", "x1", "x6"),
+                    seeds=(Seed(data=[-0.76, -0.22, -0.53], dtype="float32"),),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
