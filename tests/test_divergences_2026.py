@@ -1531,3 +1531,50 @@ def test_an_output_reached_only_through_a_cut_runs_no_complex_abs_double_grad(
     (got,) = unigrad.grad([v, w], x, grad_outputs=[sv, sw], create_graph=True, no_grad_vars=[g])
     (want,) = unigrad.grad(v, x, grad_outputs=sv, retain_graph=True)
     backend.close(got, backend.np(want), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("fn", ["shift", "sin", "square"])
+def test_a_real_call_through_complex_values_never_gives_a_wrong_second_derivative(
+    backend: B, fn: str
+) -> None:
+    """``y = sum(|f(x)|)`` for real ``x`` through complex values (``f(x) = x + 0.5j``,
+    ``sin(x c)``, ``(x c)^2 + c``). Its gradient ``Re(conj(f) f') / |f|`` depends on
+    ``x``, so with ``create_graph=True`` it requires grad, and its derivative is the
+    second derivative. paddle computes complex double-grad kernels wrongly
+    (`_quirks._COMPLEX_HIGHER_MESSAGE`) and had only refused calls with complex inputs or
+    outputs: here it gave wrong numbers (``sin``: 0.244 for 0.258), and detached the
+    ``shift`` gradient, reading ``abs`` as a real one. On paddle the second pass is
+    refused (`HigherOrderUnavailableError`, rule 7). The gradient is exact to 1e-12; the
+    second derivative is checked against central differences of the closed form
+    (step 1e-5, tolerance 1e-6)."""
+    xp = backend.xp
+    xn = np.array([0.3, -1.2, 0.7])
+    cn = 0.5 + 1.0j
+    f, df = {
+        "shift": (lambda t: t + 0.5j, lambda t: np.ones_like(t)),
+        "sin": (lambda t: np.sin(t * cn), lambda t: cn * np.cos(t * cn)),
+        "square": (lambda t: (t * cn) ** 2 + cn, lambda t: 2 * cn * cn * t),
+    }[fn]
+
+    def grad_closed(t: np.ndarray) -> np.ndarray:
+        v = f(t)
+        return np.real(np.conj(v) * df(t)) / np.abs(v)
+
+    x = backend.leaf(xn, "float64")
+    z = xp.astype(x, xp.complex128)
+    c = backend.tensor(np.full(3, cn), "complex128")
+    v = {
+        "shift": lambda: z + backend.tensor(np.full(3, 0.5j), "complex128"),
+        "sin": lambda: xp.sin(z * c),
+        "square": lambda: (z * c) * (z * c) + c,
+    }[fn]()
+    (g,) = unigrad.grad(xp.sum(xp.abs(v)), x, create_graph=True)
+    backend.close(g, grad_closed(xn), rtol=1e-12, atol=1e-12)
+    assert backend.requires_grad(g)
+    if backend.name == "paddle":
+        with pytest.raises(unigrad.HigherOrderUnavailableError, match="complex"):
+            unigrad.grad(xp.sum(g), x)
+        return
+    (h,) = unigrad.grad(xp.sum(g), x)
+    eps = 1e-5
+    backend.close(h, (grad_closed(xn + eps) - grad_closed(xn - eps)) / (2 * eps), rtol=0, atol=1e-6)

@@ -294,6 +294,37 @@ def imag_primitive() -> Any:
     return imag
 
 
+@functools.cache
+def astype_primitive() -> Any:
+    """``astype`` whose derivative of a cast from real to complex is the real part of
+    the gradient: autograd 1.9.1's rule casts the complex gradient to the real dtype,
+    which NumPy does with a ``ComplexWarning`` ("discards the imaginary part") on every
+    pass through such a cast (``abs(astype(x, complex128) + 0.5j)``). The value is the
+    same: the real part."""
+    import autograd.numpy as anp
+    import numpy as np
+    from autograd.extend import defvjp, primitive
+
+    def raw_astype(x: Any, dtype: Any, /, *, copy: bool = True, device: Any = None) -> Any:
+        return np.astype(np.asarray(x), dtype, copy=copy)
+
+    raw_astype.__name__ = raw_astype.__qualname__ = "astype"
+
+    def vjp(ans: Any, x: Any, dtype: Any, **_: Any) -> Any:
+        real, source = not np.iscomplexobj(x), np.result_type(x)
+
+        def back(g: Any) -> Any:  # (g may be boxed: a create_graph pass differentiates it)
+            if real and anp.iscomplexobj(g):
+                g = anp.real(g)
+            return astype(g, source)
+
+        return back
+
+    astype: Any = primitive(raw_astype)
+    defvjp(astype, vjp)
+    return astype
+
+
 # ---- fft: autograd differentiates real FFTs of even lengths only -----------------
 def _axis_slice(ndim: int, axis: int, sl: slice) -> tuple[slice, ...]:
     idx = [slice(None)] * ndim
@@ -588,6 +619,7 @@ def build() -> _Module:
         tan=tan,
         tanh=tanh,
         imag=imag_primitive(),
+        astype=astype_primitive(),
         mean=c.bind(_mean, anp, "mean"),
         copysign=c.bind(_copysign, anp, "copysign"),
         positive=c.bind(_positive, anp, "positive"),

@@ -71,7 +71,11 @@ from ._quirks import (
     _refuse_pylayer_cuts,
     _refuse_wrong_kernels_among,
     _zero_grad,
+    complex_cast_seen,
+    no_higher_order_made,
     own_unusable_nodes,
+    refuse_no_higher_order,
+    watch_complex_casts,
 )
 from ._records import (
     _GRAPH,
@@ -203,13 +207,19 @@ class PaddleBackend(Backend):
         node measured (mul, exp, sin, cos, tanh) misses a conjugation; complex ``abs``'s
         has no edge to ``z`` at all. A complex pass through a gradient graph (a node
         made by ``create_graph=True``) is refused."""
-        if not _complex_call(outputs, inputs):
+        complex_call = _complex_call(outputs, inputs)
+        if not complex_call and not no_higher_order_made():
             return
         # (not past the running pass's no_grad_vars: the cut branch brings zeros, which
         # `_NoHigherOrder` lets through: test_a_complex_create_graph_result_as_a_cut in
         # test_any_program.py)
         roots = map(_grad_fn, outputs)
-        _refuse_wrong_kernels_among(reach(roots, next_functions, key=node_ptr, exclude=_PASS.cuts))
+        nodes = list(reach(roots, next_functions, key=node_ptr, exclude=_PASS.cuts))
+        if complex_call:
+            _refuse_wrong_kernels_among(nodes)
+        # (a real pass through a complex call's result, or a real call's that computed
+        # through complex values: `watch_complex_casts`)
+        refuse_no_higher_order(nodes)
 
     def _call(
         self,
@@ -270,8 +280,12 @@ class PaddleBackend(Backend):
             # unigrad's own, whose node is known to be a constant (`seed_copies`)
             live = [t for t in request.seeds if t is not None and not t.stop_gradient]
             seeds, own = _own_seeds(request.outputs, request.seeds)
+            real = not _any_complex(request.outputs, request.inputs)
             with ENGINE_LOCK:
+                if real:  # (a real call's complex intermediates: `watch_complex_casts`)
+                    watch_complex_casts(request.outputs)
                 grads = self._grad(request._replace(seeds=seeds))
+                through_complex = real and complex_cast_seen()
         else:
             with ENGINE_LOCK:
                 grads = self._grad(request)
@@ -289,7 +303,7 @@ class PaddleBackend(Backend):
             # complex one beside a real call left the real abs's constant gradient
             # requiring grad, differential seed 6074, program 1610)
             used = [x for x, g in zip(inputs, grads, strict=True) if g is not None]
-            complex_graph = _any_complex(request.outputs, used)
+            complex_graph = through_complex or _any_complex(request.outputs, used)
             stop = _STOP_STRUCTURE if complex_graph else frozenset()
             if complex_graph:
                 # paddle differentiates complex gradients wrongly (`_refuse_wrong_kernels`)

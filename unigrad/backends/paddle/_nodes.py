@@ -29,10 +29,12 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 __all__ = [
+    "cast_walked",
     "clean",
     "forgetter",
     "hold",
     "kids",
+    "mark_cast_walked",
     "mark_clean",
     "memo",
     "name",
@@ -55,17 +57,20 @@ class _Memo:
         derived: ``node -> what a walk derived from the node alone`` (`remember`).
         clean: nodes whose whole graph a walk found free of rule 14's cut nodes
             (`clean`, `_cuts._cuts_dependence`).
+        casts: nodes whose whole graph a walk gave its cast nodes' hooks
+            (`cast_walked`, `_quirks.watch_complex_casts`).
         held: ``id(tensor) -> a weak reference to it``, for each tensor whose graph the
             memo may hold; the first one freed empties the memo.
     """
 
-    __slots__ = ("clean", "derived", "held", "kids", "names")
+    __slots__ = ("casts", "clean", "derived", "held", "kids", "names")
 
     def __init__(self) -> None:
         self.kids: dict[Any, list[Any]] = {}
         self.names: dict[Any, str] = {}
         self.derived: dict[Any, Any] = {}
         self.clean: set[Any] = set()
+        self.casts: set[Any] = set()
         self.held: dict[int, weakref.ref[Any]] = {}
 
     def empty(self, _: weakref.ref[Any] | None = None) -> None:
@@ -77,6 +82,7 @@ class _Memo:
         self.names.clear()
         self.derived.clear()
         self.clean.clear()
+        self.casts.clear()
 
 
 #: The one memo, for the life of the process (see the module docstring).
@@ -155,6 +161,21 @@ def mark_clean(nodes: Iterable[Any]) -> None:
     """Note that the whole graph of each of ``nodes`` is free of rule 14's cut nodes,
     for as long as the memo holds their graphs (a walk that holds its tensors)."""
     table = _MEMO.clean
+    if len(table) >= _LIMIT:
+        table.clear()
+    table.update(nodes)
+
+
+def cast_walked() -> set[Any]:
+    """The nodes whose whole graph a walk gave its cast nodes' hooks (read only;
+    `mark_cast_walked` adds to it)."""
+    return _MEMO.casts
+
+
+def mark_cast_walked(nodes: Iterable[Any]) -> None:
+    """Note that every cast node in the graph of each of ``nodes`` has its hook, for as
+    long as the memo holds their graphs."""
+    table = _MEMO.casts
     if len(table) >= _LIMIT:
         table.clear()
     table.update(nodes)

@@ -21,7 +21,8 @@ from ..._errors import (
 from ._cuts import _reachable
 from ._dtypes import _kind_of
 from ._engine import _PASS
-from ._refcounts import _grad_fn
+from ._nodes import cast_walked, hold, kids, mark_cast_walked, name, reach
+from ._refcounts import _grad_fn, _handed
 from ._tensor_methods import _ALIAS
 
 #: Grad nodes whose complex kernels paddle computes wrongly: node name -> op.
@@ -217,10 +218,58 @@ def own_unusable_nodes(grads: list[Any]) -> None:
                 grads[i] = g.clone()
 
 
+def watch_complex_casts(outputs: Sequence[Any]) -> None:
+    """Before a ``create_graph`` pass of a real call: give each cast node of the outputs'
+    graph a post-hook (`_cast_hook`) that notes, in ``_PASS``, a gradient it turns from
+    complex to real, the backward of a cast of a real tensor to complex.
+
+    A real call may compute through complex tensors (``abs(x.astype(complex) + 1j)``),
+    whose double-grad kernels paddle computes wrongly (`_COMPLEX_HIGHER_MESSAGE`): the
+    second derivative of ``sum(real(sin(x * c)))`` came out as ``-0.195`` where torch and
+    the closed form ``real(-c^2 sin(x c))`` give ``0.418``. Such a call's results refuse a
+    later pass, as a complex call's do (`complex_cast_seen`). paddle's nodes do not
+    expose dtypes; the gradients a node's hook sees do. A graph is walked once while the
+    memo holds it (`_nodes.cast_walked`)."""
+    hold(outputs)
+    done = cast_walked()
+    seen: list[Any] = []
+
+    def onward(node: Any) -> bool:
+        return node not in done
+
+    for node in reach(map(_grad_fn, outputs), kids, through=onward):
+        if node not in done and name(node) == "CastGradNode":
+            node._register_post_hook(_cast_hook)
+        seen.append(node)
+    mark_cast_walked(seen)
+    _PASS.__dict__["complex_cast"] = False
+
+
+def complex_cast_seen() -> bool:
+    """Whether the pass since `watch_complex_casts` turned a complex gradient real at a
+    cast node (and forget it)."""
+    state = _PASS.__dict__
+    seen = bool(state.get("complex_cast"))
+    state["complex_cast"] = False
+    return seen
+
+
+def _cast_hook(*args: Any) -> Any:
+    """A cast node's post-hook: ``args[0]`` holds the gradients it hands on (its forward
+    input's dtype), ``args[1]`` those it received (its forward output's)."""
+    handed, received = args[0], args[1]
+    if any(t is not None and t.is_complex() for t in received) and not any(
+        t is not None and t.is_complex() for t in handed
+    ):
+        _PASS.__dict__["complex_cast"] = True
+    return _handed(handed)
+
+
 _COMPLEX_HIGHER_MESSAGE = message(
     "paddle's complex higher-order derivatives give wrong values",
     expected="a second (or higher) derivative on real dtypes",
-    got="a pass through the gradient of a complex function taken with create_graph=True",
+    got="a pass through a gradient taken with create_graph=True of a function with "
+    "complex inputs, outputs or intermediate values",
     fix="Differentiate complex functions once on paddle (split them into real and "
     "imaginary parts for higher orders), or use another backend.",
 )
@@ -230,10 +279,14 @@ class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
     """The identity on a complex ``create_graph`` result, whose backward refuses: any
     pass through it (grad or backward, from any output) raises
     `HigherOrderUnavailableError` instead of paddle's wrong numbers, except a pass that
-    brings it only zeros (a cut)."""
+    brings it only zeros (a cut). A pass whose outputs' graph holds one is refused
+    before it runs, too (`refuse_no_higher_order`): paddle's graph of the result may
+    not lead to an input it depends on (complex ``abs``'s double-grad node has no edge
+    to its operand), so that paddle's pass would never run the node."""
 
     @staticmethod
     def forward(ctx: Any, g: Any) -> Any:
+        _NO_HIGHER_ORDER_MADE[0] = True
         return g.clone()
 
     @staticmethod
@@ -248,6 +301,26 @@ class _NoHigherOrder(paddle.autograd.PyLayer):  # type: ignore[misc]
         # raised inside paddle's engine, which wraps it: the pass re-raises this one
         _PASS.__dict__["nested"] = err = HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
         raise err
+
+
+#: Whether this process made a `_NoHigherOrder` node: from then on, every pass looks
+#: for one among the nodes its outputs reach (`refuse_no_higher_order`).
+_NO_HIGHER_ORDER_MADE = [False]
+
+#: The name paddle gives `_NoHigherOrder`'s nodes.
+_NO_HIGHER_ORDER_NODE = "GradNodePyLayer__NoHigherOrder"
+
+
+def no_higher_order_made() -> bool:
+    """Whether a `_NoHigherOrder` node may be alive (one was made in this process)."""
+    return _NO_HIGHER_ORDER_MADE[0]
+
+
+def refuse_no_higher_order(nodes: Iterable[Any]) -> None:
+    """Raise `HigherOrderUnavailableError` if one of ``nodes`` (those a pass's outputs
+    reach, past no cut) is a `_NoHigherOrder` node."""
+    if any(n.name() == _NO_HIGHER_ORDER_NODE for n in nodes):
+        raise HigherOrderUnavailableError(_COMPLEX_HIGHER_MESSAGE)
 
 
 def _complex_call(outputs: Sequence[Any], inputs: Sequence[Any]) -> bool:
