@@ -751,18 +751,26 @@ def _clip_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
 
 
 def _astype_draw(b: Builder, a: Var) -> Drawn:
-    to = {
-        "float32": "float64",
-        "float64": "float32",
-        "complex64": "complex128",
-        "complex128": "complex64",
-    }[a.dtype]
+    """The other width of ``a``'s kind, or (from a real dtype) the complex dtype of its
+    width: a real call may compute through complex values."""
+    to = b.choice(
+        {
+            "float32": ("float64", "complex64"),
+            "float64": ("float32", "complex128"),
+            "complex64": ("complex128",),
+            "complex128": ("complex64",),
+        }[a.dtype]
+    )
     return (a,), a.shape, to, {"dtype": to}
 
 
 def _astype_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
     a = r[0]
     to = p["dtype"]
+    if "complex" in to and not a.is_complex:  # rounded to the real width, then complex
+        part = _real_dt(to)
+        mid = a if a.dtype == part else _astype_ref((a,), {"dtype": part})
+        return F.to_complex(mid, to)
 
     def apply(a: RV) -> RV:
         return _astype_ref((a,), p)
