@@ -4,6 +4,9 @@ paddle.grad differs from the contract in ways this package closes, one module a 
 
 * `_adapter`: `PaddleBackend`, the `Backend` itself: requests in, ``paddle.grad`` and
   ``Tensor.backward`` run, results out; ``is_grads_batched`` as a loop over seeds.
+* `_cut_passes`: ``grad`` with ``no_grad_vars`` (rule 11): zeroing hooks on the cuts,
+  the inputs reached past them, and the passes that compute the answer another way
+  where paddle's pass through the cuts fails.
 * `_engine`: paddle's engine as unigrad runs it: one re-entrant lock (paddle's engine
   crashes when two threads run a backward pass), the running pass's per-thread state,
   glog's warnings off during unigrad's passes, paddle's errors as unigrad's.
@@ -17,21 +20,25 @@ paddle.grad differs from the contract in ways this package closes, one module a 
 * `_nodes`: paddle's grad nodes as the other modules read them: the memo of their edges
   and names, and `reach`, the one depth-first walk every reachability question shares.
 
-State: each module keeps its registries in one object with a documented lifetime, read
-and changed under `_engine.ENGINE_LOCK`: `_consumption.CONSUMED` (consumed nodes and
-their hooks), `_records.CALLS` (the records of live create_graph results),
-`_structure.DECIDED` (what the structure pass decided about them), `_nodes._MEMO`
-(the node memo), `_engine._PASS` (the running pass, per thread); and `_adapter._WATCHED`
-(the leaves `watch` made, while they live).
 * `_quirks`: paddle's own defects where unigrad meets them (wrong complex kernels of
-  gradient graphs, inputs paddle treats as one tensor, view-op inputs, PyLayer cuts,
-  constant seeds), each with the paddle version and the test or issue that shows it.
+  gradient graphs, and the casts that bring complex values into a real call; inputs
+  paddle treats as one tensor, view-op inputs, PyLayer cuts, constant seeds, results a
+  later pass cannot run into), each with the paddle version and the test or issue that
+  shows it.
 * `_tensor_methods`: the ``paddle.Tensor`` methods unigrad wraps when the backend loads
   (full-slice marks, ``a / b`` to any order, scalar conversions, operators with another
   framework's tensor), each passing every other call to paddle.
 * `_refcounts`: paddle 3.3.1's leaked references (``Tensor.grad_fn``, post-hook results),
   measured at import and given back.
 * `_dtypes`: paddle's dtypes as the contract's kinds.
+
+State: each module keeps its registries in one object with a documented lifetime, read
+and changed under `_engine.ENGINE_LOCK`: `_consumption.CONSUMED` (consumed nodes and
+their hooks), `_records.CALLS` (the records of live create_graph results),
+`_structure.DECIDED` (what the structure pass decided about them), `_nodes._MEMO`
+(the node memo), `_engine._PASS` (the running pass, per thread); and `_adapter._WATCHED`
+(the leaves `watch` made, while they live); `_quirks._NO_HIGHER_ORDER_MADE` (whether
+a pass must look for a refusing identity, for the life of the process).
 """
 
 from __future__ import annotations
