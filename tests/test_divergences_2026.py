@@ -1578,3 +1578,23 @@ def test_a_real_call_through_complex_values_never_gives_a_wrong_second_derivativ
     (h,) = unigrad.grad(xp.sum(g), x)
     eps = 1e-5
     backend.close(h, (grad_closed(xn + eps) - grad_closed(xn - eps)) / (2 * eps), rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", ["complex-call", "real-call-through-complex"])
+def test_a_refusing_create_graph_result_as_the_only_input_answers(backend: B, kind: str) -> None:
+    """A ``create_graph`` result that refuses further passes on paddle (a complex call's,
+    or a real call's that computed through complex values) taken as the input of a later
+    pass: the pass stops at it and runs none of its graph, so it is a first derivative
+    and answers (``d(sum(|g|^2))/dg = 2 g``, torch's convention for a complex input).
+    paddle refused it: its refusal walked past the input into the result's graph.
+    Tolerance 1e-12 (float64)."""
+    xp = backend.xp
+    if kind == "complex-call":
+        z = backend.leaf([0.3 + 0.4j, -1.0 + 0.2j], "complex128")
+        (g,) = unigrad.grad(xp.sum(xp.abs(xp.sin(z))), z, create_graph=True)
+    else:
+        x = backend.leaf([0.3, -1.2], "float64")
+        z = xp.astype(x, xp.complex128) + backend.tensor([0.5j, 0.5j], "complex128")
+        (g,) = unigrad.grad(xp.sum(xp.abs(z)), x, create_graph=True)
+    (d,) = unigrad.grad(xp.sum(xp.abs(g) * xp.abs(g)), g)
+    backend.close(d, 2 * backend.np(g), rtol=1e-12, atol=1e-12)

@@ -108,6 +108,22 @@ def _leaf_nodes(roots: list[Any]) -> set[Any]:
 _NONE_RAISES: frozenset[int] = frozenset()
 
 
+def _stops(inputs: Sequence[Any]) -> set[int]:
+    """The pointers of the inputs' nodes a pass stops at: all but an input's that leads
+    to another input (the pass runs on through it). A gradient graph behind an input
+    that the pass does not go past is not the pass's (``grad(sum(abs(g * g)), g)`` of a
+    complex ``create_graph`` result ``g`` is a first derivative)."""
+    nodes = {n.node_ptr(): n for n in map(_grad_fn, inputs) if n is not None}
+    if len(nodes) < 2:
+        return set(nodes)
+    stops = set()
+    for ptr, node in nodes.items():
+        behind = reach(next_functions(node), next_functions, key=node_ptr)
+        if not any(n.node_ptr() in nodes for n in behind):
+            stops.add(ptr)
+    return stops
+
+
 class PaddleBackend(Backend):
     """Adapter for `paddle` tensors (dynamic graph mode)."""
 
@@ -212,7 +228,16 @@ class PaddleBackend(Backend):
         # `_NoHigherOrder` lets through: test_a_complex_create_graph_result_as_a_cut in
         # test_any_program.py)
         roots = map(_grad_fn, outputs)
-        nodes = list(reach(roots, next_functions, key=node_ptr, exclude=_PASS.cuts))
+        stops = _stops(inputs)
+        nodes = list(
+            reach(
+                roots,
+                next_functions,
+                key=node_ptr,
+                exclude=_PASS.cuts,
+                through=lambda n: n.node_ptr() not in stops,
+            )
+        )
         if complex_call:
             _refuse_wrong_kernels_among(nodes)
         # (a real pass through a complex call's result, or a real call's that computed
