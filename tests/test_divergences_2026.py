@@ -1598,3 +1598,22 @@ def test_a_refusing_create_graph_result_as_the_only_input_answers(backend: B, ki
         (g,) = unigrad.grad(xp.sum(xp.abs(z)), x, create_graph=True)
     (d,) = unigrad.grad(xp.sum(xp.abs(g) * xp.abs(g)), g)
     backend.close(d, 2 * backend.np(g), rtol=1e-12, atol=1e-12)
+
+
+def test_paddle_refuses_a_second_derivative_through_as_complex() -> None:
+    """paddle's ``as_complex`` makes a complex tensor of a real one without a cast:
+    the second derivative of ``sum(|sin(as_complex(x))|)`` ran paddle's wrong complex
+    double-grad kernels (0.782 where torch's ``view_as_complex`` gives 0.235). Its node
+    is watched like a cast's: the second pass is refused; the first derivative, right,
+    is checked against the closed form ``Re(conj(s) c / |s|)`` (``s = sin z``,
+    ``c = cos z``; d/dRe z, then i times it for d/dIm z). Tolerance 1e-12."""
+    paddle = pytest.importorskip("paddle")
+    xn = np.array([[0.3, 0.5], [-1.2, 0.2]])
+    x = paddle.to_tensor(xn, dtype="float64", stop_gradient=False)
+    y = paddle.sum(paddle.abs(paddle.sin(paddle.as_complex(x))))
+    (g,) = unigrad.grad(y, x, create_graph=True)
+    zn = xn[:, 0] + 1j * xn[:, 1]
+    w = np.conj(np.sin(zn)) * np.cos(zn) / np.abs(np.sin(zn))
+    np.testing.assert_allclose(g.numpy(), np.stack([w.real, -w.imag], 1), rtol=1e-12)
+    with pytest.raises(unigrad.HigherOrderUnavailableError, match="complex"):
+        unigrad.grad(paddle.sum(g), x)

@@ -218,10 +218,17 @@ def own_unusable_nodes(grads: list[Any]) -> None:
                 grads[i] = g.clone()
 
 
+#: The grad nodes of paddle's ops that make a complex tensor of a real one, differentiable
+#: to second order: ``cast`` (``astype``, and the promotion of a real operand beside a
+#: complex one) and ``as_complex``. (``complex`` and the FFTs of real tensors have no
+#: second-order kernel: `HigherOrderUnavailableError` at the ``create_graph`` call.)
+_REAL_TO_COMPLEX = frozenset({"CastGradNode", "AsComplexGradNode"})
+
+
 def watch_complex_casts(outputs: Sequence[Any]) -> None:
-    """Before a ``create_graph`` pass of a real call: give each cast node of the outputs'
-    graph a post-hook (`_cast_hook`) that notes, in ``_PASS``, a gradient it turns from
-    complex to real, the backward of a cast of a real tensor to complex.
+    """Before a ``create_graph`` pass of a real call: give each node of the outputs' graph
+    that may make a complex tensor of a real one (`_REAL_TO_COMPLEX`) a post-hook
+    (`_cast_hook`) that notes, in ``_PASS``, a gradient it turns from complex to real.
 
     A real call may compute through complex tensors (``abs(x.astype(complex) + 1j)``),
     whose double-grad kernels paddle computes wrongly (`_COMPLEX_HIGHER_MESSAGE`): the
@@ -238,7 +245,7 @@ def watch_complex_casts(outputs: Sequence[Any]) -> None:
         return node not in done
 
     for node in reach(map(_grad_fn, outputs), kids, through=onward):
-        if node not in done and name(node) == "CastGradNode":
+        if node not in done and name(node) in _REAL_TO_COMPLEX:
             node._register_post_hook(_cast_hook)
         seen.append(node)
     mark_cast_walked(seen)
