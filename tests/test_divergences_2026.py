@@ -1617,3 +1617,29 @@ def test_paddle_refuses_a_second_derivative_through_as_complex() -> None:
     np.testing.assert_allclose(g.numpy(), np.stack([w.real, -w.imag], 1), rtol=1e-12)
     with pytest.raises(unigrad.HigherOrderUnavailableError, match="complex"):
         unigrad.grad(paddle.sum(g), x)
+
+
+@pytest.mark.parametrize("op", ["multiply", "add", "subtract", "matmul", "where", "maximum"])
+def test_the_gradient_of_a_second_operand_as_the_input_of_a_later_pass(backend: B, op: str) -> None:
+    """``g = d(f(a, b))/db`` (``create_graph=True``), then ``d(sum(tile(g)^2))/dg = 4 g``.
+    paddle's double-grad node of ``a * b`` (``+``, ``-``, ``@``, ``where``,
+    ``maximum``) holds ``b``'s gradient in its second output slot, and paddle 3.3.1
+    cannot stop a pass there: a raw ``SystemError`` ("Invalid slot_id for
+    GradTensorHolder::add()"), natively too (differential seed 9004, program 2810, a
+    ``solve``'s second operand; seed 6065, program 1858, ``clip`` on ``where``). Exact
+    (``4 g``: products by 4 of the same floats)."""
+    xp = backend.xp
+    a = backend.leaf([[0.3, 0.7], [0.9, 0.2]], "float64")
+    b = backend.leaf([[0.5, -0.4], [0.1, 0.8]], "float64")
+    y = {
+        "multiply": lambda: xp.sum(xp.sin(a * b)),
+        "add": lambda: xp.sum(xp.sin(a + b)),
+        "subtract": lambda: xp.sum(xp.sin(a - b)),
+        "matmul": lambda: xp.sum(xp.sin(a @ b)),
+        "where": lambda: xp.sum(xp.where(a > 0.5, a, b) ** 2),
+        "maximum": lambda: xp.sum(xp.maximum(a, b) ** 2),
+    }[op]()
+    (g,) = unigrad.grad(y, b, create_graph=True)
+    t = xp.tile(g, (2, 1))
+    (h,) = unigrad.grad(xp.sum(t * t), g)
+    backend.close(h, 4 * backend.np(g), rtol=0, atol=0)

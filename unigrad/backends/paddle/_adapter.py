@@ -70,9 +70,10 @@ from ._quirks import (
     _refuse_pylayer_cuts,
     _refuse_wrong_kernels_among,
     complex_cast_seen,
+    invalid_slot,
     no_higher_order_made,
-    own_unusable_nodes,
     refuse_no_higher_order,
+    through_double_grad_results,
     watch_complex_casts,
 )
 from ._records import (
@@ -109,19 +110,15 @@ _NONE_RAISES: frozenset[int] = frozenset()
 
 
 def _stops(inputs: Sequence[Any]) -> set[int]:
-    """The pointers of the inputs' nodes a pass stops at: all but an input's that leads
-    to another input (the pass runs on through it). A gradient graph behind an input
-    that the pass does not go past is not the pass's (``grad(sum(abs(g * g)), g)`` of a
-    complex ``create_graph`` result ``g`` is a first derivative)."""
-    nodes = {n.node_ptr(): n for n in map(_grad_fn, inputs) if n is not None}
-    if len(nodes) < 2:
-        return set(nodes)
-    stops = set()
-    for ptr, node in nodes.items():
-        behind = reach(next_functions(node), next_functions, key=node_ptr)
-        if not any(n.node_ptr() in nodes for n in behind):
-            stops.add(ptr)
-    return stops
+    """The pointer of the one input's node a pass stops at: a gradient graph behind the
+    only input is not the pass's (``grad(sum(abs(g * g)), g)`` of a complex
+    ``create_graph`` result ``g`` is a first derivative). None beside other inputs:
+    whether one leads to another is not read from paddle's graph, whose complex ``abs``
+    double-grad node has no edge to its operand (``grad(g0 - g1, [x, g0])`` for results
+    ``g0``, ``g1`` of ``x`` runs through ``g0``'s graph toward ``x``: differential seed
+    9001, program 2625)."""
+    nodes = {n.node_ptr() for n in map(_grad_fn, inputs) if n is not None}
+    return nodes if len(nodes) == 1 else set()
 
 
 class PaddleBackend(Backend):
@@ -271,11 +268,25 @@ class PaddleBackend(Backend):
                 try:
                     return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
                 except Exception as err:
-                    if not _missing_base_grad(str(err)) or any(map(_made_by_a_view, inputs)):
+                    if any(map(_made_by_a_view, inputs)):
+                        raise  # (more inputs beside a view-made one: `_VIEW_NODES`)
+                    if invalid_slot(str(err)):
+                        _set_has_grad(grad_mode)
+                        got = through_double_grad_results(
+                            outputs,
+                            inputs,
+                            _call_inputs_behind(outputs, inputs, seeds=True),
+                            lambda targets: _paddle_grad(
+                                list(outputs), targets, seeds, retain, create
+                            ),
+                        )
+                        if got is None:
+                            raise
+                        return got
+                    if not _missing_base_grad(str(err)):
                         raise
                     # paddle 3.3.1's PowDoubleGradNode needs its base's gradient
-                    # (`_engine._MISSING_BASE_GRAD`): the same pass, asked for it too (not beside a
-                    # view-made input, which would get a wrong number: `_VIEW_NODES`)
+                    # (`_engine._MISSING_BASE_GRAD`): the same pass, asked for it too
                     _set_has_grad(grad_mode)
                     extra = _call_inputs_behind(outputs, inputs)
                     if not extra:
@@ -344,7 +355,6 @@ class PaddleBackend(Backend):
                             grads[i] = _NoHigherOrder.apply(g).clone()
             returned = list(grads)  # (the list ops' owners: `CONSUMED.adopt`)
             own_shared_nodes(grads)
-            own_unusable_nodes(grads)
             # (in fast mode too: a result that keeps paddle's spurious graph, a constant
             # that keeps its history, carries a record and reaches what strict mode's
             # result does not, and a later call refused there (16g, paddle's complex
@@ -354,7 +364,7 @@ class PaddleBackend(Backend):
             seed_copies(own, grads)
             if CONSUMED.lists:
                 CONSUMED.adopt(returned, grads)
-            _record_call(request, grads, nodes, outs)
+            _record_call(request, grads, nodes, outs, seeds)
         return grads
 
     def _grad(self, request: GradRequest) -> list[Any | None]:

@@ -8,7 +8,8 @@ a ``PyLayer``'s output, view-op inputs beside their source, constant seeds of
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import paddle
@@ -191,31 +192,56 @@ def _own_seeds(
     return tuple(out), own
 
 
-#: Grad nodes that paddle 3.3.1 cannot run a later pass *into*: a ``create_graph``
-#: result made by one of them, taken as the input of a later pass, fails in paddle's
-#: engine (``SystemError: Invalid slot_id for GradTensorHolder::add()``), natively too:
-#: ``c = paddle.where(x > 0.8, full_like(x, 0.8), x)``,
-#: ``g = paddle.grad(sum(c * c), x, create_graph=True)``, then
-#: ``paddle.grad(tile(g, [2]), g)``. The same pass into ``g.clone()`` answers. Of the
-#: 50 paddle ops of a scan whose double-grad kernels run (elementwise, matmul, shape
-#: and indexing ops, activations; each result taken into tile, a product and a sum),
-#: only ``where`` fails. The namespace's ``clip`` is built on ``where`` (differential
-#: seed 6065, program 1858).
-_UNUSABLE_AS_INPUT = frozenset({"WhereDoubleGradNode"})
+#: paddle 3.3.1's error for a pass into a tensor of a double-grad node's second or later
+#: output slot (below).
+_INVALID_SLOT = "Invalid slot_id for GradTensorHolder::add()"
 
 
-def own_unusable_nodes(grads: list[Any]) -> None:
-    """Give each differentiable ``create_graph`` result whose node is in
-    `_UNUSABLE_AS_INPUT` an identity op of its own (in place): paddle's ``clone``, whose
-    ``AssignGradNode`` a later pass can run into, and which unigrad's structure pass reads
-    as linear (`_formulas`)."""
-    for i, g in enumerate(grads):
-        if g is None or g.stop_gradient:
-            continue
-        node = _grad_fn(g)
-        if node is not None and node.name() in _UNUSABLE_AS_INPUT:
-            with paddle.set_grad_enabled(True):  # (create_graph records, always)
-                grads[i] = g.clone()
+def invalid_slot(text: str) -> bool:
+    """Whether paddle's error ``text`` is `through_double_grad_results`'s case."""
+    return _INVALID_SLOT in text
+
+
+def through_double_grad_results(
+    outputs: Sequence[Any],
+    inputs: Sequence[Any],
+    beyond: Sequence[Any],
+    run: Callable[[list[Any]], list[Any]],
+) -> list[Any] | None:
+    """The pass into ``inputs`` where one is a ``create_graph`` result in a later output
+    slot of its double-grad node, which paddle 3.3.1 cannot stop at: ``SystemError:
+    Invalid slot_id for GradTensorHolder::add()``, natively too (``g = grad(sum(sin(a *
+    b)), b, create_graph=True)``, then ``grad(sum(tile(g)), g)``; ``a * b``'s
+    ``MultiplyDoubleGradNode`` holds ``b``'s gradient in its second slot, ``a``'s passes;
+    ``where``, ``maximum``, ``add``, ``subtract``, ``matmul`` alike; differential seeds
+    6065 program 1858, 9004 program 2810).
+
+    Each input with a node of its own (not a leaf) gets a hook that keeps the gradient
+    the pass brings it, and the pass goes on past them toward the other inputs and
+    ``beyond`` (the ``create_graph`` calls' seeds and inputs the outputs reach: a result
+    is linear in its call's seeds, so the pass runs through it), whose gradients are
+    dropped. ``run(targets)`` is the pass toward ``targets``. None where there is no
+    such input or nothing to go on to."""
+    held = [i for i, x in enumerate(inputs) if not x.is_leaf and _grad_fn(x) is not None]
+    if not held or not beyond:
+        return None
+    caught: dict[int, Any] = {}
+
+    def keep(i: int, g: Any) -> None:
+        caught[i] = g
+
+    handles = [inputs[i].register_hook(functools.partial(keep, i)) for i in held]
+    try:
+        rest = [x for i, x in enumerate(inputs) if i not in held]
+        got = run([*rest, *beyond])
+    finally:
+        for h in handles:
+            h.remove()
+    out: list[Any] = []
+    it = iter(got[: len(rest)])
+    for i in range(len(inputs)):
+        out.append(caught.get(i) if i in held else next(it))
+    return out
 
 
 #: The grad nodes of paddle's ops that make a complex tensor of a real one, differentiable

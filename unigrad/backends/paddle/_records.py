@@ -42,7 +42,9 @@ class _Calls:
         inputs: ``node pointer of a create_graph result -> (a weak reference to the
             result, weak references to the inputs of the calls that made it
             (`_call_inputs_behind`), [the stamp it was made at] (rule 6,
-            `_check_carried`))``.
+            `_check_carried`), the seeds of those calls (held: paddle's graph of the
+            result holds them too; a pass toward them goes through the result, which
+            is linear in them: `_quirks.through_double_grad_results`))``.
     """
 
     __slots__ = ("inputs", "records")
@@ -50,7 +52,7 @@ class _Calls:
     def __init__(self) -> None:
         self.records: dict[int, tuple[weakref.ref[Any], list[Record]]] = {}
         self.inputs: dict[
-            int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]]
+            int, tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int], list[Any]]]
         ] = {}
 
     def of(self, node: Any) -> Any:
@@ -62,7 +64,7 @@ class _Calls:
 
     def inputs_of(
         self, ptr: int
-    ) -> tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int]]] | None:
+    ) -> tuple[weakref.ref[Any], tuple[list[weakref.ref[Any]], list[int], list[Any]]] | None:
         """The live ``inputs`` entry of the result whose node is at ``ptr``, or None."""
         held = self.inputs.get(ptr)
         return None if held is None or held[0]() is None else held
@@ -74,12 +76,17 @@ _records = CALLS.of
 
 
 def _record_call(
-    request: GradRequest, grads: Sequence[Any], nodes: list[Any], outs: list[Any]
+    request: GradRequest,
+    grads: Sequence[Any],
+    nodes: list[Any],
+    outs: list[Any],
+    seeds: Sequence[Any] = (),
 ) -> None:
     """Attach the call's `Record` to each differentiable result's node (``nodes``: the
     inputs', ``outs``: the outputs' that have one, as `structure` read them: the
     record is built from those reads rather than by `record_of`, each read costing
-    ~1 us), and enter the results in `CALLS.inputs`."""
+    ~1 us), and enter the results in `CALLS.inputs`, with the ``seeds`` the pass took
+    (unigrad's own where the user's were None or constant)."""
     rec = Record(
         frozenset(n.node_ptr() for n in nodes if n is not None),
         tuple(outs),
@@ -101,8 +108,9 @@ def _record_call(
         held = CALLS.inputs_of(ptr)
         if held is None:
             table = CALLS.inputs
-            held = table[ptr] = (weakref.ref(g, forgetter(table, ptr)), ([], [0]))
+            held = table[ptr] = (weakref.ref(g, forgetter(table, ptr)), ([], [0], []))
         held[1][0].extend(bases)
+        held[1][2].extend(s for s in seeds if s is not None and not s.stop_gradient)
         held[1][1][0] = _carried.now()  # rule 6: made after the call's own consumption
 
 
@@ -240,18 +248,21 @@ def _checked(outputs: Sequence[Any]) -> set[int] | None:
     return checked if _exempt_walk(roots, None, visit) else None
 
 
-def _call_inputs_behind(outputs: Sequence[Any], inputs: Sequence[Any]) -> list[Any]:
+def _call_inputs_behind(
+    outputs: Sequence[Any], inputs: Sequence[Any], *, seeds: bool = False
+) -> list[Any]:
     """The live inputs of the ``create_graph`` calls whose results the outputs reach,
-    other than ``inputs``. A double-grad node exists only for an op the first pass ran
-    through, so its base depends on one of that call's inputs: requesting them too
-    makes paddle compute the base's gradient (then dropped)."""
+    other than ``inputs`` (and with ``seeds``, those calls' seeds that require grad). A
+    double-grad node exists only for an op the first pass ran through, so its base
+    depends on one of that call's inputs: requesting them too makes paddle compute the
+    base's gradient (then dropped)."""
     have = {id(x) for x in inputs}
     extra: list[Any] = []
     for node in reach(map(_grad_fn, outputs), next_functions, key=node_ptr):
         held = CALLS.inputs_of(node.node_ptr())
         if held is not None:
-            for ref in held[1][0]:
-                x = ref()
+            found = [ref() for ref in held[1][0]] + (held[1][2] if seeds else [])
+            for x in found:
                 if x is not None and id(x) not in have:
                     have.add(id(x))
                     extra.append(x)

@@ -7120,4 +7120,154 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a pass toward a leaf and a complex create_graph result in front of it "
+        "stopped its refusal walk at the result, whose graph paddle draws without the "
+        "edge to the leaf: None for zeros (differential seed 9001, program 2625)",
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(1.21 + 0.49j), (0.75 + 1.24j), (-0.78 - 1.36j)],
+                        [(-0.74 + 1.28j), (-0.61 + 0.53j), (-1.22 + 1.27j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-1.49 + 1.22j), (-1.16 - 1.27j), (1.24 + 0.31j)],
+                        [(-0.56 - 1.03j), (1.37 - 0.9j), (-0.29 - 0.82j)],
+                    ],
+                    dtype="complex64",
+                    watched=False,
+                ),
+                Op(name="v3", op="permute_dims", args=("x1",), params=(("axes", (1, 0)),)),
+                Leaf(
+                    name="x4",
+                    data=[
+                        [(-0.9 + 0.88j), (0.63 + 0.61j), (-0.67 - 0.63j)],
+                        [(-0.57 + 0.29j), (0.5 - 1.22j), (1.04 + 0.63j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v5", op="abs", args=("x4",), params=()),
+                Op(
+                    name="v6",
+                    op="std",
+                    args=("v5",),
+                    params=(("axis", -1), ("correction", 1), ("keepdims", False)),
+                ),
+                Op(name="v7", op="sub", args=("x4", "x2"), params=()),
+                Op(
+                    name="v8",
+                    op="sum",
+                    args=("v3",),
+                    params=(("axis", (0, 1)), ("keepdims", False)),
+                ),
+                Leaf(name="i9", data=[0, 0], dtype="int64", watched=False),
+                Op(name="v10", op="take", args=("v5", "i9"), params=(("axis", -2),)),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x4", "x4", "x4"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="sub", args=("g11[0]", "g11[1]"), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v12",),
+                    inputs=("x4", "x4", "g11[0]"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.53 - 1.38j), (0.57 - 0.34j), (1.18 - 1.48j)],
+                                [(0.68 - 0.55j), (0.46 + 0.79j), (0.82 + 0.88j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        "paddle: a create_graph result in the second output slot of its double-grad node "
+        "(the second operand of a matmul in solve) as the input of a later pass: raw "
+        "SystemError 'Invalid slot_id for GradTensorHolder::add()' (differential seed "
+        "9004, program 2810)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-1.11, 0.65, -1.26], dtype="float64", watched=True),
+                Leaf(name="x2", data=-0.71, dtype="float64", watched=True),
+                Op(name="v3", op="fft.fft", args=("x1",), params=(("axis", 0),)),
+                Leaf(name="x4", data=[[0.74, -1.5], [1.1, 1.4]], dtype="float64", watched=True),
+                Leaf(name="x5", data=[[0.43, 0.95], [-1.38, 0.51]], dtype="float64", watched=True),
+                Op(name="v6", op="linalg.solve", args=("x4", "x5"), params=()),
+                Op(name="v7", op="linalg.svd", args=("v6",), params=(("which", 1),)),
+                Op(name="v8", op="linalg.svdvals", args=("v6",), params=()),
+                Op(name="v9", op="linalg.tensordot", args=("v7", "v8"), params=(("axes", 1),)),
+                Op(name="v10", op="linalg.trace", args=("v6",), params=(("offset", 1),)),
+                Grad(
+                    name="g11",
+                    outputs=("v10",),
+                    inputs=("x5", "x5", "x5"),
+                    seeds=(Seed(data=1.12, dtype="float64"),),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="linalg.matrix_transpose", args=("g11[0]",), params=()),
+                Op(name="v13", op="linalg.cholesky", args=("v12",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g14",
+                    outputs=("v8", "v12"),
+                    inputs=("x5", "x5", "g11[1]"),
+                    seeds=(None, Seed(data=[[1.18, 0.78], [-0.97, -0.78]], dtype="float64")),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v15", op="T", args=("g14[2]",), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v12",),
+                    inputs=("x1", "x5"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
