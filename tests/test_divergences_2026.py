@@ -1643,3 +1643,22 @@ def test_the_gradient_of_a_second_operand_as_the_input_of_a_later_pass(backend: 
     t = xp.tile(g, (2, 1))
     (h,) = unigrad.grad(xp.sum(t * t), g)
     backend.close(h, 4 * backend.np(g), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("op", ["sin", "take"])
+def test_a_consuming_pass_through_a_result_consumes_its_other_outputs_forward_nodes(
+    backend: B, op: str
+) -> None:
+    """``g = grad([sum(x*x), v], x, create_graph=True)`` with ``v = sin(x)`` (or a
+    ``take``) carries ``v``'s node (its pass ran it); a ``retain_graph=False`` pass
+    through ``g`` toward ``x`` consumes it (rule 6b), so a later pass through ``v``
+    raises `GraphFreedError`. paddle consumed what a result carries only while the
+    structure pass had recorded some result, and answered (differential seeds 9006,
+    program 1330; 9007, program 554)."""
+    xp = backend.xp
+    x = backend.leaf([[-0.5, -1.48, -1.02], [0.5, -1.42, -1.14]], "float64")
+    v = xp.sin(x) if op == "sin" else xp.take(x, backend.constant([1, 1, 0], "int64"), axis=-2)
+    (g,) = unigrad.grad([xp.sum(x * x), v], x, create_graph=True)
+    unigrad.grad(g * 2.0, x, retain_graph=False, create_graph=True)
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(xp.sum(v * v), x, retain_graph=True, create_graph=True)

@@ -78,6 +78,7 @@ from ._quirks import (
 )
 from ._records import (
     _GRAPH,
+    CALLS,
     _call_inputs_behind,
     _check_carried,
     _checked,
@@ -477,7 +478,7 @@ class PaddleBackend(Backend):
         lives. ``dependence``: the graph may hold a node of `CUT_NODES`, whose edges the
         pass does not run (rule 14)."""
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
-        extra = carried_of if recorded() else None
+        extra = carried_of if CALLS.records else None  # (a live create_graph result)
         if inputs is not None:
             targets: set[Any] = set()
             leaves: set[Any] = set()
