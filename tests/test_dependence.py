@@ -799,3 +799,24 @@ def test_a_gradient_linear_in_a_parameter_through_an_index_op_is_a_constant(back
     assert not backend.requires_grad(h)
     with pytest.raises(NotDifferentiableError):
         unigrad.grad(xp.sum(h), w)
+
+
+def test_a_real_abs_beside_a_complex_input_keeps_a_constant_gradient(backend) -> None:
+    """A call with a complex input that the outputs reach and a real ``w`` whose output
+    is ``max`` over rows of ``sum(|w|)`` (``matrix_norm(ord=inf)``): ``w``'s gradient is
+    a sign pattern, a constant, though the call is complex (paddle read every ``abs``
+    node of a complex call as complex ``abs``, whose gradient has a derivative: the
+    result required grad; differential seed 6086, program 726). Exact."""
+    xp = backend.xp
+    wn = np.array([[0.42, -1.15, -0.23], [-1.2, -1.42, 1.18]])
+    w = backend.leaf(wn, "float64")
+    z = backend.leaf([[0.23 - 1.14j, 0.27 - 1.14j], [-0.49 + 0.65j, -0.27 + 0.46j]], "complex128")
+    v = xp.linalg.matrix_transpose(z @ z)
+    n = xp.linalg.matrix_norm(w, keepdims=True, ord=float("inf"))
+    seed = backend.tensor([[0.54 - 1j, -1.35 - 0.82j], [0.71 - 0.27j, 0.62 - 0.69j]], "complex128")
+    gz, gw = unigrad.grad([v, n], [z, w], grad_outputs=[seed, None], create_graph=True)
+    want = np.zeros_like(wn)
+    want[1] = np.sign(wn[1])  # the second row's |w| sum (3.80) is the larger
+    backend.close(gw, want, rtol=0, atol=0)
+    assert not backend.requires_grad(gw)
+    assert backend.requires_grad(gz)

@@ -317,8 +317,8 @@ class PaddleBackend(Backend):
             seeds, own = _own_seeds(request.outputs, request.seeds)
             real = not _any_complex(request.outputs, request.inputs)
             with ENGINE_LOCK:
-                if real:  # (a real call's complex intermediates: `watch_complex_casts`)
-                    watch_complex_casts(request.outputs)
+                # (a real call's complex intermediates, a complex call's real abs)
+                watch_complex_casts(request.outputs)
                 grads = self._grad(request._replace(seeds=seeds))
                 through_complex = real and complex_cast_seen()
         else:

@@ -22,6 +22,7 @@ from ..._errors import (
 from ._cuts import _reachable
 from ._dtypes import _kind_of
 from ._engine import _PASS
+from ._formulas import COMPLEX_PIECEWISE
 from ._nodes import cast_walked, hold, kids, mark_cast_walked, name, reach
 from ._refcounts import _grad_fn, _handed
 from ._tensor_methods import _ALIAS
@@ -260,9 +261,10 @@ def watch_complex_casts(outputs: Sequence[Any]) -> None:
     whose double-grad kernels paddle computes wrongly (`_COMPLEX_HIGHER_MESSAGE`): the
     second derivative of ``sum(real(sin(x * c)))`` came out as ``-0.195`` where torch and
     the closed form ``real(-c^2 sin(x c))`` give ``0.418``. Such a call's results refuse a
-    later pass, as a complex call's do (`complex_cast_seen`). paddle's nodes do not
-    expose dtypes; the gradients a node's hook sees do. A graph is walked once while the
-    memo holds it (`_nodes.cast_walked`)."""
+    later pass, as a complex call's do (`complex_cast_seen`). The ``abs`` nodes get a
+    hook too, which notes in ``_PASS`` those that run on real tensors (`_abs_hook`),
+    for any call. paddle's nodes do not expose dtypes; the gradients a node's hook sees do. A
+    graph is walked once while the memo holds it (`_nodes.cast_walked`)."""
     hold(outputs)
     done = cast_walked()
     seen: list[Any] = []
@@ -271,11 +273,43 @@ def watch_complex_casts(outputs: Sequence[Any]) -> None:
         return node not in done
 
     for node in reach(map(_grad_fn, outputs), kids, through=onward):
-        if node not in done and name(node) in _REAL_TO_COMPLEX:
-            node._register_post_hook(_cast_hook)
+        if node not in done:
+            op = name(node)
+            if op in _REAL_TO_COMPLEX:
+                node._register_post_hook(_cast_hook)
+            elif op in COMPLEX_PIECEWISE:
+                ptr = node.node_ptr()
+                hook = _ABS_HOOKS.get(ptr)
+                if hook is None:
+                    hook = _ABS_HOOKS[ptr] = functools.partial(_abs_hook, ptr)
+                node._register_post_hook(hook)
         seen.append(node)
     mark_cast_walked(seen)
-    _PASS.__dict__["complex_cast"] = False
+    state = _PASS.__dict__
+    state["complex_cast"] = False
+    state["real_abs"] = set()
+
+
+#: Each ``abs`` node's hook, by node pointer, for the life of the process: a node holds
+#: its hooks, and so do the copies paddle's engine makes of it for a pass and destroys
+#: with the GIL released; a hook freed there would crash the process ("PyThreadState_Get:
+#: the function must be called with the GIL held"). A pointer a later node takes again
+#: takes the same hook (it says no more than the pointer), so the table stays as large
+#: as the set of addresses ``abs`` nodes have had.
+_ABS_HOOKS: dict[int, Callable[..., Any]] = {}
+
+
+def _abs_hook(ptr: int, *args: Any) -> Any:
+    """An ``abs`` node's post-hook: the gradients it hands on have its operand's dtype.
+    One run on real tensors makes the node piecewise linear in a complex call too, for
+    the structure pass that follows (``|w|`` of a real ``w`` beside complex tensors: a
+    real input's constant gradient required grad, differential seed 6086, program 726)."""
+    handed = args[0]
+    if not any(t is not None and t.is_complex() for t in handed):
+        seen = _PASS.__dict__.get("real_abs")
+        if seen is not None:
+            seen.add(ptr)
+    return _handed(handed)
 
 
 def complex_cast_seen() -> bool:

@@ -31,6 +31,7 @@ import paddle
 
 from . import _formulas as F
 from . import _polynomials as P
+from ._engine import _PASS
 from ._formulas import CUT_NODES
 from ._nodes import (
     forgetter,
@@ -360,7 +361,12 @@ def _edge_reads(node: Any, ks: list[Any], real: bool) -> tuple[tuple[Any, ...], 
     op = name(node)
     per_edge: tuple[tuple[Any, ...], ...] | None = None
     piecewise = op in F.PIECEWISE_LINEAR
-    by_call = op in F.COMPLEX_PIECEWISE  # (linear in a real call only)
+    # (linear in a real call, or where the pass ran it on real tensors)
+    by_call = (
+        op in F.COMPLEX_PIECEWISE
+        and not real
+        and node.node_ptr() not in _PASS.__dict__.get("real_abs", ())  # (`_quirks._abs_hook`)
+    )
     if op not in F.LINEAR and not (piecewise and (real or not by_call)):
         formula = F.READS.get(op)
         out: list[tuple[Any, ...]] = []

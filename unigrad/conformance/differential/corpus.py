@@ -7408,4 +7408,95 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        "paddle: a real abs (matrix_norm ord=inf of a real w) in a call with a complex "
+        "input read as complex abs: w's constant gradient required grad (differential "
+        "seed 6086, program 726)",
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-1.2, 0.93, 0.83], dtype="float32", watched=True),
+                Op(name="v2", op="einsum_rowdot", args=("x1",), params=()),
+                Op(name="v3", op="index_int", args=("x1",), params=(("index", ("int", 0)),)),
+                Op(name="v4", op="fft.fft", args=("x1",), params=(("axis", 0),)),
+                Leaf(
+                    name="x5",
+                    data=[(-0.72 + 0.51j), (-0.25 + 0.93j), (1.37 - 0.4j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v6", op="divide", args=("v4", "x5"), params=()),
+                Op(name="v7", op="index_int", args=("x5",), params=(("index", ("int", -3)),)),
+                Op(name="v8", op="fft.fftn", args=("x5",), params=()),
+                Op(name="v9", op="min", args=("x1",), params=(("axis", (0,)), ("keepdims", True))),
+                Leaf(
+                    name="x10",
+                    data=[[0.42, -1.15, -0.23], [-1.2, -1.42, 1.18]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(name="v11", op="linalg.matmul", args=("x10", "x1"), params=()),
+                Op(
+                    name="v12",
+                    op="matrix_norm",
+                    args=("x10",),
+                    params=(("keepdims", True), ("ord", "inf")),
+                ),
+                Leaf(
+                    name="x13",
+                    data=[[(0.23 - 1.14j), (0.27 - 1.14j)], [(-0.49 + 0.65j), (-0.27 + 0.46j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v14", op="linalg.matrix_power", args=("x13",), params=(("n", 2),)),
+                Op(name="v15", op="linalg.matrix_transpose", args=("v14",), params=()),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v12"),
+                    inputs=("x13", "x13", "x10"),
+                    seeds=(
+                        Seed(
+                            data=[[(0.54 - 1j), (-1.35 - 0.82j)], [(0.71 - 0.27j), (0.62 - 0.69j)]],
+                            dtype="complex64",
+                        ),
+                        Seed(data=[[-1.32]], dtype="float32"),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Grad(
+                    name="g17",
+                    outputs=("v15", "v15"),
+                    inputs=("x13",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-0.35 - 0.42j), (1.17 - 1.21j)],
+                                [(1.25 - 1.03j), (0.85 - 1.35j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [(-0.23 + 1.38j), (-0.84 + 0.67j)],
+                                [(-0.77 + 0.33j), (1.04 + 0.82j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
