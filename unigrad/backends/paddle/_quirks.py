@@ -253,18 +253,19 @@ _REAL_TO_COMPLEX = frozenset({"CastGradNode", "AsComplexGradNode"})
 
 
 def watch_complex_casts(outputs: Sequence[Any]) -> None:
-    """Before a ``create_graph`` pass of a real call: give each node of the outputs' graph
-    that may make a complex tensor of a real one (`_REAL_TO_COMPLEX`) a post-hook
-    (`_cast_hook`) that notes, in ``_PASS``, a gradient it turns from complex to real.
+    """Before a ``create_graph`` pass: give each node of the outputs' graph that may make
+    a complex tensor of a real one (`_REAL_TO_COMPLEX`) a post-hook (`_cast_hook`) that
+    notes, in ``_PASS``, a gradient it turns from complex to real (read for a real call).
 
     A real call may compute through complex tensors (``abs(x.astype(complex) + 1j)``),
     whose double-grad kernels paddle computes wrongly (`_COMPLEX_HIGHER_MESSAGE`): the
     second derivative of ``sum(real(sin(x * c)))`` came out as ``-0.195`` where torch and
     the closed form ``real(-c^2 sin(x c))`` give ``0.418``. Such a call's results refuse a
     later pass, as a complex call's do (`complex_cast_seen`). The ``abs`` nodes get a
-    hook too, which notes in ``_PASS`` those that run on real tensors (`_abs_hook`),
-    for any call. paddle's nodes do not expose dtypes; the gradients a node's hook sees do. A
-    graph is walked once while the memo holds it (`_nodes.cast_walked`)."""
+    hook too, which notes in ``_PASS`` those that run on real tensors (`_abs_hook`: read
+    for a complex call). paddle's nodes do not expose dtypes; the gradients a node's
+    hook sees do. A graph is walked once while the memo holds it
+    (`_nodes.cast_walked`)."""
     hold(outputs)
     done = cast_walked()
     seen: list[Any] = []
