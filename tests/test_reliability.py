@@ -126,6 +126,43 @@ def test_a_create_graph_step_frees_its_graph_without_the_garbage_collector(backe
             gc.enable()
 
 
+@pytest.mark.parametrize("backend", ["paddle"], indirect=True)
+def test_paddle_s_pinned_hook_tables_free_the_hooks_of_dead_nodes(backend):
+    # consumed nodes' hooks and complex calls' abs hooks are held by pointer
+    # (`_nodes.PinnedHooks`) so that paddle's engine never frees one without the GIL;
+    # once no node holds one, a sweep frees it: 40 graphs alive at once give 40
+    # addresses, and once they are gone neither table keeps their hooks
+    import gc
+
+    from unigrad.backends.paddle._consumption import CONSUMED
+    from unigrad.backends.paddle._quirks import _ABS_HOOKS
+
+    xp = backend.xp
+
+    def step() -> Any:
+        z = backend.leaf([0.3 + 0.4j, -0.7 + 0.1j], "complex128")
+        w = backend.leaf([0.5, -1.5], "float64")
+        v = xp.abs(z * z) * w
+        (g,) = unigrad.grad(xp.sum(v), z, create_graph=True)
+        unigrad.grad(xp.sum(v * v), w)  # consumes v's graph: its nodes get hooks
+        return v, g
+
+    before = set(CONSUMED.hooks.hooks), set(_ABS_HOOKS.hooks)
+    alive = [step() for _ in range(40)]
+    consumed = set(CONSUMED.hooks.hooks) - before[0]
+    abs_hooks = set(_ABS_HOOKS.hooks) - before[1]
+    assert len(abs_hooks) >= 40
+    assert sum(map(CONSUMED.hooks.held, consumed)) >= 40
+    del alive
+    gc.collect()
+    u = backend.leaf([1.0], "float64")  # a pass of its own: paddle's engine drops the
+    unigrad.grad(xp.sum(u * u), u)  # node copies it kept from the last one
+    CONSUMED.sweep()
+    _ABS_HOOKS.sweep()
+    assert not consumed & set(CONSUMED.hooks.hooks)
+    assert not abs_hooks & set(_ABS_HOOKS.hooks)
+
+
 def test_four_threads_with_independent_graphs_get_correct_results(backend):
     # paddle's engine crashes natively when two threads run backward at once; unigrad
     # serialises it. Each thread checks its own numbers: first and second order, and

@@ -18,7 +18,9 @@ paddle.grad differs from the contract in ways this package closes, one module a 
   table of paddle's backward formulas (`_formulas`); a recorded result's polynomial
   (`_polynomials`); the walks that stop at the cuts (`_cuts`).
 * `_nodes`: paddle's grad nodes as the other modules read them: the memo of their edges
-  and names, and `reach`, the one depth-first walk every reachability question shares.
+  and names, `reach`, the one depth-first walk every reachability question shares, and
+  `PinnedHooks`, the table that keeps each post-hook unigrad gives a node alive for as
+  long as a node holds it (paddle's engine must never free one).
 
 * `_quirks`: paddle's own defects where unigrad meets them (wrong complex kernels of
   gradient graphs, and the casts that bring complex values into a real call; inputs
@@ -38,7 +40,8 @@ their hooks), `_records.CALLS` (the records of live create_graph results),
 `_structure.DECIDED` (what the structure pass decided about them), `_nodes._MEMO`
 (the node memo), `_engine._PASS` (the running pass, per thread); and `_adapter._WATCHED`
 (the leaves `watch` made, while they live); `_quirks._NO_HIGHER_ORDER_MADE` (whether
-a pass must look for a refusing identity, for the life of the process).
+a pass must look for a refusing identity, for the life of the process), `_quirks._ABS_HOOKS`
+(the ``abs`` nodes' hooks, while a node holds one).
 """
 
 from __future__ import annotations

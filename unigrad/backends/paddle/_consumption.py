@@ -13,7 +13,6 @@ consumption is stamped for rule 6 (`CONSUMED`, `unigrad.contract._carried`).
 from __future__ import annotations
 
 import functools
-import sys
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -29,7 +28,7 @@ from ..._errors import (
 from ...contract import _carried, _graph
 from ...contract._carried import FREED_MESSAGE
 from ._engine import _PASS, _SENTINEL, plain_set
-from ._nodes import next_functions, node_ptr, peek, reach
+from ._nodes import PinnedHooks, next_functions, node_ptr, peek, reach
 from ._refcounts import _grad_fn, _handed
 from ._structure import CUT_NODES, edges, recorded
 
@@ -150,20 +149,10 @@ class _Consumed:
     holding the hook, a list op's entry while one of its owners lives.
 
     Attributes:
-        hooks: ``node_ptr -> the post-hook for that node`` (`_freed_hook`). The registry
-            holds a reference to each hook so that a node is never the last owner of
-            one: paddle's engine destroys nodes (those its ``GeneralGrad`` cache kept
-            from the previous pass) with the GIL released, and freeing a Python object
-            there aborts the process ("PyThreadState_Get: ... the GIL is released"). A
-            hook only carries its node's pointer, so a node that reuses the address
-            reuses the hook. Hooks whose nodes are gone (the registry holds the only
-            reference) are freed, with the GIL held, before each consuming pass marks
-            its nodes (`sweep`).
-        swept: the size of ``hooks`` after its last sweep. Entries are only added by
-            marking and only removed by a sweep. While the registry has not grown since,
-            every node marked since reused a hook already there, so no hook was created
-            and the sweep (which reads every hook of every live graph) is skipped: a dead
-            hook stays a while longer, harmless, and live objects do not grow.
+        hooks: the post-hook of each consumed node (`_freed_hook`), by pointer
+            (`_nodes.PinnedHooks`: a node never owns its hook alone, and a node that
+            reuses an address reuses the hook). Hooks whose nodes are gone are freed
+            before each consuming pass marks its nodes (`sweep`).
         stamps: ``node_ptr -> the stamp of the pass that consumed it`` (rule 6,
             `unigrad.contract._carried`); an entry counts while the node holds its hook
             (`at`), and goes with the hook.
@@ -176,11 +165,10 @@ class _Consumed:
             intermediate tensor held alone then answers).
     """
 
-    __slots__ = ("hooks", "lists", "stamps", "swept")
+    __slots__ = ("hooks", "lists", "stamps")
 
     def __init__(self) -> None:
-        self.hooks: dict[int, Callable[..., Any]] = {}
-        self.swept = 0
+        self.hooks = PinnedHooks(_freed_hook)
         self.stamps: dict[int, int] = {}
         self.lists: dict[int, tuple[int, Any, tuple[weakref.ref[Any], ...]]] = {}
 
@@ -228,30 +216,21 @@ class _Consumed:
         entry = self.lists.get(ptr)
         if entry is not None and any(r() is not None for r in entry[2]):
             return entry[0]
-        hook = self.hooks.get(ptr)
-        # 3: the registry's reference, this name's and getrefcount's argument: no node
-        # holds it (a dead node's hook, not swept yet, at an address a new node reuses)
-        if hook is None or sys.getrefcount(hook) <= 3:
+        if not self.hooks.held(ptr):
+            # (a dead node's hook, not swept yet, at an address a new node reuses)
             return 0
         stamp = self.stamps.get(ptr, 0)
         if stamp:
             # the holder may be a copy paddle's engine kept, not the node now at ``ptr``
             _drop_engine_copies()
-            if sys.getrefcount(hook) <= 3:
+            if not self.hooks.held(ptr):
                 return 0
         return stamp
 
     def sweep(self) -> None:
-        """Free the hooks no node holds (see ``swept``)."""
-        hooks = self.hooks
-        if not hooks or len(hooks) <= self.swept:
-            return
-        getrefcount = sys.getrefcount
-        # 2: the registry's reference and getrefcount's argument: no node holds it
-        for p in [p for p in hooks if getrefcount(hooks[p]) <= 2]:
-            del hooks[p]
-            self.stamps.pop(p, None)
-        self.swept = len(hooks)
+        """Free the hooks no node holds, and their stamps."""
+        for ptr in self.hooks.sweep():
+            self.stamps.pop(ptr, None)
 
 
 #: The one registry of consumed nodes (see `_Consumed`).
@@ -429,10 +408,6 @@ def _mark_executed(
             consumed_lists[ptr] = (stamp, entry[1], entry[2] + refs)
         elif node.name() in _MULTI_SLOT and not list_ops:
             consumed_lists[ptr] = (stamp, node, refs)
-    hooks = CONSUMED.hooks
+    register = CONSUMED.hooks.register
     for node in ran:
-        ptr = node.node_ptr()
-        hook = hooks.get(ptr)
-        if hook is None:
-            hook = hooks[ptr] = functools.partial(_freed_hook, ptr)
-        node._register_post_hook(hook)
+        register(node)

@@ -24,11 +24,14 @@ tensor drops in place, ``detach_()``, until the memo is emptied).
 
 from __future__ import annotations
 
+import functools
+import sys
 import weakref
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 __all__ = [
+    "PinnedHooks",
     "cast_walked",
     "clean",
     "forgetter",
@@ -192,6 +195,70 @@ def forgetter(table: dict[Any, Any], key: Any) -> Callable[[Any], None]:
             del table[key]
 
     return forget
+
+
+class PinnedHooks:
+    """One post-hook per node pointer, held by the table so that no node is ever the
+    last owner of its hook.
+
+    paddle's nodes hold their post-hooks, and so do the copies paddle's engine makes of
+    a node for a pass (its ``GeneralGrad`` keeps them until the next pass) and destroys
+    with the GIL released: a hook freed there aborts the process ("PyThreadState_Get:
+    the function must be called with the GIL held"). A hook is ``hook(ptr, *args)``
+    bound to its node's pointer and says nothing more, so a node that takes an address
+    again takes the hook already there. `sweep` frees, with the GIL held, the hooks no
+    node holds any more.
+
+    Attributes:
+        hooks: ``node_ptr -> the hook bound to it``.
+        swept: the size of ``hooks`` after the last sweep. Entries are only added by
+            `register` and only removed by `sweep`: while the table has not grown
+            since, every registration reused a hook already there, and the sweep (which
+            reads every hook's reference count) is skipped; a dead hook stays a while
+            longer, harmless, and live objects do not grow.
+    """
+
+    __slots__ = ("_hook", "hooks", "swept")
+
+    def __init__(self, hook: Callable[..., Any]) -> None:
+        self._hook = hook
+        self.hooks: dict[int, Callable[..., Any]] = {}
+        self.swept = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.hooks)
+
+    def __contains__(self, ptr: int) -> bool:
+        return ptr in self.hooks
+
+    def register(self, node: Any) -> int:
+        """Give ``node`` its pointer's hook as a post-hook; the pointer. (The
+        remove-helper paddle returns is dropped: the hook lives as long as the node.)"""
+        ptr = int(node.node_ptr())
+        hook = self.hooks.get(ptr)
+        if hook is None:
+            hook = self.hooks[ptr] = functools.partial(self._hook, ptr)
+        node._register_post_hook(hook)
+        return ptr
+
+    def held(self, ptr: int) -> bool:
+        """Whether a node (or an engine's copy of one) holds the hook of ``ptr``."""
+        hook = self.hooks.get(ptr)
+        # 3: the table's reference, this name's and getrefcount's argument
+        return hook is not None and sys.getrefcount(hook) > 3
+
+    def sweep(self) -> list[int]:
+        """Free the hooks no node holds (see ``swept``); their pointers."""
+        hooks = self.hooks
+        if not hooks or len(hooks) <= self.swept:
+            return []
+        getrefcount = sys.getrefcount
+        # 2: the table's reference and getrefcount's argument
+        freed = [p for p in hooks if getrefcount(hooks[p]) <= 2]
+        for p in freed:
+            del hooks[p]
+        self.swept = len(hooks)
+        return freed
 
 
 def next_functions(node: Any) -> list[Any]:

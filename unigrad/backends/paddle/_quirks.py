@@ -23,7 +23,7 @@ from ._cuts import _reachable
 from ._dtypes import _kind_of
 from ._engine import _PASS
 from ._formulas import COMPLEX_PIECEWISE
-from ._nodes import cast_walked, hold, kids, mark_cast_walked, name, reach
+from ._nodes import PinnedHooks, cast_walked, hold, kids, mark_cast_walked, name, reach
 from ._refcounts import _grad_fn, _handed
 from ._tensor_methods import _ALIAS
 
@@ -267,6 +267,7 @@ def watch_complex_casts(outputs: Sequence[Any]) -> None:
     hook sees do. A graph is walked once while the memo holds it
     (`_nodes.cast_walked`)."""
     hold(outputs)
+    _ABS_HOOKS.sweep()
     done = cast_walked()
     seen: list[Any] = []
 
@@ -279,25 +280,12 @@ def watch_complex_casts(outputs: Sequence[Any]) -> None:
             if op in _REAL_TO_COMPLEX:
                 node._register_post_hook(_cast_hook)
             elif op in COMPLEX_PIECEWISE:
-                ptr = node.node_ptr()
-                hook = _ABS_HOOKS.get(ptr)
-                if hook is None:
-                    hook = _ABS_HOOKS[ptr] = functools.partial(_abs_hook, ptr)
-                node._register_post_hook(hook)
+                _ABS_HOOKS.register(node)
         seen.append(node)
     mark_cast_walked(seen)
     state = _PASS.__dict__
     state["complex_cast"] = False
     state["real_abs"] = set()
-
-
-#: Each ``abs`` node's hook, by node pointer, for the life of the process: a node holds
-#: its hooks, and so do the copies paddle's engine makes of it for a pass and destroys
-#: with the GIL released; a hook freed there would crash the process ("PyThreadState_Get:
-#: the function must be called with the GIL held"). A pointer a later node takes again
-#: takes the same hook (it says no more than the pointer), so the table stays as large
-#: as the set of addresses ``abs`` nodes have had.
-_ABS_HOOKS: dict[int, Callable[..., Any]] = {}
 
 
 def _abs_hook(ptr: int, *args: Any) -> Any:
@@ -311,6 +299,10 @@ def _abs_hook(ptr: int, *args: Any) -> Any:
         if seen is not None:
             seen.add(ptr)
     return _handed(handed)
+
+
+#: Each ``abs`` node's hook (`_nodes.PinnedHooks`: paddle's engine must never free one).
+_ABS_HOOKS = PinnedHooks(_abs_hook)
 
 
 def complex_cast_seen() -> bool:
