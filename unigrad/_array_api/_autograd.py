@@ -128,6 +128,11 @@ class _Prims:
     def broadcast_to(self, x: Any, shape: Any) -> Any:
         return _broadcast_to(self._anp, x, shape)
 
+    def where(self, condition: Any, x1: Any, x2: Any, /) -> Any:
+        # (``clip``'s bounds: a scalar bound's gradient was left unreduced, a raw
+        # ``ValueError`` in the accumulation of ``x[0]``'s gradient)
+        return _where(self._anp, condition, x1, x2)
+
     def cumsum(self, x: Any, axis: int, dtype: Any = None) -> Any:
         anp = self._anp  # autograd's cumsum rule takes no dtype: cast first
         return anp.cumsum(x if dtype is None else x.astype(dtype), axis=axis)
@@ -458,6 +463,23 @@ def _repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any
     return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
 
 
+def _tile(xp: Any, x: Any, repetitions: Any, /) -> Any:
+    # autograd's tile VJP (1.9.1 numpy_vjps.grad_tile) splits the gradient into
+    # ``repetitions[i]`` pieces: a raw ZeroDivisionError for a zero. With a zero, index
+    # with the tiled positions instead (no element: an empty result on a node of x)
+    import numpy as np
+
+    reps = tuple(int(r) for r in repetitions)
+    if all(reps):
+        return xp.tile(x, reps)
+    nd = max(xp.ndim(x), len(reps))
+    out = xp.reshape(x, (1,) * (nd - xp.ndim(x)) + tuple(xp.shape(x)))
+    for axis, r in enumerate((1,) * (nd - len(reps)) + reps):
+        idx = np.tile(np.arange(xp.shape(out)[axis]), r)
+        out = xp.moveaxis(xp.moveaxis(out, axis, 0)[idx], 0, axis)
+    return out
+
+
 def _positive(xp: Any, x: Any, /) -> Any:
     return x * 1  # autograd has no rule for np.positive; x * 1 keeps -0.0 and the dtype
 
@@ -629,6 +651,7 @@ def build() -> _Module:
         broadcast_to=c.bind(_broadcast_to, anp, "broadcast_to"),
         diff=c.bind(_diff, anp, "diff"),
         repeat=c.bind(_repeat, anp, "repeat"),
+        tile=c.bind(_tile, anp, "tile"),
         where=c.bind(_where, anp, "where"),
         take_along_axis=c.bind(_take_along_axis, anp, "take_along_axis"),
         finfo=c.bind(c.finfo, np, "finfo"),

@@ -359,8 +359,8 @@ def prod_by_multiplies(
     aside; no division, so exact at zeros and for complex ``x``. The values are the
     kernel's to rounding (a tree, not a sequential product).
 
-    ``xp`` gives ``reshape(x, shape)``, ``transpose(x, axes)`` and ``prod(x, axis=,
-    keepdims=)`` (the kernel, for the empty product: ones, with no edge to ``x``), and
+    ``xp`` gives ``reshape(x, shape)``, ``transpose(x, axes)`` and ``sum(x, axis=,
+    keepdims=)`` (for the empty product: ``0 * sum + 1``, ones on a node of ``x``), and
     may give ``split_last(t, h)``, the slices `_split_last` takes as one op (torch:
     ``split``, whose backward concatenates where each slice's fills zeros)."""
     nd = x.ndim
@@ -368,7 +368,11 @@ def prod_by_multiplies(
     kept = [d for d in range(nd) if d not in axes]
     n = math.prod(x.shape[d] for d in axes)
     if n == 0:
-        return xp.prod(x, axis=tuple(axes), keepdims=keepdims)
+        # the empty product: ones, on a node of ``x`` (rule 14 follows the graph's paths
+        # whatever their sizes, as torch's kernel and the oracle do): jax 0.10's
+        # ``jnp.prod`` of nothing is a constant, and paddle 3.3's ``prod_grad`` has no
+        # double-grad kernel
+        return xp.sum(x, axis=tuple(axes), keepdims=keepdims) * 0 + 1
     perm = (*kept, *axes)
     t = x if perm == tuple(range(nd)) else xp.transpose(x, perm)
     t = xp.reshape(t, (*(x.shape[d] for d in kept), n))

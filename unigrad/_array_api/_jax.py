@@ -10,7 +10,8 @@ no derivative of ``full_matrices=True``: ``_common.svd_via_reduced``) and ``pow`
 paddle and HIPS autograd give 0: ``_pow``), ``linalg.matrix_norm`` of matrices with no row
 or no column (``_common.empty_matrix_norm``: jax raises for the ords NumPy answers, 2
 included), ``take`` of no index (jax's is a constant zero array, with no dependence on
-``x``: ``lax.gather`` keeps it, rule 14).
+``x``: ``lax.gather`` keeps it, rule 14) and ``where`` of an empty result (jax's is
+``x1``, with no dependence on ``x2``: ``lax.select`` keeps it).
 """
 
 from __future__ import annotations
@@ -75,6 +76,19 @@ def build() -> Any:
         )
         sizes = (*x.shape[:axis], 1, *x.shape[axis + 1 :])
         return jax.lax.gather(x, indices[..., None], dnums, sizes, mode="clip")
+
+    def where(condition: Any, x1: Any, x2: Any, /) -> Any:
+        out = jnp.where(condition, x1, x2)
+        if out.size != 0:
+            return out
+        # jax 0.10.2's ``jnp.where`` of an empty result is ``x1`` broadcast
+        # (jax/_src/numpy/util.py ``_where``): ``x2`` reached nothing, where rule 14 and
+        # every other backend keep its dependence whatever the sizes (differential seed
+        # 9204, program 207). ``lax.select`` of the broadcast operands keeps both.
+        c, a, b = jnp.broadcast_arrays(
+            jnp.asarray(condition, bool), jnp.asarray(x1, out.dtype), jnp.asarray(x2, out.dtype)
+        )
+        return jax.lax.select(c, a, b)
 
     def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
         return c.svd_via_reduced(jnp, jax.lax.stop_gradient, x, full_matrices=full_matrices)
@@ -211,6 +225,7 @@ def build() -> Any:
         iinfo=c.bind(c.iinfo, jnp, "iinfo"),
         searchsorted=searchsorted,
         take=take,
+        where=where,
         prod=prod,
         cumulative_prod=cumulative_prod,
         __array_namespace_info__=jnp.__array_namespace_info__,

@@ -236,6 +236,10 @@ def repeat(x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
         x, axis = paddle.reshape(x, [-1]), 0
     if isinstance(repeats, paddle.Tensor) and repeats.dtype != int64:
         repeats = repeats.astype(int64)
+    elif isinstance(repeats, int) and repeats == 0:
+        # paddle 3.3.1 refuses an int 0 ("repeats should be larger than zero", a raw
+        # ValueError); a tensor of zeros, one per element, gives the empty result
+        repeats = paddle.zeros([x.shape[axis]], int64)
     if x.dtype == bool:  # no bool kernel: exact in int32
         return paddle.repeat_interleave(x.astype(int32), repeats, axis=axis).astype(bool)
     if x.dtype in _COMPLEX:  # no complex kernel: the two parts (differentiable) apart

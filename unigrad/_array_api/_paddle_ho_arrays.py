@@ -61,9 +61,11 @@ def reduce_extreme(kernel: Callable[..., Any], x: Any, axis: Any, keepdims: bool
 def cumsum(x: Any, axis: int) -> Any:
     """``paddle.cumsum`` with derivatives paddle can take again (``cumsum_grad`` has
     none): a product with a triangle of ones, for axes up to 4096 long (beyond that,
-    paddle's kernel alone)."""
+    paddle's kernel alone); an empty axis's is ``x * 1``."""
     n = x.shape[axis]
-    if n > 4096 or n == 0:
+    if n == 0:  # no sums: the empty tensor itself, on a node of ``x``
+        return x * 1
+    if n > 4096:
         return paddle.cumsum(x, axis=axis)
     with paddle.no_grad():
         y = paddle.cumsum(x.detach(), axis=axis)
@@ -189,9 +191,11 @@ def diagonal(x: Any, offset: int, axis1: int, axis2: int) -> Any:
 def cumprod(x: Any, axis: int) -> Any:
     """``paddle.cumprod``'s value with the derivatives of `_common.running_products`, one
     multiply each (``cumprod_grad`` has no gradient); axes up to 1024 long (beyond
-    that, paddle's kernel alone)."""
+    that, paddle's kernel alone); an empty axis's is ``x * 1``."""
     n = x.shape[axis]
-    if n > 1024 or n == 0:
+    if n == 0:  # no products: the empty tensor itself, on a node of ``x``
+        return x * 1
+    if n > 1024:
         return paddle.cumprod(x, dim=axis)
     with paddle.no_grad():
         y = paddle.cumprod(x.detach(), dim=axis)

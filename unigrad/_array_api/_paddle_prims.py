@@ -60,11 +60,6 @@ class _Prims:
         return paddle.sum(x, axis=_ax(axis), keepdim=keepdims, dtype=dtype)
 
     @staticmethod
-    def prod(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
-        # (the kernel: `_common.prod_by_multiplies` calls it for the empty product only)
-        return paddle.prod(x, axis=None if axis == () else _ax(axis), keepdim=keepdims)
-
-    @staticmethod
     def mean(x: Any, axis: Any = None, keepdims: bool = False) -> Any:
         return paddle.mean(x, axis=_ax(axis), keepdim=keepdims)
 

@@ -140,7 +140,7 @@ def build() -> Portable:
         split_last=split_last,
         reshape=torch.reshape,
         transpose=lambda x, axes: torch.permute(x, tuple(axes)),
-        prod=xp.prod,
+        sum=lambda x, axis, keepdims: torch.sum(x, dim=axis, keepdim=keepdims),
         stack=lambda arrays, axis: torch.stack(list(arrays), dim=axis),
         unbind=lambda x, axis: torch.unbind(x, dim=axis),
         full=lambda shape, fill, dtype: torch.full(shape, fill, dtype=dtype),

@@ -7499,4 +7499,47 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "rule 14 (jax tape): jnp.where of an empty result was x1 broadcast, so x2 (here "
+            "the square of -x2) reached nothing: a backward(create_graph=True) gradient came "
+            "back not requiring grad (differential seed 9204, program 207)"
+        ),
+        Program(
+            steps=(
+                Leaf(name="x1", data=1.22, dtype="float32", watched=True),
+                Leaf(name="x2", data=-1.38, dtype="float32", watched=True),
+                Op(name="v3", op="neg", args=("x2",), params=()),
+                Op(name="v4", op="pow_scalar", args=("v3",), params=(("c", 2.0),)),
+                Op(name="v5", op="nextafter", args=("x2", "v3"), params=()),
+                Leaf(name="m6", data=False, dtype="bool", watched=False),
+                Op(name="v7", op="nonzero_take", args=("v3", "m6"), params=()),
+                Op(name="v8", op="where_not_equal", args=("v7", "v4"), params=()),
+                Op(name="v9", op="ones_like", args=("v4",), params=()),
+                Backward(
+                    outputs=("v8",),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    inputs=("x2", "x2"),
+                ),
+                Grad(
+                    name="g10",
+                    outputs=("v7", "v8"),
+                    inputs=("x1",),
+                    seeds=(
+                        Seed(data=[], dtype="float32", shape=(0,)),
+                        Seed(data=[], dtype="float32", shape=(0,)),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]

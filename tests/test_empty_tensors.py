@@ -1,0 +1,79 @@
+"""Empty tensors: rule 14 follows the graph's paths whatever their sizes, and no raw error.
+
+A result computed from ``x`` through a value with no element (``x[idx]`` of no index,
+``x[mask]`` of an all-false mask, an empty product, ``where`` of an empty result) stays
+on a node of ``x``, as torch's kernels and the float64 oracle keep it: a ``create_graph``
+gradient through it requires grad exactly when the same program with elements would.
+The frameworks' shortcuts for empty shapes lost that dependence (jax 0.10.2's ``where``,
+gather and ``prod``), or refused (paddle 3.3.1's ``repeat_interleave`` of 0 and the
+second-order ``cumsum``/``cumprod``/``prod`` kernels), or failed in autograd's rules
+(HIPS autograd 1.9.1's ``tile`` of 0, its unreduced ``where`` gradient under ``clip``'s
+scalar bound). Found from differential seed 9204, program 207 (the corpus keeps it) and
+its neighbours. float64; the gradients are exact (sums of no term, or ones).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+import unigrad
+
+X = np.array([0.5, -1.25, 2.0])
+ZEROS = np.zeros(3)
+
+#: name -> (the program of ``x``, its gradient for a ones seed, whether that gradient,
+#: taken with ``create_graph=True``, depends on ``x``)
+CASES: dict[str, tuple[Callable[[Any, Any, Any], Any], np.ndarray, bool]] = {
+    "index-of-no-index": (
+        lambda xp, b, x: x[b.tensor(np.array([], dtype=np.int64), "int64")] * x[0],
+        ZEROS,
+        True,
+    ),
+    "all-false-mask": (lambda xp, b, x: x[x > 100.0] * x[1], ZEROS, True),
+    "where-of-an-empty-result": (
+        lambda xp, b, x: xp.where(x[2:2] > 0, x[2:2], x[0] * x[1]),
+        ZEROS,
+        True,
+    ),
+    "empty-product": (lambda xp, b, x: xp.prod(x[0:0]) * x[0], np.array([1.0, 0, 0]), True),
+    "cumulative-sum-of-nothing": (
+        lambda xp, b, x: xp.cumulative_sum(x[0:0]) * x[0],
+        ZEROS,
+        True,
+    ),
+    "cumulative-product-of-nothing": (
+        lambda xp, b, x: xp.cumulative_prod(x[0:0]) * x[0],
+        ZEROS,
+        True,
+    ),
+    # the upper bound -x[1] = 1.25 clips x[2] to it: d/dx = [1, 1 - 1, 0]
+    "clip-by-a-scalar-of-x": (
+        lambda xp, b, x: xp.clip(x, None, -xp.reshape(x[1:2], ())),
+        np.array([1.0, 0.0, 0.0]),
+        False,
+    ),
+    "tile-of-0": (lambda xp, b, x: xp.tile(x, (0,)), ZEROS, False),
+    "repeat-of-0": (lambda xp, b, x: xp.repeat(x, 0), ZEROS, False),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_an_empty_value_keeps_the_graph_s_paths(backend, case: str) -> None:
+    program, want, depends = CASES[case]
+    xp = backend.xp
+    x = backend.leaf(X, "float64")
+    y = program(xp, backend, x)
+    seed = backend.tensor(np.ones(backend.shape(y)), "float64")
+    (g,) = unigrad.grad(y, x, seed, create_graph=True)
+    backend.close(g, want, rtol=0, atol=0)
+    assert backend.requires_grad(g) is depends
+    if depends:  # a later pass answers (its gradient is zeros: no element reaches it)
+        (h,) = unigrad.grad(xp.sum(g * g), x, allow_unused=True, materialize_grads=True)
+        backend.close(h, ZEROS, rtol=0, atol=0)
+    else:
+        with pytest.raises(unigrad.NotDifferentiableError):
+            unigrad.grad(xp.sum(g * g), x)
