@@ -21,6 +21,8 @@ from ._autograd_linalg import det as _det
 from ._autograd_linalg import qr as _qr
 from ._autograd_linalg import svdvals as _svdvals
 from ._autograd_pow import pow_ as _pow
+from ._autograd_repeats import repeat as _repeat
+from ._autograd_repeats import tile as _tile
 
 __all__ = ["build"]
 
@@ -446,38 +448,6 @@ def _expand(xp: Any, x: Any, shape: tuple[int, ...]) -> Any:
     if any(n == 0 and m == 1 for n, m in zip(shape, xp.shape(x), strict=True)):
         return x + xp.zeros(shape, dtype=x.dtype)
     return xp.broadcast_to(x, shape)
-
-
-def _repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
-    # autograd's repeat VJP (1.9.1 numpy_vjps.grad_repeat) slices the shape with a negative
-    # axis as it were positive (wrong gradients along axis=-1) and takes int repeats only:
-    # index with the repeated positions instead (autograd sums the repeats back)
-    import numpy as np
-    from autograd.tracer import getval
-
-    if axis is None:
-        x = xp.reshape(x, (-1,))
-        axis = 0
-    axis = c.normalize_axis(axis, xp.ndim(x))
-    idx: Any = np.repeat(np.arange(xp.shape(x)[axis]), np.asarray(getval(repeats)))
-    return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
-
-
-def _tile(xp: Any, x: Any, repetitions: Any, /) -> Any:
-    # autograd's tile VJP (1.9.1 numpy_vjps.grad_tile) splits the gradient into
-    # ``repetitions[i]`` pieces: a raw ZeroDivisionError for a zero. With a zero, index
-    # with the tiled positions instead (no element: an empty result on a node of x)
-    import numpy as np
-
-    reps = tuple(int(r) for r in repetitions)
-    if all(reps):
-        return xp.tile(x, reps)
-    nd = max(xp.ndim(x), len(reps))
-    out = xp.reshape(x, (1,) * (nd - xp.ndim(x)) + tuple(xp.shape(x)))
-    for axis, r in enumerate((1,) * (nd - len(reps)) + reps):
-        idx = np.tile(np.arange(xp.shape(out)[axis]), r)
-        out = xp.moveaxis(xp.moveaxis(out, axis, 0)[idx], 0, axis)
-    return out
 
 
 def _positive(xp: Any, x: Any, /) -> Any:
