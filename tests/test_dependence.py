@@ -820,3 +820,35 @@ def test_a_real_abs_beside_a_complex_input_keeps_a_constant_gradient(backend) ->
     backend.close(gw, want, rtol=0, atol=0)
     assert not backend.requires_grad(gw)
     assert backend.requires_grad(gz)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex128"])
+def test_the_gradient_of_a_diagonal_is_a_constant(backend, dtype: str) -> None:
+    """``d(sum(s * diagonal(c @ x)))/dx`` is ``c^T`` times the diagonal seed, a constant
+    (``diagonal`` and ``@`` by a constant are linear): it does not require grad, and
+    differentiating it is `NotDifferentiableError`. jax 0.10.2's ``jnp.diagonal`` is a
+    ``cond`` on the platform whose branches read ``x`` for their residuals, and the jax
+    tape took a ``cond``'s outputs to depend on all its operands (differential seed 9106,
+    program 215). Exact (float64 products of two terms)."""
+    xp = backend.xp
+    cn = np.array([[-0.75, -0.5, 1.0], [-1.25, 1.0, 0.5]])
+    xn = np.array([[-1.25, 0.75], [0.5, -1.5], [0.25, -0.5]])
+    sn = np.array([2.0, -0.5])
+    if dtype == "complex128":
+        cn, xn, sn = cn + 0.25j, xn - 0.5j, sn + 1j
+    x = backend.leaf(xn, dtype)
+    y = xp.linalg.diagonal(backend.tensor(cn, dtype) @ x)
+    seed = backend.tensor(sn, dtype)
+    if backend.name == "paddle" and dtype == "complex128":
+        # rule 7: paddle 3.3.1's complex diagonal_grad has no gradient kernel, named
+        with pytest.raises(unigrad.HigherOrderUnavailableError):
+            unigrad.grad(y, x, seed, create_graph=True)
+        return
+    (g,) = unigrad.grad(y, x, seed, create_graph=True)
+    want = np.zeros_like(xn)
+    for i in range(2):  # y_i = sum_k c_ik x_ki: the seed's conjugate-free VJP
+        want[:, i] = np.conj(cn[i]) * sn[i]
+    backend.close(g, want, rtol=0, atol=0)
+    assert not backend.requires_grad(g)
+    with pytest.raises(NotDifferentiableError):
+        unigrad.grad(xp.sum(xp.real(g) if dtype == "complex128" else g), x)

@@ -6,8 +6,9 @@ requires grad, and an input it does not depend on is unused by a later ``grad``.
 tape learns this from the function itself, never assuming "every argument":
 
 * jax: the function's jaxpr (`jax.make_jaxpr`), walked equation by equation;
-  nested jaxprs (``jit``, ``custom_jvp_call``, ``custom_vjp_call``) are entered, other
-  higher-order primitives (``cond``, ``while``, ``scan``) depend on all their operands.
+  nested jaxprs (``jit``, ``custom_jvp_call``, ``custom_vjp_call``) and each branch of
+  a ``cond`` are entered, other higher-order primitives (``while``, ``scan``) depend on
+  all their operands.
 * numpy: HIPS autograd's own trace: each argument is boxed under its own root node and
   the output boxes' node graphs are walked back to the roots. The traced values are
   not the plain run's bitwise (a boxed array takes other NumPy paths: ``y ** 2`` of a
@@ -84,6 +85,16 @@ def _walk(jaxpr: Any, in_deps: Sequence[frozenset[int]]) -> Deps:
         if sub is not None and len(getattr(sub, "jaxpr", sub).invars) == len(ins):
             inner = getattr(sub, "jaxpr", sub)
             outs = _walk(inner, ins)
+        elif eqn.primitive.name == "cond" and "branches" in eqn.params:
+            # each output depends on what it depends on in some branch (the index, an
+            # integer, carries none): jax 0.10.2's ``jnp.diagonal`` is a ``cond`` on
+            # ``platform_index`` whose branches read the operand for the residuals
+            # only, so "all operands" gave the constant gradient of a diagonal (a
+            # linear map) a dependence on it (differential seed 9106, program 215)
+            outs = [empty] * len(eqn.outvars)
+            for branch in eqn.params["branches"]:
+                found = _walk(getattr(branch, "jaxpr", branch), ins[1:])
+                outs = [a | b for a, b in zip(outs, found, strict=True)]
         elif eqn.primitive.name in CUT_PRIMITIVES:
             outs = [empty] * len(eqn.outvars)
         else:

@@ -7542,4 +7542,102 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "rule 14 (jax tape): jnp.diagonal is a cond on the platform whose branches read x"
+            " for residuals, and the dependence walk took a cond's outputs to depend on all "
+            "its operands: the constant gradient of a diagonal of a linear map required grad "
+            "(differential seed 9106, program 215)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(1.49 - 0.27j), (0.8 - 0.24j)],
+                        [(-0.93 - 0.86j), (0.7 + 0.33j)],
+                        [(-0.43 + 1.15j), (-0.79 - 0.77j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-0.52 - 0.66j), (0.5 + 1.15j), (-0.34 - 1.02j)],
+                        [(-1.21 + 0.2j), (1.44 - 1j), (-0.49 - 1.27j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[
+                        [(-0.77 + 0.42j), (-0.44 - 1.17j), (-0.96 + 0.96j)],
+                        [(-1.43 - 0.45j), (0.96 - 0.43j), (1.07 - 1.07j)],
+                    ],
+                    dtype="complex64",
+                    watched=False,
+                ),
+                Op(name="v4", op="neg", args=("x3",), params=()),
+                Leaf(
+                    name="x5",
+                    data=[
+                        [(-1.17 - 0.5j), (0.84 + 1.33j)],
+                        [(0.63 - 0.88j), (-1.36 + 1.31j)],
+                        [(0.46 - 0.35j), (-0.68 - 0.94j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v6", op="linalg.tensordot", args=("v4", "x5"), params=(("axes", 1),)),
+                Op(name="v7", op="neg", args=("x5",), params=()),
+                Op(name="v8", op="subtract", args=("x1", "v7"), params=()),
+                Op(name="v9", op="linalg.diagonal", args=("v6",), params=(("offset", 0),)),
+                Op(name="v10", op="add", args=("v4", "x2"), params=()),
+                Op(name="v11", op="neg", args=("v9",), params=()),
+                Op(name="v12", op="permute_dims", args=("v8",), params=(("axes", (1, 0)),)),
+                Op(name="v13", op="positive", args=("v4",), params=()),
+                Op(name="v14", op="pow", args=("x1", "v9"), params=()),
+                Op(
+                    name="v15", op="prod", args=("v7",), params=(("axis", None), ("keepdims", True))
+                ),
+                Backward(
+                    outputs=("v11",),
+                    seeds=(Seed(data=[(-1.45 - 1.35j), (-0.81 - 0.53j)], dtype="complex64"),),
+                    retain_graph=False,
+                    create_graph=True,
+                    inputs=("x5",),
+                ),
+                Grad(
+                    name="g16",
+                    outputs=("v15", "v12"),
+                    inputs=("x5",),
+                    seeds=(
+                        Seed(data=[[[(0.34 - 1.09j)]], [[(-0.21 + 1.39j)]]], dtype="complex64"),
+                        Seed(
+                            data=[
+                                [
+                                    [(1.09 + 0.41j), (-0.77 - 0.48j), (1.08 - 0.24j)],
+                                    [(-1.37 + 1.25j), (-0.84 - 0.34j), (0.78 + 0.57j)],
+                                ],
+                                [
+                                    [(-0.36 - 1.11j), (1 - 1.15j), (0.33 - 0.57j)],
+                                    [(0.44 - 1.09j), (0.99 - 1.27j), (1.26 + 0.95j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
