@@ -165,6 +165,41 @@ def test_paddle_s_pinned_hook_tables_free_the_hooks_of_dead_nodes(backend):
     assert not abs_hooks & set(_ABS_HOOKS.hooks)
 
 
+@pytest.mark.parametrize("backend", ["paddle"], indirect=True)
+def test_paddle_s_list_op_operands_go_with_their_graphs(backend):
+    # the namespace's list ops leave their operands' aliases with the backend while the
+    # list op's node lives (`_list_operands`): 40 graphs alive at once give 40 entries,
+    # and once they are gone the next pass frees them, and the operands' nodes the
+    # aliases held (each holds a tensor hook of its own: freed with its node)
+    import functools
+    import gc
+    import sys
+
+    from unigrad.backends.paddle._list_operands import OPERANDS
+
+    xp = backend.xp
+
+    def graph() -> Any:
+        w = backend.leaf([0.5, -1.5], "float64")
+        operand = xp.sin(w) * 3.0
+        hook = functools.partial(lambda g: None)
+        operand._register_grad_hook(hook)
+        return xp.sum(xp.stack([operand, w], axis=0)), hook
+
+    before = set(OPERANDS.entries)
+    alive = [graph() for _ in range(40)]
+    assert len(set(OPERANDS.entries) - before) >= 40
+    hooks = [hook for _, hook in alive]
+    del alive
+    gc.collect()
+    u = backend.leaf([1.0], "float64")  # a pass of its own sweeps the table (and
+    unigrad.grad(xp.sum(u * u), u)  # paddle's engine drops the copies it kept)
+    unigrad.grad(xp.sum(u * u), u)
+    assert not (set(OPERANDS.entries) - before)
+    # 3: the list's reference, this name's and getrefcount's argument
+    assert [sys.getrefcount(h) for h in hooks] == [3] * 40
+
+
 def test_four_threads_with_independent_graphs_get_correct_results(backend):
     # paddle's engine crashes natively when two threads run backward at once; unigrad
     # serialises it. Each thread checks its own numbers: first and second order, and

@@ -32,6 +32,7 @@ from ._paddle_dtypes import (
     int64,
     uint8,
 )
+from ._paddle_list_ops import list_op
 from ._paddle_prims import prims
 
 
@@ -180,38 +181,8 @@ def broadcast_to(x: Any, /, shape: tuple[int, ...]) -> Any:
     return prims.broadcast_to(x, shape)
 
 
-def _list_operands(arrays: list[Any]) -> list[Any]:
-    """The operands of a list op (``concat``, ``stack``), a constant among tensors that
-    require grad given a leaf of its own that requires grad (the same memory, held by
-    nobody else, so no gradient of a user's tensor changes). paddle 3.3's double-grad
-    nodes of ``concat`` and ``stack`` fail when one operand is a constant ("Unable to
-    fill empty grad inputs due to empty GradSlotMeta", in any pass through the
-    gradient's graph: ``concat([x, c])`` and a second derivative), which
-    PaddlePaddle/Paddle#44252 fixed for empty gradients but not for an operand with no
-    gradient slot at all.
-
-    The constant's operand is ``a - sign(z) * 0`` of a scalar leaf ``z`` of its own: its
-    graph reaches a leaf only through ``SignGradNode``, a cut of rule 14, so it is still a
-    constant to unigrad (a leaf copy of ``a`` that required grad made ``concat([sign(x),
-    c])`` require grad, and a pass from it raised `UnusedInputError` where the contract
-    gives `NotDifferentiableError`: differential seed 2027, programs 20810 and 22235). The
-    value is ``a``'s, signed zeros and NaNs included (``-0.0 - 0.0`` is ``-0.0``)."""
-    if not paddle.is_grad_enabled() or builtins.all(a.stop_gradient for a in arrays):
-        return arrays
-    out = []
-    for a in arrays:
-        if a.stop_gradient:
-            narrow = a.dtype in (paddle.float32, paddle.complex64)
-            z = paddle.zeros([], dtype=paddle.float32 if narrow else float64)
-            z.stop_gradient = False
-            zero = paddle.sign(z) * 0.0
-            a = a - (zero if zero.dtype == a.dtype else zero.astype(a.dtype))
-        out.append(a)
-    return out
-
-
 def concat(arrays: Any, /, *, axis: int | None = 0) -> Any:
-    return c.concat(prims, _list_operands(_promote(*arrays)), axis=axis)
+    return c.concat(prims, _promote(*arrays), axis=axis)
 
 
 def expand_dims(x: Any, /, axis: int = 0) -> Any:
@@ -275,7 +246,7 @@ def squeeze(x: Any, /, axis: int | tuple[int, ...]) -> Any:
 
 
 def stack(arrays: Any, /, *, axis: int = 0) -> Any:
-    return paddle.stack(_list_operands(_promote(*arrays)), axis=axis)
+    return list_op(paddle.stack, _promote(*arrays), axis)
 
 
 def tile(x: Any, repetitions: tuple[int, ...], /) -> Any:

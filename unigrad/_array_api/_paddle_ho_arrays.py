@@ -11,6 +11,7 @@ import paddle
 
 from . import _common as c
 from ._paddle_ho import _MAX_ELEMENTS, exact, needs
+from ._paddle_list_ops import told
 
 __all__ = ["cumprod", "cumsum", "diagonal", "einsum", "logsumexp", "reduce_extreme", "roll", "sort"]
 
@@ -119,7 +120,7 @@ def einsum(subscripts: str, *operands: Any) -> Any:
     ellipsis keep paddle's einsum alone (first order only)."""
     parsed = _letters(subscripts, operands) if needs(*operands) else None
     if parsed is None:
-        return paddle.einsum(subscripts, *operands)
+        return told(paddle.einsum(subscripts, *operands), operands)
     subs, out = parsed
     sizes: dict[str, int] = {}
     for sub, op in zip(subs, operands, strict=True):
@@ -130,7 +131,7 @@ def einsum(subscripts: str, *operands: Any) -> Any:
     for ch in order:
         total *= sizes[ch]
     if total > _MAX_ELEMENTS:
-        return paddle.einsum(subscripts, *operands)
+        return told(paddle.einsum(subscripts, *operands), operands)
     f = None
     for sub, op in zip(subs, operands, strict=True):
         present = [ch for ch in order if ch in sub]

@@ -14,6 +14,7 @@ import paddle
 
 from . import _paddle_ho as ho
 from . import _paddle_ho_arrays as hoa
+from ._paddle_list_ops import list_op
 
 __all__ = ["linalg", "own_nodes", "prims"]
 
@@ -132,19 +133,15 @@ class _Prims:
     @staticmethod
     def concatenate(arrays: Sequence[Any], axis: int = 0) -> Any:
         # (a constant operand among differentiable ones as the namespace's concat gives
-        # it, `_paddle_arrays._list_operands`: paddle 3.3.1's ConcatDoubleGradNode raised
+        # it, `_paddle_list_ops.operands`: paddle 3.3.1's ConcatDoubleGradNode raised
         # "Unable to fill empty grad inputs due to empty GradSlotMeta" in a pass through
         # the gradient of ``cumulative_sum(x, include_initial=True)``, whose first slice
         # is a constant: differential seed 3030, program 4778)
-        from ._paddle_arrays import _list_operands
-
-        return paddle.concat(_list_operands(list(arrays)), axis=axis)
+        return list_op(paddle.concat, arrays, axis)
 
     @staticmethod
     def stack(arrays: Sequence[Any], axis: int = 0) -> Any:
-        from ._paddle_arrays import _list_operands  # (as `concatenate`)
-
-        return paddle.stack(_list_operands(list(arrays)), axis=axis)
+        return list_op(paddle.stack, arrays, axis)  # (as `concatenate`)
 
     @staticmethod
     def diagonal(x: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Any:

@@ -12,6 +12,9 @@ paddle.grad differs from the contract in ways this package closes, one module a 
   glog's warnings off during unigrad's passes, paddle's errors as unigrad's.
 * `_consumption`: consumed graphs (rule 6b): paddle never frees its graph, so the nodes
   a ``retain_graph=False`` pass ran get a post-hook that raises.
+* `_list_operands`: the operands of the namespace's list ops (``stack``, ``concat``),
+  kept as aliases without memory, so that a pass leaves out an operand's branch that
+  leads to none of its inputs, which paddle's engine runs (rule 6b).
 * `_records`: paddle's `GraphView` for the contract room, and the records of
   ``create_graph`` calls (rules 6 and 16g).
 * `_structure`: what a ``create_graph`` gradient really depends on (rule 14), from a
@@ -38,7 +41,8 @@ State: each module keeps its registries in one object with a documented lifetime
 and changed under `_engine.ENGINE_LOCK`: `_consumption.CONSUMED` (consumed nodes and
 their hooks), `_records.CALLS` (the records of live create_graph results),
 `_structure.DECIDED` (what the structure pass decided about them), `_nodes._MEMO`
-(the node memo), `_engine._PASS` (the running pass, per thread); and `_adapter._WATCHED`
+(the node memo), `_list_operands.OPERANDS` (the list ops' operands, while the list
+op's node holds its hook), `_engine._PASS` (the running pass, per thread); and `_adapter._WATCHED`
 (the leaves `watch` made, while they live); `_quirks._NO_HIGHER_ORDER_MADE` (whether
 a pass must look for a refusing identity, for the life of the process), `_quirks._ABS_HOOKS`
 (the ``abs`` nodes' hooks, while a node holds one).
@@ -46,9 +50,11 @@ a pass must look for a refusing identity, for the life of the process), `_quirks
 
 from __future__ import annotations
 
-from . import _tensor_methods
+from ..._array_api import _paddle_list_ops
+from . import _list_operands, _tensor_methods
 from ._adapter import BACKEND, PaddleBackend
 
 _tensor_methods.install()
+_paddle_list_ops.ON_LIST_OP = _list_operands.record
 
 __all__ = ["BACKEND", "PaddleBackend"]

@@ -57,6 +57,7 @@ from ._engine import (
     _set_has_grad,
     _translate,
 )
+from ._list_operands import OPERANDS, left_out
 from ._nodes import next_functions, node_ptr, reach
 from ._quirks import (
     _STOP_STRUCTURE,
@@ -105,6 +106,9 @@ def _leaf_nodes(roots: list[Any]) -> set[Any]:
     """The leaves' accumulation nodes the roots reach."""
     return {n for n in reach(roots, next_functions, key=node_ptr) if _is_leaf_node(n)}
 
+
+#: What paddle 3.3.1 raises running a node whose saved tensors ``backward()`` freed.
+_FREED = "TensorWrappers"
 
 #: `_PASS.plain` of a fast-mode pass: no consumed node raises.
 _NONE_RAISES: frozenset[int] = frozenset()
@@ -258,16 +262,40 @@ class PaddleBackend(Backend):
             state["nested"] = err = UnsupportedFeatureError(_NESTED_MESSAGE)
             raise err
         grad_mode = _has_grad()
+        if OPERANDS.entries:  # (the graphs let go since: `_list_operands`)
+            OPERANDS.sweep()
         state["in_grad"] = True
         # (fast mode: a node consumed by a strict-mode call lets the pass through, as
         # paddle does: no `_checked` walk; docs/semantics.md, "Fast mode", row 6b; strict
         # mode: `_checked` is computed when a consumed node first runs)
         _PASS.plain = _NONE_RAISES if fast else functools.partial(_checked, outputs)
         _PASS.call = (outputs, inputs)
+
+        def run(targets: list[Any]) -> list[Any]:
+            # rule 6b: a list op's operand branch that leads to none of the targets is
+            # not the pass's, where paddle runs it (`_list_operands`): left out where it
+            # holds a consumed node, or, where a node paddle's backward() freed made the
+            # pass fail, in the pass run again
+            cut = (
+                left_out(outputs, targets, consumed=True, keep=retain)
+                if not fast and OPERANDS.entries and CONSUMED.any()
+                else []
+            )
+            try:
+                return _paddle_grad(list(outputs), targets, seeds, retain, create, cut)
+            except Exception as err:
+                if _FREED not in str(err):
+                    raise
+                more = left_out(outputs, targets, consumed=False)
+                if len(more) == len(cut):
+                    raise
+                _set_has_grad(grad_mode)
+                return _paddle_grad(list(outputs), targets, seeds, retain, create, more)
+
         try:
             with _quiet_glog():
                 try:
-                    return _paddle_grad(list(outputs), list(inputs), seeds, retain, create)
+                    return run(list(inputs))
                 except Exception as err:
                     if any(map(_made_by_a_view, inputs)):
                         raise  # (more inputs beside a view-made one: `_VIEW_NODES`)
@@ -277,9 +305,7 @@ class PaddleBackend(Backend):
                             outputs,
                             inputs,
                             _call_inputs_behind(outputs, inputs, seeds=True),
-                            lambda targets: _paddle_grad(
-                                list(outputs), targets, seeds, retain, create
-                            ),
+                            run,
                         )
                         if got is None:
                             raise
@@ -293,7 +319,7 @@ class PaddleBackend(Backend):
                     if not extra:
                         raise
                     both = [*inputs, *extra]
-                    return _paddle_grad(list(outputs), both, seeds, retain, create)[: len(inputs)]
+                    return run(both)[: len(inputs)]
         except Exception as err:
             # paddle's engine leaves grad mode off when a node raises: restore it
             _set_has_grad(grad_mode)
@@ -572,6 +598,8 @@ class PaddleBackend(Backend):
             if not fast:
                 _check_carried(request.outputs, None)
             grad_mode = _has_grad()
+            if OPERANDS.entries:  # (as `_call`)
+                OPERANDS.sweep()
             # a create_graph result's pass may go through the nodes its pass consumed
             _PASS.plain = _NONE_RAISES if fast else _checked(request.outputs)
             # outputs paddle identifies (x and x[0:n]) would count once: merged, seeds summed

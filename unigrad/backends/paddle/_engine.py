@@ -185,15 +185,29 @@ class _quiet_glog:  # (a context manager, named as one)
 
 
 def _paddle_grad(
-    outputs: list[Any], inputs: list[Any], seeds: list[Any], retain: bool, create: bool
+    outputs: list[Any],
+    inputs: list[Any],
+    seeds: list[Any],
+    retain: bool,
+    create: bool,
+    left_out: list[Any] | None = None,
 ) -> list[Any]:
-    """``paddle.grad(..., allow_unused=True)``, through the engine when it is safe."""
+    """``paddle.grad(..., allow_unused=True)``, through the engine when it is safe;
+    ``left_out``: paddle's ``no_grad_vars`` (`_list_operands.left_out`)."""
     if _RUN_PARTIAL_GRAD is None or _in_to_static():
         result: list[Any] = paddle.grad(
-            outputs, inputs, seeds, retain_graph=retain, create_graph=create, allow_unused=True
+            outputs,
+            inputs,
+            seeds,
+            retain_graph=retain,
+            create_graph=create,
+            allow_unused=True,
+            no_grad_vars=left_out or None,
         )
         return result
-    return _RUN_PARTIAL_GRAD(outputs, inputs, seeds, retain, create, True, True, [], None)
+    return _RUN_PARTIAL_GRAD(
+        outputs, inputs, seeds, retain, create, True, True, left_out or [], None
+    )
 
 
 #: paddle 3.3.1's partial-gradient engine (``paddle.grad``) cannot stop at an output of an

@@ -7640,4 +7640,109 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "paddle: a pass toward x17 through a list op whose other operand's branch "
+            "backward() freed and leads to no input ran that branch and raised "
+            "GraphFreedError (rule 6b; differential seed 6067, program 4695)"
+        ),
+        Program(
+            steps=(
+                Leaf(name="x1", data=[-0.75, -0.89, 1.07], dtype="float64", watched=True),
+                Leaf(name="x2", data=0.43, dtype="float64", watched=True),
+                Leaf(name="x3", data=[1.23, -0.9, -0.45], dtype="float64", watched=True),
+                Op(name="v4", op="remainder", args=("x2", "x3"), params=()),
+                Op(name="v5", op="neg", args=("v4",), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Leaf(
+                    name="x7",
+                    data=[[-1.26, 0.78], [0.44, 1.29], [0.69, -0.45]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v8", op="tensordot", args=("v4", "x7"), params=(("axes", 1),)),
+                Op(name="v9", op="scale", args=("v4",), params=(("c", 2.0),)),
+                Op(name="v10", op="full_like", args=("v5",), params=()),
+                Leaf(name="i11", data=[-3, -1, -2, -3], dtype="int64", watched=False),
+                Op(
+                    name="v12",
+                    op="index_array",
+                    args=("v4", "i11"),
+                    params=(("index", ("array",)),),
+                ),
+                Op(name="v13", op="sqrt", args=("x3",), params=()),
+                Op(name="v14", op="xp_square", args=("x7",), params=()),
+                Leaf(name="x15", data=[[1.01], [0.32]], dtype="float64", watched=True),
+                Op(name="v16", op="squeeze", args=("x15",), params=(("axis", 1),)),
+                Leaf(name="x17", data=[1.08, 1.29, -0.52, 0.91], dtype="float64", watched=True),
+                Op(name="v18", op="stack", args=("v12", "x17"), params=(("axis", -1),)),
+                Backward(
+                    outputs=("v14", "v9"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    inputs=None,
+                ),
+                Grad(
+                    name="g19",
+                    outputs=("v16", "v18"),
+                    inputs=("x17",),
+                    seeds=(
+                        Seed(data=[0.69, -1.13], dtype="float64"),
+                        Seed(
+                            data=[[-0.83, -0.59], [0.31, -1.47], [-0.7, -0.97], [-0.59, 0.37]],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=("v13",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
+    (
+        (
+            "paddle: a create_graph pass toward x2 through a stack whose other operand's "
+            "branch backward() freed and leads to no input raised GraphFreedError (rule 6b;"
+            " differential seed 9010, program 2623)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1", data=[[-0.31, -0.49], [-0.52, -1.47]], dtype="float64", watched=True
+                ),
+                Leaf(name="x2", data=[[-1.27, 0.63], [0.68, -0.97]], dtype="float64", watched=True),
+                Op(name="v3", op="sqrt", args=("x1",), params=()),
+                Op(name="v4", op="xp_square", args=("v3",), params=()),
+                Leaf(name="x5", data=[[1.42], [0.59]], dtype="float64", watched=True),
+                Op(name="v6", op="squeeze", args=("x5",), params=(("axis", 1),)),
+                Op(name="v7", op="stack", args=("x2", "v3"), params=(("axis", 2),)),
+                Backward(
+                    outputs=("v4",),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=False,
+                    inputs=None,
+                ),
+                Grad(
+                    name="g8",
+                    outputs=("v7",),
+                    inputs=("x2", "x2"),
+                    seeds=(None,),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
