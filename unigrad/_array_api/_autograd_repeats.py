@@ -22,7 +22,7 @@ def repeat(xp: Any, x: Any, repeats: Any, /, *, axis: int | None = None) -> Any:
         axis = 0
     axis = c.normalize_axis(axis, xp.ndim(x))
     idx: Any = np.repeat(np.arange(xp.shape(x)[axis]), np.asarray(getval(repeats)))
-    return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
+    return _along(xp, x, axis, idx)
 
 
 def tile(xp: Any, x: Any, repetitions: Any, /) -> Any:
@@ -37,6 +37,10 @@ def tile(xp: Any, x: Any, repetitions: Any, /) -> Any:
     nd = max(xp.ndim(x), len(reps))
     out = xp.reshape(x, (1,) * (nd - xp.ndim(x)) + tuple(xp.shape(x)))
     for axis, r in enumerate((1,) * (nd - len(reps)) + reps):
-        idx = np.tile(np.arange(xp.shape(out)[axis]), r)
-        out = xp.moveaxis(xp.moveaxis(out, axis, 0)[idx], 0, axis)
+        out = _along(xp, out, axis, np.tile(np.arange(xp.shape(out)[axis]), r))
     return out
+
+
+def _along(xp: Any, x: Any, axis: int, idx: Any) -> Any:
+    """``x`` indexed by ``idx`` along ``axis`` (an integer array of positions)."""
+    return xp.moveaxis(xp.moveaxis(x, axis, 0)[idx], 0, axis)
