@@ -504,7 +504,8 @@ class PaddleBackend(Backend):
         lives. ``dependence``: the graph may hold a node of `CUT_NODES`, whose edges the
         pass does not run (rule 14)."""
         roots = [r for r in (_grad_fn(y) for y in outputs) if r is not None]
-        extra = carried_of if CALLS.records else None  # (a live create_graph result)
+        # (a live create_graph result; one walk per record for all the pass's nodes)
+        extra = functools.partial(carried_of, memo={}) if CALLS.records else None
         if inputs is not None:
             targets: set[Any] = set()
             leaves: set[Any] = set()

@@ -114,12 +114,20 @@ def _record_call(
         held[1][1][0] = _carried.now()  # rule 6: made after the call's own consumption
 
 
-def _carried_nodes(rec: Record, depth: int = 0) -> dict[int, Any]:
+def _carried_nodes(
+    rec: Record, depth: int = 0, memo: dict[Record, dict[int, Any]] | None = None
+) -> dict[int, Any]:
     """Rule 6: the forward nodes (by pointer) a create_graph call's result carries:
     those between its outputs and inputs its pass ran, not past a node of `CUT_NODES`
     (rule 14: the contract's pass does not run what only ``sign`` reaches:
     test_a_create_graph_pass_through_a_cut_leaves_the_nodes_behind_it_usable in
-    test_divergences_2026.py), and what the results of earlier calls among them carry."""
+    test_divergences_2026.py), and what the results of earlier calls among them carry.
+    ``memo``: what one caller already found, by record (the records do not change
+    while it runs; not kept longer: a record goes when its result does)."""
+    if memo is not None:
+        found = memo.get(rec)
+        if found is not None:
+            return found
     keys = rec.inputs
     ran = _graph.executed(
         rec.outputs, _live_children, lambda n: n.node_ptr() in keys, _is_leaf_node
@@ -129,7 +137,9 @@ def _carried_nodes(rec: Record, depth: int = 0) -> dict[int, Any]:
         for n in ran:
             for earlier in _records(n):
                 if earlier.call is not rec.call:
-                    carried.update(_carried_nodes(earlier, depth + 1))
+                    carried.update(_carried_nodes(earlier, depth + 1, memo))
+    if memo is not None:
+        memo[rec] = carried
     return carried
 
 
@@ -137,12 +147,13 @@ def _carried_ptrs(rec: Record) -> set[int]:
     return set(_carried_nodes(rec))
 
 
-def carried_of(node: Any) -> list[Any]:
+def carried_of(node: Any, memo: dict[Record, dict[int, Any]] | None = None) -> list[Any]:
     """The forward nodes the create_graph results whose node is ``node`` carry (rule 6:
-    a pass through such a result runs them too, and a consuming one consumes them)."""
+    a pass through such a result runs them too, and a consuming one consumes them).
+    ``memo``: as `_carried_nodes`'s, for one caller's many nodes."""
     out: list[Any] = []
     for rec in _records(node):
-        out += _carried_nodes(rec).values()
+        out += _carried_nodes(rec, 0, memo).values()
     return out
 
 
