@@ -8,8 +8,9 @@ The frameworks' shortcuts for empty shapes lost that dependence (jax 0.10.2's ``
 gather and ``prod``), or refused (paddle 3.3.1's ``repeat_interleave`` of 0 and the
 second-order ``cumsum``/``cumprod``/``prod`` kernels), or failed in autograd's rules
 (HIPS autograd 1.9.1's ``tile`` of 0, its unreduced ``where`` gradient under ``clip``'s
-scalar bound). Found from differential seed 9204, program 207 (the corpus keeps it) and
-its neighbours. float64; the gradients are exact (sums of no term, or ones).
+scalar bound), or raised (paddle 3.3.1's ``matmul_grad`` of an empty contraction). Found
+from differential seeds 9204, program 207, and 9314, program 3225 (the corpus keeps
+them), and their neighbours. float64; the gradients are exact (sums of no term, or ones).
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ import unigrad
 
 X = np.array([0.5, -1.25, 2.0])
 ZEROS = np.zeros(3)
+
+
+def _empty_matrix(xp: Any, x: Any) -> Any:
+    """A 0 x 0 matrix computed from ``x``."""
+    return xp.reshape(x[0:0] * x[1], (0, 0))
+
 
 #: name -> (the program of ``x``, its gradient for a ones seed, whether that gradient,
 #: taken with ``create_graph=True``, depends on ``x``)
@@ -55,6 +62,51 @@ CASES: dict[str, tuple[Callable[[Any, Any, Any], Any], np.ndarray, bool]] = {
         lambda xp, b, x: xp.clip(x, None, -xp.reshape(x[1:2], ())),
         np.array([1.0, 0.0, 0.0]),
         False,
+    ),
+    # paddle 3.3.1's matmul_grad raised a raw ValueError for an empty contraction with
+    # one operand's gradient asked for (seed 9314, program 3225)
+    "matmul-of-an-empty-contraction": (
+        lambda xp, b, x: xp.matmul(
+            b.tensor(np.zeros((2, 0)), "float64"), xp.reshape(x[0:0], (0, 1))
+        ),
+        ZEROS,
+        False,
+    ),
+    "tensordot-of-an-empty-contraction": (
+        lambda xp, b, x: xp.tensordot(
+            b.tensor(np.zeros((2, 0)), "float64"), xp.reshape(x[1:1] * x[0], (0, 1)), axes=1
+        ),
+        ZEROS,
+        True,
+    ),
+    # linear algebra of a matrix with no element: paddle 3.3.1's kernels raised raw
+    # ValueErrors (inv, solve, slogdet) or refused a second pass (det, cholesky), its
+    # pinv was a constant; jax 0.10.2's derivative of det raised a raw IndexError
+    "inv-of-an-empty-matrix": (lambda xp, b, x: xp.linalg.inv(_empty_matrix(xp, x)), ZEROS, True),
+    "det-of-an-empty-matrix": (
+        lambda xp, b, x: xp.linalg.det(_empty_matrix(xp, x)) * x[0],
+        np.array([1.0, 0, 0]),
+        True,
+    ),
+    "slogdet-of-an-empty-matrix": (
+        lambda xp, b, x: xp.linalg.slogdet(_empty_matrix(xp, x)).logabsdet + x[0],
+        np.array([1.0, 0, 0]),
+        True,
+    ),
+    "solve-of-an-empty-system": (
+        lambda xp, b, x: xp.linalg.solve(_empty_matrix(xp, x), x[1:1]),
+        ZEROS,
+        True,
+    ),
+    "pinv-of-an-empty-matrix": (
+        lambda xp, b, x: xp.linalg.pinv(xp.reshape(x[0:0], (2, 0))),
+        ZEROS,
+        True,
+    ),
+    "cholesky-of-an-empty-matrix": (
+        lambda xp, b, x: xp.linalg.cholesky(_empty_matrix(xp, x)),
+        ZEROS,
+        True,
     ),
     "tile-of-0": (lambda xp, b, x: xp.tile(x, (0,)), ZEROS, False),
     "repeat-of-0": (lambda xp, b, x: xp.repeat(x, 0), ZEROS, False),

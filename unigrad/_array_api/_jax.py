@@ -11,7 +11,8 @@ paddle and HIPS autograd give 0: ``_pow``), ``linalg.matrix_norm`` of matrices w
 or no column (``_common.empty_matrix_norm``: jax raises for the ords NumPy answers, 2
 included), ``take`` of no index (jax's is a constant zero array, with no dependence on
 ``x``: ``lax.gather`` keeps it, rule 14) and ``where`` of an empty result (jax's is
-``x1``, with no dependence on ``x2``: ``lax.select`` keeps it).
+``x1``, with no dependence on ``x2``: ``lax.select`` keeps it) and ``linalg.det`` of a
+matrix with no element (jax's derivative raises).
 """
 
 from __future__ import annotations
@@ -203,8 +204,18 @@ def build() -> Any:
         x = jnp.asarray(x)
         return c.cumulative_prod(prims, x, axis=axis, dtype=dtype, include_initial=include_initial)
 
+    def det(x: Any, /) -> Any:
+        """``jnp.linalg.det``; of a matrix with no element, 1 plus ``sum(x * x)`` (zeros,
+        so that the result stays on a node of ``x`` with a derivative that depends on
+        ``x``, rule 14): jax 0.10.2's derivative of ``det`` indexes the LU pivots of an
+        empty matrix (a raw ``IndexError``, natively too)."""
+        if x.ndim >= 2 and x.shape[-1] == 0:
+            return 1 + jnp.sum(x * x, axis=(-2, -1))
+        return jnp.linalg.det(x)
+
     linalg = _Module("unigrad._array_api.jax_tape.linalg", jnp.linalg)
     vars(linalg).update(
+        det=det,
         svd=svd,
         matrix_norm=matrix_norm,
         vector_norm=vector_norm,

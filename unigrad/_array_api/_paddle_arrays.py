@@ -15,6 +15,7 @@ from typing import Any
 import paddle
 
 from . import _common as c
+from . import _paddle_contract as contract
 from . import _paddle_ho as ho
 from . import _paddle_ho_arrays as hoa
 from ._paddle_dtypes import (
@@ -456,7 +457,7 @@ def any(x: Any, /, *, axis: Any = None, keepdims: builtins.bool = False) -> Any:
 # ---- linear algebra ----------------------------------------------------------------
 def matmul(x1: Any, x2: Any, /) -> Any:
     a, b = _promote(x1, x2)
-    return _widened(paddle.matmul)(a, b)
+    return _widened(contract.matmul)(a, b)
 
 
 def matrix_transpose(x: Any, /) -> Any:
@@ -466,7 +467,7 @@ def matrix_transpose(x: Any, /) -> Any:
 def tensordot(x1: Any, x2: Any, /, *, axes: Any = 2) -> Any:
     a, b = _promote(x1, x2)
     axes = axes if isinstance(axes, int) else [list(v) for v in axes]
-    return _widened(paddle.tensordot)(a, b, axes=axes)
+    return _widened(contract.tensordot)(a, b, axes=axes)
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> Any:

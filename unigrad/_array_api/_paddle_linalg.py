@@ -10,6 +10,7 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
+import numpy as np
 import paddle
 
 from . import _common as c
@@ -67,19 +68,40 @@ def outer(x1: Any, x2: Any, /) -> Any:
     return _widened(lambda u, v: c.outer(prims, u, v))(a, b)
 
 
+def _squares(x: Any, keepdim: bool = True) -> Any:
+    """``sum(|x|^2)`` over the matrix axes: zeros for a matrix with no element, on a node
+    of ``x`` whose derivative depends on ``x``. paddle 3.3.1's linear-algebra kernels fail
+    on matrices with no element (raw ``ValueError``s: ``inv``, ``solve``, ``slogdet``,
+    ``pinv``) or have no second derivative there (``det``, ``cholesky``); their results
+    are empty (or ``det``'s 1, ``slogdet``'s 0), written as a function of ``x`` through
+    this, so that they stay on a node of ``x`` and differentiate as the functions do
+    (rule 14: paths are the graph's whatever their sizes; tests/test_empty_tensors.py)."""
+    sq = paddle.real(x) ** 2 + paddle.imag(x) ** 2 if x.is_complex() else x * x
+    return paddle.sum(sq, axis=[-2, -1], keepdim=keepdim)
+
+
+def _no_element(x: Any) -> bool:
+    return bool(x.ndim >= 2 and (x.shape[-1] == 0 or x.shape[-2] == 0))
+
+
 def pinv(x: Any, /, *, rtol: float | None = None) -> Any:
-    if 0 in x.shape:  # paddle's kernel fails on empty matrices; the answer is empty
-        return paddle.zeros([*x.shape[:-2], x.shape[-1], x.shape[-2]], dtype=x.dtype)
+    if _no_element(x):  # (an empty result: `_squares`)
+        t = matrix_transpose(x)
+        return t * t  # (no broadcasting: paddle's is wrong at second order on empty ones)
     if rtol is None:
         rtol = builtins.max(x.shape[-2:]) * finfo(x.dtype).eps
     return paddle.linalg.pinv(x, rcond=rtol)
 
 
 def cholesky(x: Any, /, *, upper: bool = False) -> Any:
+    if _no_element(x):  # (an empty result, as `pinv`'s)
+        return x * x
     return paddle.linalg.cholesky(x, upper=upper)
 
 
 def det(x: Any, /) -> Any:
+    if _no_element(x):  # (1: `_squares`)
+        return 1 + _squares(x, keepdim=False).astype(x.dtype)
     return hl.det(x)
 
 
@@ -98,6 +120,8 @@ def eigvalsh(x: Any, /) -> Any:
 
 
 def inv(x: Any, /) -> Any:
+    if _no_element(x):  # (an empty result, as `pinv`'s)
+        return x * x
     return hl.inv(x)
 
 
@@ -127,6 +151,9 @@ def slogdet(x: Any, /) -> c.SlogdetResult:
     """paddle's ``slogdet`` with a real ``logabsdet`` for complex input: paddle 3.3 returns
     both results in one stacked tensor, so a complex sign makes the log complex too
     (PaddlePaddle/PaConvert#499 review notes it); the standard's ``logabsdet`` is real."""
+    if _no_element(x):  # (sign 1, a constant; logabsdet 0: `_squares`)
+        sign = paddle.ones(x.shape[:-2], dtype=x.dtype)
+        return c.SlogdetResult(sign, _squares(x, keepdim=False))
     if ho.needs(x):  # slogdet_grad has no gradient: paddle's values, a series' derivatives
         with paddle.no_grad():
             sign, value = paddle.linalg.slogdet(x.detach())
@@ -172,6 +199,13 @@ def solve(x1: Any, x2: Any, /) -> Any:
     ``real``, ``imag``, ``concat`` and ``complex``.
     """
     a, b = _promote(x1, x2)
+    if _no_element(a):  # (an empty result, linear in b: `_squares`)
+        tie = _squares(a).astype(a.dtype)
+        tie = paddle.squeeze(tie, -1) if b.ndim == 1 else tie
+        # (expanded first: paddle's broadcasting multiply is wrong at second order on
+        # empty tensors)
+        shape = list(np.broadcast_shapes(tuple(tie.shape), tuple(b.shape)))
+        return paddle.expand(b, shape) * paddle.expand(tie, shape)
     if not a.is_complex():
         return _solve(a, b)
     vector = b.ndim == 1

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import paddle
 
+from . import _paddle_contract as contract
 from . import _paddle_ho as ho
 from . import _paddle_ho_arrays as hoa
 from ._paddle_list_ops import list_op
@@ -80,7 +81,7 @@ class _Prims:
     sqrt = staticmethod(ho.sqrt)
     conj = staticmethod(paddle.conj)
     real = staticmethod(paddle.real)
-    matmul = staticmethod(paddle.matmul)
+    matmul = staticmethod(contract.matmul)
 
     @staticmethod
     def power(x: Any, p: float) -> Any:

@@ -7745,4 +7745,63 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "paddle 3.3.1's matmul_grad raised a raw ValueError (Required tensor shall not "
+            "be nullptr) for a tensordot of an empty contraction with one operand's "
+            "gradient asked for (differential seed 9314, program 3225)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[1.11, 0.55], [0.89, -1.2], [0.91, 0.32]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v2", op="clip", args=("x1",), params=(("hi", None), ("lo", -0.7))),
+                Op(name="v3", op="linalg.matrix_transpose", args=("v2",), params=()),
+                Op(name="v4", op="tile", args=("v2",), params=(("reps", (1, 1)),)),
+                Op(name="v5", op="astype", args=("v2",), params=(("dtype", "float32"),)),
+                Op(name="v6", op="argmax_take", args=("v2", "v4"), params=()),
+                Leaf(name="x7", data=[0.57], dtype="float64", watched=True),
+                Op(name="v8", op="add", args=("v6", "x7"), params=()),
+                Op(name="v9", op="diff", args=("x7",), params=()),
+                Leaf(name="i10", data=[[0], [1], [0]], dtype="int64", watched=False),
+                Op(name="v11", op="take_along_axis", args=("v5", "i10"), params=(("axis", -1),)),
+                Op(name="v12", op="tan", args=("v11",), params=()),
+                Op(name="v13", op="tanh", args=("v12",), params=()),
+                Leaf(name="x14", data=[], dtype="float64", watched=True, shape=(0, 2)),
+                Op(name="v15", op="tensordot", args=("v9", "x14"), params=(("axes", 1),)),
+                Grad(
+                    name="g16",
+                    outputs=("v13", "v15"),
+                    inputs=("x14", "x14", "x14"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v17", op="add", args=("v15", "v13"), params=()),
+                Op(name="v18", op="max", args=("v12",), params=(("axis", -2), ("keepdims", True))),
+                Grad(
+                    name="g19",
+                    outputs=("v18", "v18"),
+                    inputs=("x1", "x1", "x14"),
+                    seeds=(None, Seed(data=[0.72], dtype="float32")),
+                    retain_graph=True,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
