@@ -81,7 +81,9 @@ def _squares(x: Any, keepdim: bool = True) -> Any:
 
 
 def _no_element(x: Any) -> bool:
-    return bool(x.ndim >= 2 and (x.shape[-1] == 0 or x.shape[-2] == 0))
+    """Whether ``x`` is a stack of matrices with no element (no row, no column, or an
+    empty batch)."""
+    return bool(x.ndim >= 2 and 0 in x.shape)
 
 
 def pinv(x: Any, /, *, rtol: float | None = None) -> Any:
