@@ -129,3 +129,28 @@ def test_an_empty_value_keeps_the_graph_s_paths(backend, case: str) -> None:
     else:
         with pytest.raises(unigrad.NotDifferentiableError):
             unigrad.grad(xp.sum(g * g), x)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="open: paddle 3.3.1's broadcasting multiply, divide, pow and atan2 fail at "
+    "second order when the result has no element and an operand broadcasts (a raw "
+    "ValueError from a reshape in the double-grad node: 'The shape in ReshapeOp is "
+    "invalid'); the namespace's own uses expand both operands first "
+    "(_paddle_contract._product), the ops and operators do not yet",
+)
+@pytest.mark.parametrize("op", ["multiply", "divide", "pow", "atan2"])
+def test_a_broadcast_with_no_element_differentiates_twice(backend, op: str) -> None:
+    """``op(m, s)`` for ``m`` of shape ``(2, 0)`` and ``s`` of shape ``(1, 1)``, both
+    computed from ``x``: the gradient is zeros and depends on ``x`` (rule 14: paths are
+    the graph's whatever their sizes), and a second pass answers zeros. Found by a probe
+    of empty shapes beside differential seed 9314. Exact."""
+    xp = backend.xp
+    x = backend.leaf(np.array([0.5, 1.25, 2.0]), "float64")
+    m = xp.reshape(x[0:0] * x[1], (2, 0))
+    s = xp.reshape(xp.sum(x * x), (1, 1))
+    (g,) = unigrad.grad(xp.sum(getattr(xp, op)(m, s)), x, create_graph=True)
+    backend.close(g, ZEROS, rtol=0, atol=0)
+    assert backend.requires_grad(g)
+    (h,) = unigrad.grad(xp.sum(g * g), x, allow_unused=True, materialize_grads=True)
+    backend.close(h, ZEROS, rtol=0, atol=0)
