@@ -852,3 +852,32 @@ def test_the_gradient_of_a_diagonal_is_a_constant(backend, dtype: str) -> None:
     assert not backend.requires_grad(g)
     with pytest.raises(NotDifferentiableError):
         unigrad.grad(xp.sum(xp.real(g) if dtype == "complex128" else g), x)
+
+
+@pytest.mark.parametrize("way", ["backward-two-outputs", "backward-one-output", "grad"])
+def test_a_branch_that_reaches_the_input_only_through_a_cut_is_not_consumed(
+    backend, way: str
+) -> None:
+    """``v = where(round(x) <= w, round(x), w)[1:3]`` reaches ``x`` only through
+    ``round`` (rule 14: a cut), and ``x[0]`` reaches it directly. A consuming pass from
+    both toward ``x`` does not run ``v``'s nodes (rule 6b), so a later pass through them
+    toward ``w`` answers: ``[0, 1, 1]``. torch's engine ran and freed them (its ``where``
+    node saves its condition): `GraphFreedError` (differential seed 9334, program
+    3255). The first pass's gradient is ``x[0]``'s. Exact."""
+    xp = backend.xp
+    x = backend.leaf([-1.21, 0.87, 0.93], "float64")
+    w = backend.leaf([1.19, -1.44, -0.71], "float64")
+    r = xp.round(x)
+    v = xp.where(xp.less_equal(r, w), r, w)[1:3]
+    first = np.array([1.0, 0.0, 0.0])
+    if way == "backward-two-outputs":
+        unigrad.backward([xp.sum(v), x[0]], inputs=[x])
+        backend.close(backend.grad_of(x), first, rtol=0, atol=0)
+    elif way == "backward-one-output":
+        unigrad.backward(xp.sum(v) + x[0], inputs=[x])
+        backend.close(backend.grad_of(x), first, rtol=0, atol=0)
+    else:
+        (g,) = unigrad.grad(xp.sum(v) + x[0], x)
+        backend.close(g, first, rtol=0, atol=0)
+    (h,) = unigrad.grad(xp.sum(v), w, create_graph=True)
+    backend.close(h, np.array([0.0, 1.0, 1.0]), rtol=0, atol=0)

@@ -40,6 +40,7 @@ from ._restricted import (
     _beyond_cuts,
     _freed,
     _frees_unrun,
+    _reached_unrun,
     _run_restricted,
     _run_restricted_batched,
 )
@@ -218,6 +219,9 @@ class TorchBackend(Backend):
             edges, leaves = _reachable(outputs, cuts, cut_nodes)
             if cut_nodes:
                 behind, saving = _behind_cuts(cut_nodes, edges)
+            if not behind and has_cuts:
+                behind, more = _reached_unrun(edges, runs, inputs)
+                saving += more
             unreached = [
                 i
                 for i, x in enumerate(inputs)
@@ -425,6 +429,9 @@ class TorchBackend(Backend):
                 return
             inputs = live
             behind, saving = _behind_cuts(cut_nodes, edges) if cut_nodes else (False, [])
+            if not behind:  # (as in `grad`)
+                behind, more = _reached_unrun(edges, runs, inputs)
+                saving += more
             if behind:  # (as in `grad`)
                 restricted = _beyond_cuts(outputs, inputs, _NO_CUTS)
             elif saving and not retain:  # (as in `grad`)

@@ -16,8 +16,9 @@ where that is needed; it runs only where a node below a cut edge that the pass d
 not reach was freed (`_behind_cuts`), and the common pass pays nothing.
 
 The converse: a ``retain_graph=False`` pass through a cut edge, whose engine would run
-and free nodes behind it that the contract's pass neither runs nor consumes (rule 6b:
-they stay usable), keeps the graph (`_frees_unrun`).
+and free nodes behind it, or nodes that lead to an input only through it
+(`_reached_unrun`), that the contract's pass neither runs nor consumes (rule 6b: they
+stay usable), keeps the graph (`_frees_unrun`).
 
 What the direct calls do not do, where this path runs: fire hooks on the nodes and
 tensors of the graph (``register_hook`` on an intermediate, ``retain_grad``), and free
@@ -102,6 +103,28 @@ def _behind_cuts(
             saving.append(node)
         stack.extend(e[0] for e in node.next_functions if e[0] is not None and e not in reached)
     return False, saving
+
+
+def _reached_unrun(
+    reached: AbstractSet[tuple[Any, int]], runs: list[Any] | None, inputs: tuple[Any, ...]
+) -> tuple[bool, list[Any]]:
+    """The nodes the pass reaches over live edges (`_structure._reachable`'s edges
+    ``reached``) that the contract's pass does not run (not in ``runs``: they lead to
+    ``inputs`` only through a cut edge, as ``where(round(x) <= y, round(x), y)`` toward
+    ``x`` beside a live path to ``x``: differential seed 9334, program 3255) and that
+    torch's engine runs all the same: whether one had its saved tensors freed (the pass
+    then runs restricted, as for `_behind_cuts`'s), and else those that hold saved
+    tensors (`_frees_unrun` decides). ``runs`` None (fast mode): none looked for."""
+    if runs is None:
+        return False, []
+    run = set(runs)
+    found = list({n for n, _ in reached if n not in run and type(n) is not _ACCUMULATE})
+    if not found:
+        return False, []
+    found = _leading(found, inputs, dict.fromkeys(runs, True))
+    if any(_freed(n) for n in found):
+        return True, []
+    return False, [n for n in found if _SAVED[type(n)]]
 
 
 def _frees_unrun(

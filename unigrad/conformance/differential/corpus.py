@@ -7804,4 +7804,64 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "torch: a consuming pass toward x2 from outputs one of which reaches x2 only "
+            "through round (rule 14) ran and freed that branch's nodes (where, slice), and "
+            "a later pass through them toward x7 raised GraphFreedError (rule 6b; "
+            "differential seed 9334, program 3255)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[-0.4, -1.2, -0.82], [0.26, -0.49, 0.67]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x2", data=[-1.21, 0.87, 0.93], dtype="float64", watched=True),
+                Op(name="v3", op="round", args=("x2",), params=()),
+                Leaf(name="x4", data=[1.42, 0.79, -0.7], dtype="float64", watched=False),
+                Leaf(name="m5", data=[True, True, True], dtype="bool", watched=False),
+                Op(name="v6", op="where", args=("v3", "x4", "m5"), params=()),
+                Leaf(name="x7", data=[1.19, -1.44, -0.71], dtype="float64", watched=True),
+                Op(name="v8", op="where_less_equal", args=("v6", "x7"), params=()),
+                Op(name="v9", op="roll", args=("x7",), params=(("axis", None), ("shift", 0))),
+                Leaf(name="i10", data=[2, -2], dtype="int64", watched=False),
+                Op(
+                    name="v11",
+                    op="index_array",
+                    args=("v6", "i10"),
+                    params=(("index", ("array",)),),
+                ),
+                Op(name="v12", op="index_int", args=("x2",), params=(("index", ("int", 0)),)),
+                Leaf(name="m13", data=[True, True, True], dtype="bool", watched=False),
+                Op(name="v14", op="index_mask", args=("v6", "m13"), params=(("index", ("mask",)),)),
+                Op(
+                    name="v15", op="index_slice", args=("v8",), params=(("index", ("slice", 1, 3)),)
+                ),
+                Op(name="v16", op="zeros_like", args=("v3",), params=()),
+                Backward(
+                    outputs=("v15", "v12"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    inputs=("x2", "x2"),
+                ),
+                Grad(
+                    name="g17",
+                    outputs=("v15", "v15"),
+                    inputs=("x7", "x7"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=True,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
