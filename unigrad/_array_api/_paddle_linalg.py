@@ -80,14 +80,14 @@ def _squares(x: Any, keepdim: bool = True) -> Any:
     return paddle.sum(sq, axis=[-2, -1], keepdim=keepdim)
 
 
-def _no_element(x: Any) -> bool:
+def _no_element(x: Any, square: bool = True) -> bool:
     """Whether ``x`` is a stack of matrices with no element (no row, no column, or an
-    empty batch)."""
-    return bool(x.ndim >= 2 and 0 in x.shape)
+    empty batch); with ``square``, of square ones (else paddle's kernel refuses it)."""
+    return bool(x.ndim >= 2 and 0 in x.shape and (not square or x.shape[-1] == x.shape[-2]))
 
 
 def pinv(x: Any, /, *, rtol: float | None = None) -> Any:
-    if _no_element(x):  # (an empty result: `_squares`)
+    if _no_element(x, square=False):  # (an empty result on a node of x, as `_squares`)
         t = matrix_transpose(x)
         return t * t  # (no broadcasting: paddle's is wrong at second order on empty ones)
     if rtol is None:
