@@ -7864,4 +7864,80 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "reference: the oracle's cumulative_sum reshaped an array with no element along"
+            " another axis to one row (a ValueError: the reference failed, a bug of the "
+            "tester; differential seed 9346, program 633)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[[0.65, 1.3], [-1.0, 0.37], [-1.04, -0.63]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[[0.93, -1.44], [-0.46, -1.1], [0.79, 0.52]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Leaf(name="x3", data=[[-1.19, 1.02], [0.44, 1.45]], dtype="float64", watched=True),
+                Op(name="v4", op="linalg.slogdet", args=("x3",), params=()),
+                Op(
+                    name="v5",
+                    op="matrix_norm",
+                    args=("x2",),
+                    params=(("keepdims", True), ("ord", -1)),
+                ),
+                Op(name="v6", op="diff", args=("v5",), params=()),
+                Op(name="v7", op="cos", args=("v6",), params=()),
+                Op(name="v8", op="cosh", args=("v5",), params=()),
+                Op(
+                    name="v9",
+                    op="cumulative_prod",
+                    args=("x3",),
+                    params=(("axis", 0), ("include_initial", True)),
+                ),
+                Op(
+                    name="v10",
+                    op="cumulative_sum",
+                    args=("v7",),
+                    params=(("axis", -2), ("include_initial", False)),
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v10", "v5"),
+                    inputs=("x2",),
+                    seeds=(
+                        Seed(data=[[[]], [[]]], dtype="float64", shape=(2, 1, 0)),
+                        Seed(data=[[[-1.41]], [[-0.89]]], dtype="float64"),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Op(name="v12", op="permute_dims", args=("v10",), params=(("axes", (1, 0)),)),
+                Grad(
+                    name="g13",
+                    outputs=("v5", "v10"),
+                    inputs=("x2", "x2"),
+                    seeds=None,
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]

@@ -202,7 +202,9 @@ def cumsum(a: RV, axis: int, include_initial: bool) -> RV:
     """``a @ triu(ones)`` along ``axis`` (a matmul with a constant)."""
     n = a.shape[axis]
     last = moveaxis(a, axis, -1)
-    flat = reshape(last, (max(last.v.size // max(n, 1), 1), n))
+    # (the rows from the other axes, not the size: an empty one along another axis has
+    # none; differential seed 9346, program 633)
+    flat = reshape(last, (int(np.prod(last.shape[:-1], dtype=np.int64)), n))
     tri = cut(np.triu(np.ones((n, n))), a.dtype)
     out = reshape(matmul(flat, tri), last.shape)
     if include_initial:
