@@ -137,7 +137,7 @@ def test_an_empty_value_keeps_the_graph_s_paths(backend, case: str) -> None:
     "second order when the result has no element and an operand broadcasts (a raw "
     "ValueError from a reshape in the double-grad node: 'The shape in ReshapeOp is "
     "invalid'); the namespace's own uses expand both operands first "
-    "(_paddle_contract._product), the ops and operators do not yet",
+    "(_paddle_contract.product), the ops and operators do not yet",
 )
 @pytest.mark.parametrize("op", ["multiply", "divide", "pow", "atan2"])
 def test_a_broadcast_with_no_element_differentiates_twice(backend, op: str) -> None:

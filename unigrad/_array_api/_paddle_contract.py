@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import paddle
 
-__all__ = ["matmul", "tensordot"]
+__all__ = ["matmul", "product", "tensordot"]
 
 
 def _differentiated(a: Any, b: Any) -> bool:
@@ -34,7 +34,7 @@ def matmul(a: Any, b: Any) -> Any:
         return paddle.matmul(a, b)
     a2 = paddle.unsqueeze(a, 0) if a.ndim == 1 else a
     b2 = paddle.unsqueeze(b, -1) if b.ndim == 1 else b
-    y = paddle.sum(_product(paddle.unsqueeze(a2, -1), paddle.unsqueeze(b2, -3)), axis=-2)
+    y = paddle.sum(product(paddle.unsqueeze(a2, -1), paddle.unsqueeze(b2, -3)), axis=-2)
     if a.ndim == 1 and b.ndim == 1:
         return paddle.reshape(y, [])
     if b.ndim == 1:
@@ -62,10 +62,10 @@ def tensordot(a: Any, b: Any, axes: int | Sequence[Sequence[int]]) -> Any:
     # (unsqueeze, not reshape: paddle's reshape reads a 0 as "keep that axis")
     at = paddle.unsqueeze(at, list(range(at.ndim, at.ndim + len(fb)))) if fb else at
     bt = paddle.unsqueeze(bt, list(range(len(fa)))) if fa else bt
-    return paddle.sum(_product(at, bt), axis=list(range(len(fa), len(fa) + len(ca))))
+    return paddle.sum(product(at, bt), axis=list(range(len(fa), len(fa) + len(ca))))
 
 
-def _product(a: Any, b: Any) -> Any:
+def product(a: Any, b: Any) -> Any:
     """``a * b``, both expanded to the broadcast shape first: paddle 3.3.1's broadcasting
     ``multiply`` fails at second order when the result has no element (a raw
     ``ValueError`` from a reshape in its double-grad node)."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-import numpy as np
 import paddle
 
 from . import _common as c
+from . import _paddle_contract as contract
 from . import _paddle_ho as ho
 from . import _paddle_ho_linalg as hl
 from ._paddle_arrays import _sum_dtype, matmul, matrix_transpose, tensordot, vecdot
@@ -203,11 +203,7 @@ def solve(x1: Any, x2: Any, /) -> Any:
     a, b = _promote(x1, x2)
     if _no_element(a):  # (an empty result, linear in b: `_squares`)
         tie = _squares(a).astype(a.dtype)
-        tie = paddle.squeeze(tie, -1) if b.ndim == 1 else tie
-        # (expanded first: paddle's broadcasting multiply is wrong at second order on
-        # empty tensors)
-        shape = list(np.broadcast_shapes(tuple(tie.shape), tuple(b.shape)))
-        return paddle.expand(b, shape) * paddle.expand(tie, shape)
+        return contract.product(b, paddle.squeeze(tie, -1) if b.ndim == 1 else tie)
     if not a.is_complex():
         return _solve(a, b)
     vector = b.ndim == 1

@@ -137,8 +137,7 @@ def left_out(
     none of ``inputs`` and, with ``consumed``, hold a node a pass consumed (strict
     mode's marks, `CONSUMED`). ``keep``: the walk reads through the node memo
     (`_nodes.kids`), which holds ``outputs``' graph from then on."""
-    with ENGINE_LOCK:
-        OPERANDS.sweep()
+    with ENGINE_LOCK:  # (the pass swept the table before it: `PaddleBackend._call`)
         entries = OPERANDS.entries
         if not entries:
             return []
