@@ -11,8 +11,9 @@ paddle and HIPS autograd give 0: ``_pow``), ``linalg.matrix_norm`` of matrices w
 or no column (``_common.empty_matrix_norm``: jax raises for the ords NumPy answers, 2
 included), ``take`` of no index (jax's is a constant zero array, with no dependence on
 ``x``: ``lax.gather`` keeps it, rule 14) and ``where`` of an empty result (jax's is
-``x1``, with no dependence on ``x2``: ``lax.select`` keeps it) and ``linalg.det`` of a
-matrix with no element (jax's derivative raises).
+``x1``, with no dependence on ``x2``: ``lax.select`` keeps it), ``hypot`` of an empty
+result (jax's is a constant, for the same reason) and ``linalg.det`` of a matrix with no
+element (jax's derivative raises).
 """
 
 from __future__ import annotations
@@ -90,6 +91,16 @@ def build() -> Any:
             jnp.asarray(condition, bool), jnp.asarray(x1, out.dtype), jnp.asarray(x2, out.dtype)
         )
         return jax.lax.select(c, a, b)
+
+    def hypot(x1: Any, x2: Any, /) -> Any:
+        out = jnp.hypot(x1, x2)
+        if out.size != 0:
+            return out
+        # jax 0.10.2's jnp.hypot ends in ``_where(isinf, inf, h)``, which of an empty
+        # result is the constant broadcast (``where`` above): the result lost its
+        # dependence on both legs. sqrt(x1**2 + x2**2) keeps it (empty: no value differs)
+        a, b = jnp.asarray(x1, out.dtype), jnp.asarray(x2, out.dtype)
+        return jnp.sqrt(a * a + b * b)
 
     def svd(x: Any, /, *, full_matrices: bool = True) -> Any:
         return c.svd_via_reduced(jnp, jax.lax.stop_gradient, x, full_matrices=full_matrices)
@@ -237,6 +248,7 @@ def build() -> Any:
         searchsorted=searchsorted,
         take=take,
         where=where,
+        hypot=hypot,
         prod=prod,
         cumulative_prod=cumulative_prod,
         __array_namespace_info__=jnp.__array_namespace_info__,

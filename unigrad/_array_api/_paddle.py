@@ -20,6 +20,7 @@ import paddle
 
 from . import _c99
 from . import _common as c
+from . import _paddle_contract as contract
 from . import _paddle_ho as ho
 from . import _paddle_ho_arrays as hoa
 from ._paddle_arrays import (
@@ -459,7 +460,14 @@ logical_or = _binary(paddle.logical_or, "logical_or")
 logical_xor = _binary(paddle.logical_xor, "logical_xor")
 maximum = _binary(paddle.maximum, "maximum")
 minimum = _binary(paddle.minimum, "minimum")
-multiply = _binary(paddle.multiply, "multiply")
+
+
+def _multiply(a: Any, b: Any) -> Any:
+    # an empty broadcast's operands expanded (_paddle_contract.expanded)
+    return paddle.multiply(*contract.expanded(a, b))
+
+
+multiply = _binary(_multiply, "multiply")
 not_equal = _binary(_exact_not_equal, "not_equal")
 _pow = _binary(ho.pow, "pow")
 

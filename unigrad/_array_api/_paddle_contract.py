@@ -1,4 +1,5 @@
-"""paddle's ``matmul`` and ``tensordot`` where the contraction is empty.
+"""paddle's products with no element: ``matmul`` and ``tensordot`` where the contraction
+is empty, and elementwise products whose broadcast result is empty.
 
 paddle 3.3.1's ``matmul_grad`` raises "Required tensor shall not be nullptr" (a raw
 ``ValueError``) when the contracted axis has no element and only one operand's gradient
@@ -10,6 +11,16 @@ product of the operands summed over the contracted axes: ``expand``, ``multiply`
 equal shapes and ``sum`` differentiate to any order on empty tensors, and the result
 stays on a node of both operands (rule 14: a path is the graph's whatever its size).
 Elsewhere paddle's own kernels run.
+
+paddle 3.3.1's broadcasting ``multiply``, ``divide``, ``pow`` and ``atan2`` fail at
+second order when the result has no element and an operand broadcasts (a raw
+``ValueError`` from a reshape in the double-grad node, "The 'shape' in ReshapeOp is
+invalid", or ``RuntimeError`` "The number of elements of source tensor"): natively,
+``m * s`` for ``m`` of shape ``(2, 0)`` and ``s`` of shape ``(1, 1)``, both computed from
+``x``, then two passes. `expanded` gives those ops (the namespace's functions, paddle's
+``*`` and ``/`` and ``**`` through ``backends/paddle/_tensor_methods``, and the
+namespace's ``vecdot`` and ``linalg.outer``, which multiply with ``*``) operands of equal
+shapes, which differentiate to any order.
 """
 
 from __future__ import annotations
@@ -21,7 +32,7 @@ from typing import Any
 import numpy as np
 import paddle
 
-__all__ = ["matmul", "product", "tensordot"]
+__all__ = ["expanded", "matmul", "product", "tensordot"]
 
 
 def _differentiated(a: Any, b: Any) -> bool:
@@ -66,8 +77,24 @@ def tensordot(a: Any, b: Any, axes: int | Sequence[Sequence[int]]) -> Any:
 
 
 def product(a: Any, b: Any) -> Any:
-    """``a * b``, both expanded to the broadcast shape first: paddle 3.3.1's broadcasting
-    ``multiply`` fails at second order when the result has no element (a raw
-    ``ValueError`` from a reshape in its double-grad node)."""
+    """``a * b``, both expanded to the broadcast shape first (an empty contraction's
+    product: see the module docstring)."""
     shape = list(np.broadcast_shapes(tuple(a.shape), tuple(b.shape)))
     return paddle.expand(a, shape) * paddle.expand(b, shape)
+
+
+def expanded(a: Any, b: Any) -> tuple[Any, Any]:
+    """``a`` and ``b`` expanded to their broadcast shape where that shape has no element,
+    they differ, and one requires grad; otherwise (and for shapes that do not broadcast,
+    whose error the kernel raises) ``a`` and ``b`` themselves. Costs two ``stop_gradient``
+    reads where neither requires grad, two ``shape`` reads (~0.7 us) otherwise."""
+    if a.stop_gradient and b.stop_gradient:
+        return a, b
+    sa, sb = a.shape, b.shape
+    if (0 not in sa and 0 not in sb) or sa == sb:
+        return a, b
+    try:
+        shape = list(np.broadcast_shapes(tuple(sa), tuple(sb)))
+    except ValueError:
+        return a, b
+    return paddle.expand(a, shape), paddle.expand(b, shape)

@@ -31,6 +31,8 @@ from typing import Any
 
 import paddle
 
+from ._paddle_contract import expanded
+
 __all__ = [
     "binary",
     "by_derivative",
@@ -234,6 +236,7 @@ def binary(
     def f(a: Any, b: Any) -> Any:
         if not needs(a, b):
             return kernel(a, b)
+        a, b = expanded(a, b)  # an empty broadcast (_paddle_contract)
         with paddle.no_grad():
             y = kernel(a.detach(), b.detach())
         if outside is None:
@@ -442,6 +445,26 @@ def _pow(a: Any, b: Any) -> Any:
     return _where(nz, _where(~pos & odd, -mag, mag), _pow_at_zero(a, b, ~nz))
 
 
+def _pow_without_zero(a: Any, b: Any) -> Any:
+    """`_pow` where no element of ``a`` is 0 (its `_pow_at_zero` branch, three-quarters
+    of its ops, selects nothing: the same values and derivatives to every order)."""
+    pos = a > 0
+    t = b * paddle.log(_where(pos, a, -a))
+    if not b.stop_gradient:
+        t = t + _nan_slope(b, ~pos)
+    mag = paddle.exp(t)
+    odd = paddle.remainder(paddle.abs(b.detach()), paddle.full_like(b, 2.0)) == 1
+    return _where(~pos & odd, -mag, mag)
+
+
+def _pow_formulation(a: Any, b: Any) -> Any:
+    """`_pow_without_zero` where a host copy shows no 0 in ``a`` (a tensor on the CPU),
+    else `_pow`."""
+    if _HOST_CHECK and a.place.is_cpu_place() and (a.detach().numpy() != 0).all():
+        return _pow_without_zero(a, b)
+    return _pow(a, b)
+
+
 def _nan_slope(b: Any, where: Any) -> Any:
     """0, whose derivatives in ``b`` (every order) are NaN at ``where`` and 0 elsewhere:
     ``exp(log(u + k) / 2) - k`` with ``u = 0 * (b - b)`` (value 0, slope 0) and ``k`` 0
@@ -511,7 +534,7 @@ def _pow_outside(a: Any, b: Any) -> Any:
     return paddle.exp(b * paddle.log(a))
 
 
-_real_pow = binary("pow", paddle.pow, _pow, _pow_pole, (_pow_outside, 1.0))
+_real_pow = binary("pow", paddle.pow, _pow_formulation, _pow_pole, (_pow_outside, 1.0))
 
 
 def _cexp(x: Any) -> Any:
@@ -536,6 +559,7 @@ def pow(a: Any, b: Any) -> Any:
     (test_complex_pow_with_a_tensor_exponent_gradients in test_backend_fixes.py); no
     upstream issue found)."""
     if a.dtype in _COMPLEX and (not a.stop_gradient or not b.stop_gradient):
+        a, b = expanded(a, b)
         with paddle.no_grad():
             y = paddle.pow(a.detach(), b.detach())
         return exact(y, _complex_pow(a, b))

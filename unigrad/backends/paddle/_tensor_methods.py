@@ -7,7 +7,8 @@ second load wraps nothing twice:
   the mark through `_records._PaddleGraph.full_slice`);
 * ``a / b`` where an operand requires grad: computed as ``xp.divide`` (differentiable to
   any order; paddle 3.3.1's ``divide_double_grad`` has no gradient);
-* ``x ** n`` where ``x`` requires grad: computed as ``xp.pow``;
+* ``x ** n`` and ``x ** y`` where an operand requires grad: computed as ``xp.pow``;
+* ``a * b`` whose broadcast result has no element: operands expanded first;
 * ``a @ b`` between paddle tensors of two dtypes: computed as ``xp.matmul`` (promoting);
 * ``float``/``int``/``complex``/``bool``/``item``: one rule on every backend (docs/tape.md);
 * the binary operators and comparisons: `unigrad.BackendError` naming both frameworks
@@ -111,37 +112,77 @@ def _divide_to_any_order() -> None:
 
 
 def _power_to_any_order() -> None:
-    """Make ``x ** n`` (a Python number ``n``) compute as ``xp.pow(x, n)`` where ``x``
-    requires grad.
+    """Make ``x ** n`` and ``n ** x`` (a Python number ``n``) and ``x ** y`` (a tensor
+    ``y``) compute as ``xp.pow`` where an operand requires grad.
 
     paddle 3.3.1's ``Tensor.__pow__`` runs its scalar ``pow`` kernel, whose double-grad
     node keeps ``x`` in ``x ** 2``'s second derivative (a constant, 2: rule 14; seed
     2026's corpus program "x ** 2's second derivative") and raises "DX can not be
-    nullptr" where a later pass does not differentiate toward ``x``. The namespace's
-    ``pow`` (`unigrad._array_api._paddle.pow`: ``x * x`` for 2, a product of squarings
-    for another integer, paddle's value with differentiable derivatives otherwise)
-    answers both; where ``x`` does not require grad, or is not real floating, or ``n``
-    is not a Python int or float, paddle's operator runs unchanged.
+    nullptr" where a later pass does not differentiate toward ``x``; with a tensor
+    exponent, and ``__rpow__`` always, it runs ``elementwise_pow``, which has no
+    double-grad kernel
+    (`HigherOrderUnavailableError` at second order where the other backends answer:
+    ``test_a_tensor_power_operator_differentiates_twice``). The namespace's ``pow``
+    (`unigrad._array_api._paddle.pow`: ``x * x`` for 2, a product of squarings for
+    another integer, `_paddle_ho.pow` for a tensor exponent, paddle's value with
+    differentiable derivatives otherwise) answers all of them. Where no operand requires
+    grad, or one is not floating, or ``n`` is neither a Python number nor a paddle
+    tensor, paddle's operator runs unchanged.
     """
     from ..._array_api import _paddle as namespace
 
     cls = paddle.Tensor
     if getattr(cls.__pow__, _ALIAS, False):
         return
-    original = cls.__pow__
+    original, reflected = cls.__pow__, cls.__rpow__
+    floating = (paddle.float32, paddle.float64)
+    inexact = (*floating, paddle.complex64, paddle.complex128)
 
     def __pow__(self: Any, other: Any) -> Any:
-        if (
-            self.stop_gradient
-            or type(other) not in (int, float)
-            or self.dtype not in (paddle.float32, paddle.float64)
-        ):
+        if isinstance(other, cls):
+            if (self.stop_gradient and other.stop_gradient) or not (
+                self.dtype in inexact and other.dtype in inexact
+            ):
+                return original(self, other)
+            return namespace.pow(self, other)
+        if self.stop_gradient or type(other) not in (int, float) or self.dtype not in floating:
             return original(self, other)
         return namespace.pow(self, other)
 
-    __pow__.__doc__ = original.__doc__
-    setattr(__pow__, _ALIAS, True)
+    def __rpow__(self: Any, other: Any) -> Any:
+        if self.stop_gradient or type(other) not in (int, float) or self.dtype not in floating:
+            return reflected(self, other)
+        return namespace.pow(other, self)
+
+    for f, orig in ((__pow__, original), (__rpow__, reflected)):
+        f.__doc__ = orig.__doc__
+        setattr(f, _ALIAS, True)
     cls.__pow__ = __pow__
+    cls.__rpow__ = __rpow__
+
+
+def _empty_broadcast_products() -> None:
+    """Make ``a * b`` between paddle tensors multiply operands expanded to their
+    broadcast shape where that shape has no element and one requires grad
+    (`unigrad._array_api._paddle_contract.expanded`, which says why: paddle 3.3.1's
+    broadcasting ``multiply`` fails at second order there). Every other product goes to
+    paddle's operator with its operands as they are (costs two ``stop_gradient`` reads,
+    and two ``shape`` reads where an operand requires grad)."""
+    from ..._array_api import _paddle_contract as contract
+
+    cls = paddle.Tensor
+    if getattr(cls.__mul__, _ALIAS, False):
+        return
+    original = cls.__mul__
+
+    def __mul__(self: Any, other: Any) -> Any:
+        if isinstance(other, cls):
+            return original(*contract.expanded(self, other))
+        return original(self, other)
+
+    __mul__.__doc__ = original.__doc__
+    setattr(__mul__, _ALIAS, True)
+    cls.__mul__ = __mul__
 
 
 def _matmul_promotes() -> None:
@@ -315,6 +356,7 @@ def install() -> None:
     _mark_full_slices()
     _divide_to_any_order()
     _power_to_any_order()
+    _empty_broadcast_products()
     _matmul_promotes()
     _convert_one_element()
     _refuse_other_frameworks()
