@@ -1546,6 +1546,29 @@ def _freed_operand_branch(backend: B, op: str, way: str) -> None:
         unigrad.grad(y, [x, b])
 
 
+@pytest.mark.parametrize("op", ["stack", "concat"])
+@pytest.mark.parametrize("mode", ["strict", "fast"])
+def test_a_create_graph_pass_leaves_out_an_operand_branch_with_no_double_grad(
+    backend: B, op: str, mode: str
+) -> None:
+    """``y = sum(op([2 imag(z), x * x]))`` toward ``x`` with ``create_graph=True``: the
+    branch toward the complex ``z`` leads to no requested input, so the pass does not
+    run it (rule 6b), and the gradient is ``2 x``, the next pass's ``2``. paddle ran it
+    (a list op's node holds its operands in one slot) through ``imag``'s grad node,
+    which has no double-grad kernel: `HigherOrderUnavailableError` (differential seed
+    9600, program 35, in fast mode after a consuming pass). Exact."""
+    xn = np.array([1.08, 1.29, -0.52])
+    with unigrad.checks(mode):
+        xp = backend.xp
+        z = backend.leaf([0.5 + 1.25j, -0.75 + 0.5j, 1.0 - 2.0j], "complex128")
+        x = backend.leaf(xn, "float64")
+        y = xp.sum(getattr(xp, op)([xp.imag(z) * 2.0, x * x], axis=0))
+        (g,) = unigrad.grad(y, x, create_graph=True)
+        backend.close(g, 2 * xn, rtol=0, atol=0)
+        (h,) = unigrad.grad(xp.sum(g), x)
+        backend.close(h, np.full(3, 2.0), rtol=0, atol=0)
+
+
 @pytest.mark.parametrize("consumed", [False, True], ids=["fresh", "after-a-consuming-pass"])
 def test_an_output_reached_only_through_a_cut_runs_no_complex_abs_double_grad(
     backend: B, consumed: bool

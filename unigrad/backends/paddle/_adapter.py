@@ -52,6 +52,7 @@ from ._engine import (
     ENGINE_LOCK,
     _has_grad,
     _missing_base_grad,
+    _no_grad_op,
     _paddle_grad,
     _quiet_glog,
     _set_has_grad,
@@ -274,8 +275,9 @@ class PaddleBackend(Backend):
         def run(targets: list[Any]) -> list[Any]:
             # rule 6b: a list op's operand branch that leads to none of the targets is
             # not the pass's, where paddle runs it (`_list_operands`): left out where it
-            # holds a consumed node, or, where a node paddle's backward() freed made the
-            # pass fail, in the pass run again
+            # holds a consumed node, or, where a node there made the pass fail (one
+            # paddle's backward() freed, or, in a create_graph pass, one with no
+            # double-grad kernel: imag's), in the pass run again
             cut = (
                 left_out(outputs, targets, consumed=True, keep=retain)
                 if not fast and OPERANDS.entries and CONSUMED.any()
@@ -284,7 +286,10 @@ class PaddleBackend(Backend):
             try:
                 return _paddle_grad(list(outputs), targets, seeds, retain, create, cut)
             except Exception as err:
-                if _FREED not in str(err):
+                text = str(err)
+                if not OPERANDS.entries or (
+                    _FREED not in text and not (create and _no_grad_op(text))
+                ):
                     raise
                 more = left_out(outputs, targets, consumed=False)
                 if len(more) == len(cut):

@@ -232,6 +232,12 @@ _LIST_OUTPUT_MESSAGE = message(
 )
 
 
+def _no_grad_op(text: str) -> bool:
+    """Whether paddle's error text says an op of the pass has no gradient op (a
+    ``create_graph`` pass through a kernel with no double-grad kernel)."""
+    return "(Unavailable)" in text and "grad op" in text
+
+
 def _translate(err: BaseException) -> BaseException:
     """The contract's error for what paddle's engine raised: the one a hook or PyLayer
     of unigrad raised inside the pass (kept in ``_PASS``, as paddle wraps it), else
@@ -243,7 +249,7 @@ def _translate(err: BaseException) -> BaseException:
     text = str(err)
     if _SENTINEL in text or "TensorWrappers" in text or "backward twice" in text:
         return GraphFreedError(FREED_MESSAGE)
-    if "(Unavailable)" in text and "grad op" in text:
+    if _no_grad_op(text):
         op = re.search(r"The Op (\w+) doesn't have any grad op", text)
         name = op.group(1) if op else "an op"
         msg = message(
@@ -252,7 +258,8 @@ def _translate(err: BaseException) -> BaseException:
             got=f"{name}, which paddle cannot differentiate once more",
             fix="Write the function with unigrad.namespace(x)'s functions, which "
             "differentiate to third order on paddle where a formulation exists (paddle's "
-            "tensor operators x**n and a / b do not: use xp.pow and xp.divide); for a "
+            "own functions, paddle.pow and paddle.divide, do not: use xp.pow and "
+            "xp.divide, or the tensor operators); for a "
             "Hessian or an HVP through an op without one (erf, linalg decompositions, "
             "sort, fft), compute that part on another backend or with finite differences "
             "of the gradient; or pass create_graph=False where no further derivative is "

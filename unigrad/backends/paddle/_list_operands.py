@@ -10,13 +10,15 @@ one edge paddle cuts inside a slot is an edge into a ``no_grad_vars`` tensor (th
 function clears each edge into that tensor's node and output rank). So the namespace's
 list ops hand their result and operands here (`record`, through
 ``_paddle_list_ops.ON_LIST_OP``), each operand kept as an alias (`_alias`) that shares
-its autograd meta (its node and output rank) and none of its memory. A pass whose run
+its autograd meta (its node and output rank) and none of its memory.
 In strict mode, a pass whose graph may hold a consumed node (`CONSUMED`) gives paddle
 as ``no_grad_vars`` the aliases whose branches lead to none of its inputs and hold one
 (`left_out`). In fast mode, which keeps no marks, and for a node freed where no mark
 was kept, a pass whose run met a node ``backward()`` freed runs again without the
 branches that lead to none of its inputs (``paddle.grad`` frees nothing, so the graph
-is as it was; the tensor hooks the first run reached run again). Where the freed node
+is as it was; the tensor hooks the first run reached run again); so does a
+``create_graph`` pass, in either mode, whose run met a node with no double-grad kernel
+(``imag``'s) there. Where the freed node
 leads to an input, the pass raises `GraphFreedError` as before. A branch that leads to
 no input adds nothing to any gradient: leaving it out changes no number.
 

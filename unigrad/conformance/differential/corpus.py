@@ -7940,4 +7940,89 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "paddle: fast mode: after a consuming pass, a create_graph pass toward x6 "
+            "through concat([imag(x3), x6]) ran the operand branch toward x3, which leads "
+            "to no requested input, through imag's grad node (no double-grad kernel): "
+            "HigherOrderUnavailableError where strict mode answered (rule 6b; differential "
+            "seed 9600, program 35)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(-1.03 - 1.43j), (-0.28 - 0.49j), (-1.25 - 0.57j)],
+                        [(-1.22 - 1.36j), (0.79 - 0.65j), (-1 + 0.94j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-0.69 + 1.12j), (1.39 - 1.43j), (-1.34 + 0.91j)],
+                        [(-1.49 + 0.69j), (-1.18 + 0.83j), (0.44 + 1.36j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[
+                        [(-0.87 + 0.77j), (1.46 + 0.24j), (-1.04 - 1.44j)],
+                        [(1.08 - 0.64j), (0.66 - 1.43j), (-0.24 - 0.65j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v4", op="imag", args=("x3",), params=()),
+                Op(name="v5", op="clip", args=("v4",), params=(("hi", 0.8), ("lo", None))),
+                Leaf(
+                    name="x6",
+                    data=[[0.21, -0.46, -0.92], [0.72, -1.35, -1.48]],
+                    dtype="float32",
+                    watched=True,
+                ),
+                Op(name="v7", op="concat", args=("v4", "x6"), params=(("axis", 1),)),
+                Op(name="v8", op="conj", args=("v4",), params=()),
+                Op(name="v9", op="copysign", args=("v5", "v8"), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v9",),
+                    inputs=("x3", "x3", "x3"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[0.8, -0.84, -0.5], [-0.78, 0.21, -1.21]],
+                                [[-0.39, -0.72, -0.3], [-0.82, -0.97, -0.47]],
+                            ],
+                            dtype="float32",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v7",),
+                    inputs=("x6",),
+                    seeds=None,
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
