@@ -105,6 +105,38 @@ def test_a_tensor_power_operator_differentiates_twice(backend, dtype) -> None:
     backend.close(h, 2.0**xn * np.log(2.0) ** 2, **tol)
 
 
+def test_a_remainder_operator_differentiates_twice(backend) -> None:
+    # paddle 3.3.1's ``a % b`` runs remainder, which has no double-grad kernel:
+    # HigherOrderUnavailableError from a create_graph pass where the other backends
+    # answer. d(a % b)/da = 1 and d/db = -floor(a / b): constants (rule 14: floor cuts)
+    an = np.array([[0.5, 1.5, 2.0], [1.25, 0.75, 1.8]])
+    bn = np.array([[1.5, 2.5, 0.6]])
+    a, b = backend.leaf(an, "float64"), backend.leaf(bn, "float64")
+    xp = backend.xp
+    ga, gb = unigrad.grad(xp.sum(a % b), [a, b], create_graph=True)
+    backend.close(ga, np.ones((2, 3)), rtol=0, atol=0)
+    backend.close(gb, -np.floor(an / bn).sum(axis=0, keepdims=True), rtol=0, atol=0)
+    assert not backend.requires_grad(ga)
+    assert not backend.requires_grad(gb)
+    (g,) = unigrad.grad(xp.sum(3.0 % a), a, create_graph=True)
+    backend.close(g, -np.floor(3.0 / an), rtol=0, atol=0)
+    assert not backend.requires_grad(g)
+
+
+def test_unary_plus_differentiates(backend) -> None:
+    # HIPS autograd 1.9.1 has no VJP for np.positive: the numpy tape's ``+x`` raised
+    # NotImplementedError when differentiated; ``+x`` keeps -0.0
+    a = backend.leaf([0.5, -0.0], "float64")
+    b = backend.leaf([2.0, 3.0], "float64")
+    xp = backend.xp
+    ga, gb = unigrad.grad(xp.sum((+a) * b), [a, b], create_graph=True)
+    backend.close(ga, [2.0, 3.0], rtol=0, atol=0)
+    backend.close(gb, [0.5, 0.0], rtol=0, atol=0)
+    (h,) = unigrad.grad(xp.sum(ga * a), b)
+    backend.close(h, [0.5, 0.0], rtol=0, atol=0)
+    assert np.signbit(backend.np(+a)).tolist() == [False, True]
+
+
 @pytest.mark.parametrize("op", ["concat", "stack"])
 def test_a_list_op_with_a_constant_operand_differentiates_twice(backend, op) -> None:
     # paddle 3.3: ConcatDoubleGradNode / StackDoubleGradNode raised "Unable to fill

@@ -19,6 +19,9 @@ The corrections make results obey the contract where torch's own function does n
   ``prod_backward`` and ``cumprod_backward`` read their input at every order, so the
   n-th derivative of a product of n factors kept a spurious dependence (a product of
   one factor's derivative, the constant 1, was ``prod / x``).
+* ``remainder`` of a Python number by a tensor takes the number as a tensor: torch 2.13's
+  ``remainder(Scalar, Tensor)`` has no derivative ("derivative for aten::remainder is
+  not implemented").
 * ``nextafter`` steps to the adjacent float, piecewise constant: its result carries no
   history (rule 14), as on paddle (torch 2.13's ``NextafterBackward0`` passes the
   gradient to ``x1`` unchanged).
@@ -90,6 +93,14 @@ def build() -> Portable:
     def floor_divide(x1: Any, x2: Any, /) -> Any:
         """``floor(x1 / x2)``, with no history: its derivative is zero (rule 14)."""
         return xp.floor_divide(_detached(x1), _detached(x2))
+
+    def remainder(x1: Any, x2: Any, /) -> Any:
+        """``x1 - floor(x1 / x2) * x2``; a Python number ``x1`` enters as a tensor of the
+        common dtype (torch 2.13's ``remainder(Scalar, Tensor)`` overload has no
+        derivative: "derivative for aten::remainder is not implemented")."""
+        if not isinstance(x1, torch.Tensor) and isinstance(x2, torch.Tensor):
+            x1 = torch.as_tensor(x1, dtype=torch.result_type(x1, x2), device=x2.device)
+        return xp.remainder(x1, x2)
 
     def nextafter(x1: Any, x2: Any, /) -> Any:
         """The adjacent float, with no history: piecewise constant, a cut (rule 14)."""
@@ -368,6 +379,7 @@ def build() -> Portable:
                 conj,
                 real,
                 floor_divide,
+                remainder,
                 copysign,
                 nextafter,
                 clip,

@@ -172,12 +172,13 @@ def _operator(cls: type[Tensor], name: str) -> Callable[..., Any]:
     op = _OPERATORS.get((engine.name, name))
     if op is None:
         fn = getattr(engine.np, name)
-        if (engine.name, name) == ("numpy", "abs"):
-            # the namespace's abs, differentiated through sign (rule 14: its gradient is
-            # a constant; autograd's own reads x / |x|)
+        if engine.name == "numpy" and name in ("abs", "positive"):
+            # the namespace's: abs differentiated through sign (rule 14: its gradient is
+            # a constant; autograd's own reads x / |x|), positive as x * 1 (autograd
+            # 1.9.1 has no VJP for np.positive: ``+x`` raised NotImplementedError)
             from .._array_api import _autograd
 
-            fn = _autograd.build().abs
+            fn = getattr(_autograd.build(), name)
         op = fn
         hash_of: Any = type(fn).__hash__
         if engine.compiles and hash_of is not object.__hash__:

@@ -5,8 +5,9 @@ second load wraps nothing twice:
 
 * ``__getitem__``: marks the full-range slices that alias their source (rule 17c reads
   the mark through `_records._PaddleGraph.full_slice`);
-* ``a / b`` where an operand requires grad: computed as ``xp.divide`` (differentiable to
-  any order; paddle 3.3.1's ``divide_double_grad`` has no gradient);
+* ``a / b`` and ``a % b`` where an operand requires grad: computed as ``xp.divide`` and
+  ``xp.remainder`` (differentiable to any order; paddle 3.3.1's ``divide_double_grad``
+  and ``remainder_grad`` have no gradient);
 * ``x ** n`` and ``x ** y`` where an operand requires grad: computed as ``xp.pow``;
 * ``a * b`` whose broadcast result has no element: operands expanded first;
 * ``a @ b`` between paddle tensors of two dtypes: computed as ``xp.matmul`` (promoting);
@@ -65,28 +66,29 @@ def _is_alias(x: Any) -> bool:
 
 
 def _divide_to_any_order() -> None:
-    """Make ``a / b`` between paddle tensors differentiable to any order.
+    """Make ``a / b`` and ``a % b`` between paddle tensors differentiable to any order.
 
     paddle 3.3.1's ``Tensor.__truediv__`` runs the ``divide`` kernel, whose
     ``divide_double_grad`` has no gradient: a third derivative through ``a / b`` (or
-    ``1.0 / b``) raised HigherOrderUnavailableError where ``xp.divide`` answers. Where
-    an operand requires grad and both are real floating tensors of one dtype (a Python
-    number on the other side becomes one), the operator computes ``xp.divide``'s way
-    (`unigrad._array_api._paddle_ho.divide`: the kernel's value, the derivatives of
-    ``a * (1 / b)`` written in ops paddle differentiates again); otherwise paddle's own
-    operator runs, unchanged.
+    ``1.0 / b``) raised HigherOrderUnavailableError where ``xp.divide`` answers; its
+    ``Tensor.__mod__`` runs ``remainder``, which has no double-grad kernel at all (a
+    second derivative raised it: ``test_a_remainder_operator_differentiates_twice``).
+    Where an operand requires grad and both are real floating tensors of one dtype (a
+    Python number on the other side becomes one), the operator computes the
+    namespace's way (`unigrad._array_api._paddle_ho.divide` and ``remainder``: the
+    kernel's value, derivatives written in ops paddle differentiates again); otherwise
+    paddle's own operator runs, unchanged.
     """
     from ..._array_api import _paddle_ho as ho
 
     cls = paddle.Tensor
     if getattr(cls.__truediv__, _ALIAS, False):
         return
-    true, rtrue = cls.__truediv__, cls.__rtruediv__
 
     def operand(like: Any, v: Any) -> Any:
-        """``v`` as a tensor where the quotient may need higher derivatives (either
-        side requires grad; a Python number becomes a 0-d tensor of ``like``'s dtype),
-        else None: paddle's operator (``stop_gradient`` first, it costs least)."""
+        """``v`` as a tensor where the result may need higher derivatives (either side
+        requires grad; a Python number becomes a 0-d tensor of ``like``'s dtype), else
+        None: paddle's operator (``stop_gradient`` first, it costs least)."""
         if isinstance(v, cls):
             if like.stop_gradient and v.stop_gradient:
                 return None
@@ -96,19 +98,28 @@ def _divide_to_any_order() -> None:
             v = paddle.full([], float(v), dtype=like.dtype)
         return v if v.dtype == like.dtype and ho.needs(like, v) else None
 
-    def __truediv__(self: Any, other: Any) -> Any:
-        b = operand(self, other)
-        return true(self, other) if b is None else ho.divide(self, b)
+    def wrap(names: tuple[str, ...], rnames: tuple[str, ...], fn: Any) -> None:
+        forward, reflected = getattr(cls, names[0]), getattr(cls, rnames[0])
 
-    def __rtruediv__(self: Any, other: Any) -> Any:
-        a = operand(self, other)
-        return rtrue(self, other) if a is None else ho.divide(a, self)
+        def method(self: Any, other: Any) -> Any:
+            b = operand(self, other)
+            return forward(self, other) if b is None else fn(self, b)
 
-    for f, orig in ((__truediv__, true), (__rtruediv__, rtrue)):
-        f.__doc__ = orig.__doc__
-        setattr(f, _ALIAS, True)
-    cls.__truediv__ = cls.__div__ = __truediv__
-    cls.__rtruediv__ = cls.__rdiv__ = __rtruediv__
+        def rmethod(self: Any, other: Any) -> Any:
+            a = operand(self, other)
+            return reflected(self, other) if a is None else fn(a, self)
+
+        for f, orig, name in ((method, forward, names[0]), (rmethod, reflected, rnames[0])):
+            f.__doc__ = orig.__doc__
+            f.__name__ = f.__qualname__ = name
+            setattr(f, _ALIAS, True)
+        for name in names:
+            setattr(cls, name, method)
+        for name in rnames:
+            setattr(cls, name, rmethod)
+
+    wrap(("__truediv__", "__div__"), ("__rtruediv__", "__rdiv__"), ho.divide)
+    wrap(("__mod__",), ("__rmod__",), ho.remainder)
 
 
 def _power_to_any_order() -> None:

@@ -288,7 +288,7 @@ class TorchBackend(Backend):
             _consume(runs, inputs, _clean(has_cuts, no_grad_vars), carried)
         out = list(result)
         if create_graph and not fast:  # a result that depends on nothing is a constant
-            out = [_constant_detached(g) for g in out]  # (rule 14; fast mode skips it)
+            out = [_constant_detached(g, rec) for g in out]  # (rule 14; fast skips it)
         if unreached:
             got = iter(out)
             out = [None if i in unreached else next(got) for i in range(len(request.inputs))]
@@ -365,7 +365,7 @@ class TorchBackend(Backend):
         if rec is not None:
             if not fast:  # a .grad that depends on nothing is a constant (rule 14)
                 for x in leaves:
-                    g = _constant_detached(x.grad)
+                    g = _constant_detached(x.grad, rec)
                     if g is not x.grad:
                         x.grad = g
             _attach(rec, [x.grad for x in leaves])
@@ -459,7 +459,7 @@ class TorchBackend(Backend):
             _consume(runs, inputs, _clean(has_cuts), carried)
         if rec is not None:
             for x in inputs:  # a .grad that depends on nothing is a constant (rule 14)
-                g = _constant_detached(x.grad)
+                g = _constant_detached(x.grad, rec)
                 if g is not x.grad:
                     x.grad = g
         if rec is not None:

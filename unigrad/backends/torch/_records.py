@@ -68,7 +68,7 @@ class _CallRecord(Record):
     weak reference to register per result. `_new_record` enters it in `_RECORDS_LIVE`
     as `_Consumed` tokens enter `_LIVE`."""
 
-    __slots__ = ("carried", "since")
+    __slots__ = ("carried", "pow_zero", "since")
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*args)
@@ -76,10 +76,20 @@ class _CallRecord(Record):
         #: nodes they carry (`_carried_by`, walked when first needed).
         self.since = 0
         self.carried: tuple[Any, ...] | None = None
+        #: Rule 14: the ``x ** 0`` nodes of the call's forward graph (the user's own,
+        #: `_structure._own_pow_zero`, walked when first needed).
+        self.pow_zero: frozenset[Any] | None = None
 
 
 def _ident(node: Any) -> Any:
     return id(node.variable) if type(node) is _ACCUMULATE else node
+
+
+def _call_record(node: Any) -> _CallRecord | None:
+    """The `_CallRecord` of the last ``create_graph`` call whose result ``node`` is, or
+    None for a node that is no call's result."""
+    pairs = node.metadata.get(_RECORD)
+    return pairs[-1][0] if pairs else None
 
 
 def _records(node: Any) -> list[Record]:

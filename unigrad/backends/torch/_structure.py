@@ -24,7 +24,7 @@ from .._base import (
     constant_output_message,
 )
 from ._graph import _ACCUMULATE
-from ._records import _RECORD, _RECORDS_LIVE
+from ._records import _RECORDS_LIVE, _call_record
 
 #: Rule 14 (``docs/semantics.md``, "Dependence"): torch's node types with an input edge
 #: whose derivative is identically zero, by class name, with the positions of those
@@ -77,10 +77,37 @@ _CUT_BY_TYPE: dict[type, tuple[int, ...] | None] = {_POW_SCALAR: None}
 
 def _pow_zero(node: Any) -> bool:
     """Whether ``node`` is ``x ** 0`` (a number exponent): its derivative is identically
-    zero. Inside a ``create_graph`` result's graph it cuts (rule 14: the tapes read the
-    dependence of the VJP they differentiate, where ``x ** 0`` reaches no input;
-    `_constant_detached`), while a user's own ``x ** 0.0`` differentiates to zeros."""
+    zero. Below a ``create_graph`` result, one its call's pass made (the VJP of
+    ``x ** 1``: ``1 * x ** 0``) cuts (rule 14: the tapes read the dependence of the VJP
+    they differentiate, where ``x ** 0`` reaches no input; `_constant_detached`), while
+    a user's own ``x ** 0`` differentiates to zeros (`_own_pow_zero`)."""
     return type(node) is _POW_SCALAR and node._saved_exponent == 0
+
+
+def _own_pow_zero(rec: Any) -> frozenset[Any]:
+    """The ``x ** 0`` nodes of the forward graph of ``rec``'s call (its outputs' and
+    seeds' graphs, every edge), kept on the record: below that call's results those
+    are the user's own, and any other ``x ** 0`` the call's pass made."""
+    if rec.pow_zero is None:
+        stack = [*rec.outputs, *rec.seeds]
+        seen = set(stack)
+        found = []
+        while stack:
+            node = stack.pop()
+            if _pow_zero(node):
+                found.append(node)
+            for c, _ in node.next_functions:
+                if c is not None and c not in seen:
+                    seen.add(c)
+                    stack.append(c)
+        rec.pow_zero = frozenset(found)
+    return rec.pow_zero  # type: ignore[no-any-return]
+
+
+def _made_pow_zero(node: Any, rec: Any) -> bool:
+    """Whether ``node``, met below a result of ``rec``'s call (the last result node
+    above it on the path), is an ``x ** 0`` that call's pass made: one that cuts."""
+    return rec is not None and _pow_zero(node) and node not in _own_pow_zero(rec)
 
 
 def _cut_of(node: Any) -> tuple[int, ...] | None:
@@ -180,30 +207,35 @@ def _refuse_constant_outputs(outputs: tuple[Any, ...]) -> None:
             raise NotDifferentiableError(constant_output_message(i))
 
 
-def _depends(node: Any, *, pow_zero_cuts: bool = False) -> bool:
+def _depends(node: Any, record: Any = None) -> bool:
     """Whether ``node`` reaches a tensor that requires grad without crossing a cut
-    edge (stops at the first it finds). With ``pow_zero_cuts``, ``pow(x, 0)`` cuts too:
-    as the tapes' dependence of a ``create_graph`` result (``x ** 2``'s second derivative
-    is the constant 2), while a user's own ``pow(x, 0.0)`` stays differentiable (zeros)."""
+    edge (stops at the first it finds). With ``record`` (the `_CallRecord` of the
+    ``create_graph`` call ``node`` is a result of), an ``x ** 0`` a call's pass made
+    cuts too (`_made_pow_zero`): as the tapes' dependence of a ``create_graph`` result
+    (``x ** 2``'s second derivative is the constant 2), while a user's own ``x ** 0``
+    stays differentiable (zeros)."""
     seen: set[Any] = set()
-    stack = [node]
+    stack = [(node, record)]
     while stack:
-        n = stack.pop()
-        if n in seen:
+        n, rec = stack.pop()
+        if (n, rec) in seen:
             continue
-        seen.add(n)
+        seen.add((n, rec))
         if type(n) is _ACCUMULATE:
             return True
-        if pow_zero_cuts and _pow_zero(n):
-            continue
-        stack.extend(c for c, _ in _live_edges(n) if c is not None)
+        if record is not None:
+            rec = _call_record(n) or rec
+            if _made_pow_zero(n, rec):
+                continue
+        stack.extend((c, rec) for c, _ in _live_edges(n) if c is not None)
     return False
 
 
-def _constant_detached(g: Any) -> Any:
-    """``g`` detached where it depends on nothing (rule 14: a constant carries no
-    history), else ``g`` itself (``None`` included)."""
-    if g is not None and g.grad_fn is not None and not _depends(g.grad_fn, pow_zero_cuts=True):
+def _constant_detached(g: Any, record: Any) -> Any:
+    """``g``, a result of the ``create_graph`` call of ``record``, detached where it
+    depends on nothing (rule 14: a constant carries no history), else ``g`` itself
+    (``None`` included)."""
+    if g is not None and g.grad_fn is not None and not _depends(g.grad_fn, record):
         return g.detach()
     return g
 
@@ -310,30 +342,33 @@ def _reachable(
 def _reachable_in_results(
     outputs: tuple[Any, ...], cuts: AbstractSet[tuple[Any, int]]
 ) -> tuple[set[tuple[Any, int]], set[int]]:
-    """`_reachable`'s answer where ``x ** 0`` cuts below a ``create_graph`` result's node
-    (one holding `_RECORD`): the dependence of that result, as `_constant_detached`
-    reads it and the tapes read the VJP they differentiate (``d(x ** 1)/dx`` is
-    ``1 * x ** 0``, which reaches no ``x``: upstream paddle's TestPowTripleGradCheck1).
-    Walked only where such a node is met and a result lives."""
+    """`_reachable`'s answer where an ``x ** 0`` that a ``create_graph`` call's pass made
+    cuts below that call's result's node (one holding `_RECORD`; `_made_pow_zero`): the
+    dependence of that result, as `_constant_detached` reads it and the tapes read the
+    VJP they differentiate (``d(x ** 1)/dx`` is ``1 * x ** 0``, which reaches no ``x``:
+    upstream paddle's TestPowTripleGradCheck1), while a user's own ``x ** 0`` below it
+    does not cut. Walked only where such a node is met and a result lives."""
     reached: set[tuple[Any, int]] = set()
     leaves: set[int] = set()
-    visited: set[tuple[Any, bool]] = set()
-    stack = [((y.grad_fn, y.output_nr), False) for y in outputs if y.grad_fn is not None]
+    visited: set[tuple[Any, Any]] = set()
+    stack: list[tuple[tuple[Any, int], Any]] = [
+        ((y.grad_fn, y.output_nr), None) for y in outputs if y.grad_fn is not None
+    ]
     leaves.update(id(y) for y in outputs if y.grad_fn is None)
     while stack:
-        edge, inside = stack.pop()
+        edge, rec = stack.pop()
         node = edge[0]
         if node is None or edge in cuts:
             continue
         reached.add(edge)
-        if (node, inside) in visited:
+        if (node, rec) in visited:
             continue
-        visited.add((node, inside))
+        visited.add((node, rec))
         if type(node) is _ACCUMULATE:
             leaves.add(id(node.variable))
             continue
-        inside = inside or _RECORD in node.metadata
-        if inside and _pow_zero(node):
+        rec = _call_record(node) or rec
+        if _made_pow_zero(node, rec):
             continue
-        stack.extend((e, inside) for e in _live_edges(node))
+        stack.extend((e, rec) for e in _live_edges(node))
     return reached, leaves

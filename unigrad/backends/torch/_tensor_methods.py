@@ -14,6 +14,9 @@ second load wraps nothing twice:
   rule 14), as on the other backends; torch 2.13 records a ``NotImplemented`` node whose
   backward raises ``RuntimeError: derivative for aten::floor_divide is not implemented``
   (pytorch/pytorch#43327). Operands that do not require grad go to torch's own operator.
+* ``n % t`` for a Python number ``n`` and a tensor ``t`` that requires grad: computed as
+  the namespace's ``remainder``; torch 2.13's ``remainder(Scalar, Tensor)`` has no
+  derivative ("derivative for aten::remainder is not implemented").
 """
 
 from __future__ import annotations
@@ -66,9 +69,25 @@ def _constant_floordiv(original: Callable[..., Any], reflected: bool) -> Callabl
     return op
 
 
+def _remainder_of_a_number(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``original`` (``__rmod__``: ``n % t`` for a Python number ``n``), computed as the
+    namespace's ``remainder`` where ``t`` requires grad."""
+
+    @functools.wraps(original)
+    def op(self: Any, other: Any) -> Any:
+        if self.requires_grad and type(other) in (int, float):
+            from ..._array_api._torch import build
+
+            return build().remainder(other, self)
+        return original(self, other)
+
+    setattr(op, _FLOOR_MARK, True)
+    return op
+
+
 def install() -> None:
-    """Wrap ``Tensor.__matmul__``, ``__rmatmul__``, ``__floordiv__`` and
-    ``__rfloordiv__`` (once per process)."""
+    """Wrap ``Tensor.__matmul__``, ``__rmatmul__``, ``__floordiv__``,
+    ``__rfloordiv__`` and ``__rmod__`` (once per process)."""
     cls = torch.Tensor
     for name, reflected in (("__matmul__", False), ("__rmatmul__", True)):
         original = getattr(cls, name)
@@ -80,3 +99,5 @@ def install() -> None:
         if getattr(original, _FLOOR_MARK, False):
             continue
         setattr(cls, name, _constant_floordiv(original, reflected))
+    if not getattr(cls.__rmod__, _FLOOR_MARK, False):
+        cls.__rmod__ = _remainder_of_a_number(cls.__rmod__)
