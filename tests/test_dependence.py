@@ -914,3 +914,28 @@ def test_a_user_s_own_power_of_zero_below_a_create_graph_result_is_differentiabl
     assert backend.requires_grad(g0)
     (h0,) = unigrad.grad(xp.sum(g0), x)
     backend.close(h0, np.zeros(3), rtol=0, atol=0)
+
+
+@pytest.mark.xfail_backend(
+    "paddle",
+    reason="open: paddle's record of a create_graph result g = d(sum(x*x - (x + a) * m))/dx "
+    "(m a constant) reaches a through the product's double-grad node, so a later pass "
+    "gives a zeros instead of UnusedInputError (differential seed 9614, program 665)",
+)
+def test_a_gradient_beside_a_product_with_a_constant_does_not_reach_the_other_addend(
+    backend,
+) -> None:
+    """``g = d(sum(x * x - (x + a) * m))/dx = 2 x - m`` (``m`` a constant tensor,
+    ``create_graph=True``) depends on ``x`` only: a later pass toward ``a`` finds it
+    unused (rule 14: no path from ``g`` to ``a``), `UnusedInputError`, or ``None`` with
+    ``allow_unused=True``. Exact."""
+    xp = backend.xp
+    a = backend.leaf(0.27, "float64")
+    x = backend.leaf([[0.84, -1.44], [-0.49, -1.15]], "float64")
+    m = backend.tensor([[1.0, 2.0], [1.0, 2.0]], "float64")
+    (_, g) = unigrad.grad(xp.sum(x * x - (x + a) * m), [a, x], create_graph=True)
+    backend.close(g, 2 * backend.np(x) - backend.np(m), rtol=0, atol=0)
+    (none,) = unigrad.grad(xp.sum(g), a, allow_unused=True, retain_graph=True)
+    assert none is None
+    with pytest.raises(UnusedInputError):
+        unigrad.grad(xp.sum(g), a)

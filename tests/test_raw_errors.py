@@ -105,6 +105,18 @@ def test_a_tensor_power_operator_differentiates_twice(backend, dtype) -> None:
     backend.close(h, 2.0**xn * np.log(2.0) ** 2, **tol)
 
 
+def test_a_number_to_a_complex_power_has_the_right_gradient(backend) -> None:
+    # paddle 3.3.1's ``3.0 ** z`` (Tensor.__rpow__) of a complex z ran elementwise_pow,
+    # whose complex gradient is wrong (a wrong number: differential seed 9802, programs
+    # 853 and 4579). d(3 ** z)/dz = 3 ** z log 3; the gradient is its conjugate times the
+    # seed (torch's convention). float64 products: 1e-12.
+    zn = np.array([-0.89 - 1.18j, 0.41 - 0.48j])
+    z = backend.leaf(zn, "complex128")
+    seed = np.array([0.86 + 1.5j, -0.5 + 0.25j])
+    (g,) = unigrad.grad(3.0**z, z, grad_outputs=backend.tensor(seed, "complex128"))
+    backend.close(g, seed * np.conj(3.0**zn * np.log(3.0)), rtol=1e-12, atol=1e-12)
+
+
 def test_a_remainder_operator_differentiates_twice(backend) -> None:
     # paddle 3.3.1's ``a % b`` runs remainder, which has no double-grad kernel:
     # HigherOrderUnavailableError from a create_graph pass where the other backends

@@ -8025,4 +8025,208 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "paddle: 3.0 ** x2 of a complex x2 (Tensor.__rpow__) ran paddle's "
+            "elementwise_pow, whose complex gradient is wrong: a wrong number (differential"
+            " seed 9802, program 853)"
+        ),
+        Program(
+            steps=(
+                Leaf(name="x1", data=(-1.44 + 0.21j), dtype="complex64", watched=True),
+                Leaf(name="x2", data=(-0.89 - 1.18j), dtype="complex64", watched=True),
+                Leaf(
+                    name="x3",
+                    data=[[(0.58 - 0.43j), (-1.35 + 1.3j)], [(-0.46 + 1.31j), (0.83 - 0.24j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v4", op="neg", args=("x3",), params=()),
+                Op(name="v5", op="neg", args=("x3",), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Op(name="v7", op="neg", args=("v4",), params=()),
+                Op(name="v8", op="neg", args=("x3",), params=()),
+                Op(name="v9", op="neg", args=("v8",), params=()),
+                Op(name="v10", op="rpow", args=("x2",), params=(("c", 3.0),)),
+                Leaf(
+                    name="x11",
+                    data=[
+                        [(-0.57 + 1.49j), (0.24 - 1.01j), (0.35 + 1.49j)],
+                        [(-0.51 - 0.42j), (0.94 + 1.06j), (-0.96 + 0.85j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v12", op="imag", args=("x11",), params=()),
+                Op(
+                    name="v13",
+                    op="std",
+                    args=("v12",),
+                    params=(("axis", None), ("correction", 1), ("keepdims", False)),
+                ),
+                Leaf(
+                    name="x14",
+                    data=[[(0.9 - 0.6j), (1.27 - 0.55j)], [(0.63 - 0.81j), (0.48 - 0.42j)]],
+                    dtype="complex64",
+                    watched=False,
+                ),
+                Op(name="v15", op="sub", args=("x14", "v9"), params=()),
+                Op(
+                    name="v16",
+                    op="sum",
+                    args=("v6",),
+                    params=(("axis", (0, 1)), ("keepdims", False)),
+                ),
+                Leaf(name="i17", data=[2, 2, 2], dtype="int64", watched=False),
+                Op(name="v18", op="take", args=("x11", "i17"), params=(("axis", -1),)),
+                Grad(
+                    name="g19",
+                    outputs=("v10",),
+                    inputs=("x2", "x2", "x2"),
+                    seeds=(Seed(data=(0.86 + 1.5j), dtype="complex64"),),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=True,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Backward(
+                    outputs=("v18",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [
+                                    [(0.24 - 0.57j), (-1.14 - 1.27j)],
+                                    [(1.17 - 0.23j), (-0.53 - 0.63j)],
+                                    [(0.36 - 0.91j), (-0.24 + 1.5j)],
+                                ],
+                                [
+                                    [(-1.27 - 0.42j), (0.93 + 0.52j)],
+                                    [(-0.29 - 0.51j), (1.35 + 1.44j)],
+                                    [(0.77 - 0.57j), (1.15 - 0.79j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=False,
+                    inputs=None,
+                ),
+            )
+        ),
+    ),
+    (
+        (
+            "paddle: 0.5 ** x2 of a complex x2 in a batched pass: a wrong gradient from "
+            "paddle's complex elementwise_pow_grad (differential seed 9802, program 4579)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(0.58 - 0.88j), (0.96 - 0.64j)],
+                        [(-0.79 + 0.35j), (0.77 - 0.23j)],
+                        [(0.69 - 0.4j), (-1.34 + 0.54j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[[(1.02 - 0.58j), (0.41 - 0.48j)], [(-0.53 - 1.43j), (-0.73 + 0.93j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x3",
+                    data=[
+                        [(0.29 - 0.33j), (-0.7 + 0.83j)],
+                        [(1.39 - 1.01j), (1.39 + 0.67j)],
+                        [(-0.98 + 1.42j), (0.61 + 0.48j)],
+                    ],
+                    dtype="complex64",
+                    watched=False,
+                ),
+                Op(name="v4", op="isfinite", args=("x3",), params=(("dtype", "complex64"),)),
+                Op(name="v5", op="neg", args=("x2",), params=()),
+                Op(name="v6", op="neg", args=("v5",), params=()),
+                Op(name="v7", op="rpow", args=("x2",), params=(("c", 0.5),)),
+                Op(name="v8", op="fft.ifftn", args=("v4",), params=()),
+                Leaf(
+                    name="x9",
+                    data=[(0.59 + 1.37j), (0.63 + 0.4j), (-0.37 - 1.21j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x10",
+                    data=[(-0.89 - 1.28j), (-0.45 + 0.65j), (0.71 - 0.6j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v11", op="linalg.outer", args=("x9", "x10"), params=()),
+                Leaf(
+                    name="x12",
+                    data=[
+                        [(1.27 - 1.14j), (0.51 + 0.83j), (1.18 + 1.48j)],
+                        [(-1.18 + 1.04j), (-0.83 - 0.67j), (0.63 + 0.78j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v13", op="abs", args=("x12",), params=()),
+                Leaf(
+                    name="x14", data=[[-0.67, 0.69], [-1.02, -1.29]], dtype="float32", watched=True
+                ),
+                Op(name="v15", op="linalg.pinv", args=("x14",), params=()),
+                Op(name="v16", op="linalg.qr", args=("v15",), params=(("which", 0),)),
+                Op(name="v17", op="linalg.slogdet", args=("v7",), params=()),
+                Grad(
+                    name="g18",
+                    outputs=("v17", "v7"),
+                    inputs=("x2",),
+                    seeds=(
+                        Seed(data=[-1.04, -0.63], dtype="float32"),
+                        Seed(
+                            data=[
+                                [
+                                    [(-0.65 - 0.94j), (0.47 - 0.31j)],
+                                    [(0.35 + 1.3j), (-1.16 - 0.62j)],
+                                ],
+                                [
+                                    [(0.35 - 0.6j), (-0.71 + 0.29j)],
+                                    [(1.47 - 0.45j), (-1.16 - 1.03j)],
+                                ],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=True,
+                    single=False,
+                ),
+                Grad(
+                    name="g19",
+                    outputs=("v17", "v17"),
+                    inputs=("x14",),
+                    seeds=(Seed(data=1.29, dtype="float32"), None),
+                    retain_graph=True,
+                    create_graph=True,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
