@@ -916,19 +916,16 @@ def test_a_user_s_own_power_of_zero_below_a_create_graph_result_is_differentiabl
     backend.close(h0, np.zeros(3), rtol=0, atol=0)
 
 
-@pytest.mark.xfail_backend(
-    "paddle",
-    reason="open: paddle's record of a create_graph result g = d(sum(x*x - (x + a) * m))/dx "
-    "(m a constant) reaches a through the product's double-grad node, so a later pass "
-    "gives a zeros instead of UnusedInputError (differential seed 9614, program 665)",
-)
 def test_a_gradient_beside_a_product_with_a_constant_does_not_reach_the_other_addend(
     backend,
 ) -> None:
     """``g = d(sum(x * x - (x + a) * m))/dx = 2 x - m`` (``m`` a constant tensor,
     ``create_graph=True``) depends on ``x`` only: a later pass toward ``a`` finds it
     unused (rule 14: no path from ``g`` to ``a``), `UnusedInputError`, or ``None`` with
-    ``allow_unused=True``. Exact."""
+    ``allow_unused=True``. paddle's double-grad node of ``(x + a) * m`` keeps its edge to
+    ``x + a``, which its formula does not read, and the result was not recorded: the
+    later pass gave ``a`` zeros (differential seed 9614, program 665;
+    ``_formulas.PRODUCT_FORWARD``). Exact."""
     xp = backend.xp
     a = backend.leaf(0.27, "float64")
     x = backend.leaf([[0.84, -1.44], [-0.49, -1.15]], "float64")

@@ -14,6 +14,7 @@ __all__ = [
     "PIECEWISE_LINEAR",
     "POLYNOMIAL",
     "PRODUCT_DOUBLE",
+    "PRODUCT_FORWARD",
     "READS",
 ]
 
@@ -184,6 +185,13 @@ LINEAR_READS: dict[str, tuple[tuple[int, ...], ...]] = {
 #: Double-grad nodes of a product whose edge to the operand that required grad is dead
 #: when the other operand did not (`_structure._live_edges`).
 PRODUCT_DOUBLE = frozenset({"MultiplyDoubleGradNode"})
+
+#: Their forward grad nodes: where one operand is a constant, the gradient toward the
+#: other reads nothing that requires grad, but the double-grad node that paddle builds
+#: for it keeps its edge to that operand, so a ``create_graph`` result's graph reaches
+#: the operand's graph (`_structure._Walk._reads`: a node paddle reaches that no
+#: formula reads; ``d(sum(x * x - (x + a) * m))/dx`` reached ``a``).
+PRODUCT_FORWARD = frozenset({"MultiplyGradNode"})
 
 #: Forward and double-grad nodes whose formulas are polynomials of finite degree in what
 #: they read (linear: `LINEAR_READS`), for `_structure._Walk.polynomial`.

@@ -248,9 +248,17 @@ class _Walk:
     def _reads(self, node: Any, m: int, kms: list[int]) -> None:
         """Note what the formula of each edge of ``node`` (leading to the inputs ``m``;
         its edges to ``kms``) reads besides the incoming gradient."""
-        per_edge = _edge_reads(node, self.kids[node], self.real)
+        ks = self.kids[node]
+        per_edge = _edge_reads(node, ks, self.real)
         if per_edge is None:
             return
+        if len(ks) == 2 and (ks[0] is None) != (ks[1] is None) and name(node) in F.PRODUCT_FORWARD:
+            # a product with a constant: paddle's double-grad node keeps its edge to the
+            # other operand, which no formula reads (`_formulas.PRODUCT_FORWARD`)
+            bucket = self.every.get(m)
+            if bucket is None:
+                bucket = self.every[m] = {}
+            bucket[ks[0] if ks[0] is not None else ks[1]] = None
         if self.polynomial and not _polynomial(node, self.kids[node]):
             self.polynomial = False
         used, every = self.used, self.every
