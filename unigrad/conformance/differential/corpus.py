@@ -8229,4 +8229,81 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "paddle: g16 = d(v9)/dx2 with create_graph, v9 built from a product of "
+            "where(...) with a constant mask, reached x1 through the product's double-grad "
+            "node (its dead edge): a later pass toward x1 gave zeros where UnusedInputError"
+            " is expected (rule 14; differential seed 9614, program 665, drawn by the "
+            "generator before session 33's operators)"
+        ),
+        Program(
+            steps=(
+                Leaf(name="x1", data=0.27, dtype="float64", watched=True),
+                Leaf(
+                    name="x2",
+                    data=[[0.84, -1.44], [-0.49, -1.15], [-0.26, 1.2]],
+                    dtype="float64",
+                    watched=True,
+                ),
+                Op(name="v3", op="conj", args=("x2",), params=()),
+                Op(name="v4", op="where_not_equal", args=("v3", "x1"), params=()),
+                Op(name="v5", op="broadcast_to", args=("v4",), params=(("shape", (3, 3, 2)),)),
+                Op(name="v6", op="isfinite", args=("v5",), params=(("dtype", "float64"),)),
+                Op(name="v7", op="int_cast", args=("v4",), params=(("dtype", "float64"),)),
+                Op(name="v8", op="log2", args=("v3",), params=()),
+                Op(name="v9", op="sub", args=("v8", "v6"), params=()),
+                Leaf(
+                    name="x10",
+                    data=[
+                        [(1.15 + 0.44j), (1.35 - 0.86j), (1.19 + 1.14j)],
+                        [(0.51 - 1j), (-0.32 - 0.38j), (-0.33 - 1.5j)],
+                    ],
+                    dtype="complex128",
+                    watched=True,
+                ),
+                Op(name="v11", op="fft.hfft", args=("x10",), params=(("axis", 1),)),
+                Op(name="v12", op="fft.ifft", args=("x10",), params=(("axis", 0),)),
+                Op(name="v13", op="fft.ifftn", args=("v12",), params=()),
+                Op(name="v14", op="fft.ifftshift", args=("v13",), params=()),
+                Op(name="v15", op="fft.ihfft", args=("v8",), params=(("axis", 1),)),
+                Grad(
+                    name="g16",
+                    outputs=("v9",),
+                    inputs=("x1", "x2", "x2"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [[-1.21, 1.11], [0.32, 1.45], [-1.1, -0.66]],
+                                [[0.27, -1.3], [-1.1, -1.22], [0.61, -1.5]],
+                                [[0.38, -0.57], [-0.59, 1.43], [0.89, -0.45]],
+                            ],
+                            dtype="float64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v13",),
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v17", op="isfinite", args=("g16[1]",), params=(("dtype", "float64"),)),
+                Grad(
+                    name="g18",
+                    outputs=("v17",),
+                    inputs=("x1", "x1"),
+                    seeds=None,
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
