@@ -819,6 +819,26 @@ def test_a_reshape_to_its_own_shape_is_a_tensor_of_its_own(backend) -> None:
     backend.close(gx, [10.0, 18.0, 26.0])
 
 
+def test_unary_plus_is_a_tensor_of_its_own(backend) -> None:
+    # torch's and paddle's ``+t`` return ``t`` itself: a gradient with respect to ``+v``
+    # counted every use of ``v`` (a wrong number), and a pass that consumed ``+x``'s node
+    # consumed nothing, so a later pass through it answered where GraphFreedError is
+    # the contract's (differential seed 9920, program 968)
+    x = backend.leaf([1.0, 2.0, 3.0], "float64")
+    xp = backend.xp
+    v = x * 2.0
+    p = +v
+    y = xp.sum(p * p) + xp.sum(v)
+    gp, gv, gx = unigrad.grad(y, [p, v, x], retain_graph=True)
+    backend.close(gp, [4.0, 8.0, 12.0], rtol=0, atol=0)
+    backend.close(gv, [5.0, 9.0, 13.0], rtol=0, atol=0)
+    backend.close(gx, [10.0, 18.0, 26.0], rtol=0, atol=0)
+    q = +x
+    unigrad.grad(xp.sum(xp.sin(q)), x)  # consumes sin's node and q's
+    with pytest.raises(unigrad.GraphFreedError):
+        unigrad.grad(xp.sum(q * 3.0), x)
+
+
 @pytest.mark.parametrize("make", ["broadcast_to", "broadcast_arrays"])
 def test_a_0d_broadcast_to_its_own_shape_is_a_tensor_of_its_own(backend, make) -> None:
     # paddle's broadcast_to returns a 0-d x itself for the shape (): a gradient with

@@ -10,6 +10,7 @@ second load wraps nothing twice:
   and ``remainder_grad`` have no gradient);
 * ``x ** n`` and ``x ** y`` where an operand requires grad: computed as ``xp.pow``;
 * ``a * b`` whose broadcast result has no element: operands expanded first;
+* ``+t`` where ``t`` requires grad: a new tensor (paddle's is ``t`` itself);
 * ``a @ b`` between paddle tensors of two dtypes: computed as ``xp.matmul`` (promoting);
 * ``float``/``int``/``complex``/``bool``/``item``: one rule on every backend (docs/tape.md);
 * the binary operators and comparisons: `unigrad.BackendError` naming both frameworks
@@ -198,6 +199,24 @@ def _empty_broadcast_products() -> None:
     cls.__mul__ = __mul__
 
 
+def _positive_copies() -> None:
+    """Make ``+t`` of a paddle tensor that requires grad a new tensor, as the
+    namespace's ``positive`` gives it: paddle 3.3.1's ``Tensor.__pos__`` returns ``t``
+    itself, so a pass that consumed ``+t``'s node consumed nothing (differential seed
+    9920, program 968, on torch, whose ``+t`` does the same)."""
+    cls = paddle.Tensor
+    original = getattr(cls, "__pos__", None)
+    if original is None or getattr(original, _ALIAS, False):
+        return
+
+    @functools.wraps(original)
+    def __pos__(self: Any) -> Any:
+        return original(self) if self.stop_gradient else self.clone()
+
+    setattr(__pos__, _ALIAS, True)
+    cls.__pos__ = __pos__
+
+
 def _matmul_promotes() -> None:
     """Make ``a @ b`` between paddle tensors of two dtypes compute as ``xp.matmul(a, b)``
     (`unigrad._array_api._paddle_arrays.matmul`: promoted as the standard says, as the
@@ -370,6 +389,7 @@ def install() -> None:
     _divide_to_any_order()
     _power_to_any_order()
     _empty_broadcast_products()
+    _positive_copies()
     _matmul_promotes()
     _convert_one_element()
     _refuse_other_frameworks()

@@ -14,6 +14,9 @@ second load wraps nothing twice:
   rule 14), as on the other backends; torch 2.13 records a ``NotImplemented`` node whose
   backward raises ``RuntimeError: derivative for aten::floor_divide is not implemented``
   (pytorch/pytorch#43327). Operands that do not require grad go to torch's own operator.
+* ``+t`` for a tensor ``t`` that requires grad: a new tensor, as the namespace's
+  ``positive`` gives it (torch 2.13's ``+t`` returns ``t`` itself, so a pass that
+  consumed ``+t``'s node consumed nothing: differential seed 9920, program 968).
 * ``n % t`` for a Python number ``n`` and a tensor ``t`` that requires grad: computed as
   the namespace's ``remainder``; torch 2.13's ``remainder(Scalar, Tensor)`` has no
   derivative ("derivative for aten::remainder is not implemented").
@@ -85,9 +88,24 @@ def _remainder_of_a_number(original: Callable[..., Any]) -> Callable[..., Any]:
     return op
 
 
+def _positive_copy(original: Callable[..., Any]) -> Callable[..., Any]:
+    """``original`` (``__pos__``), a new tensor where ``self`` requires grad."""
+
+    @functools.wraps(original)
+    def op(self: Any) -> Any:
+        if self.requires_grad:
+            from ..._array_api._torch import build
+
+            return build().positive(self)
+        return original(self)
+
+    setattr(op, _FLOOR_MARK, True)
+    return op
+
+
 def install() -> None:
     """Wrap ``Tensor.__matmul__``, ``__rmatmul__``, ``__floordiv__``,
-    ``__rfloordiv__`` and ``__rmod__`` (once per process)."""
+    ``__rfloordiv__``, ``__rmod__`` and ``__pos__`` (once per process)."""
     cls = torch.Tensor
     for name, reflected in (("__matmul__", False), ("__rmatmul__", True)):
         original = getattr(cls, name)
@@ -101,3 +119,5 @@ def install() -> None:
         setattr(cls, name, _constant_floordiv(original, reflected))
     if not getattr(cls.__rmod__, _FLOOR_MARK, False):
         cls.__rmod__ = _remainder_of_a_number(cls.__rmod__)
+    if not getattr(cls.__pos__, _FLOOR_MARK, False):
+        cls.__pos__ = _positive_copy(cls.__pos__)

@@ -8306,4 +8306,83 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "torch: v3 = +x2 was x2 itself (torch's +t returns t), so the pass that "
+            "consumed v3's node consumed nothing and a later pass through it answered where"
+            " GraphFreedError is expected (rule 6b; paddle's +t the same; differential seed"
+            " 9920, program 968)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[
+                        [(-0.57 - 1.1j), (-0.74 - 1j), (-0.59 - 0.79j)],
+                        [(0.27 + 1.25j), (0.86 + 1.23j), (0.22 + 0.32j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Leaf(
+                    name="x2",
+                    data=[
+                        [(-1.14 - 0.6j), (1.27 + 0.93j), (0.82 + 1.15j)],
+                        [(-0.21 - 1.41j), (0.95 - 1.11j), (-0.29 + 0.32j)],
+                    ],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v3", op="pos", args=("x2",), params=()),
+                Op(name="v4", op="sin", args=("v3",), params=()),
+                Op(name="v5", op="neg", args=("v4",), params=()),
+                Op(name="v6", op="fft.irfft", args=("v3",), params=(("axis", 0),)),
+                Op(name="v7", op="fft.irfftn", args=("v4",), params=()),
+                Op(name="v8", op="fft.rfft", args=("v7",), params=(("axis", 1),)),
+                Op(name="v9", op="fft.rfftn", args=("v6",), params=()),
+                Grad(
+                    name="g10",
+                    outputs=("v8",),
+                    inputs=("x2",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(1.25 - 0.81j), (1.15 + 0.28j), (0.84 + 1.4j)],
+                                [(0.66 + 1.33j), (-0.62 - 0.83j), (-1.04 + 1.22j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=True,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=True,
+                ),
+                Grad(
+                    name="g11",
+                    outputs=("v9",),
+                    inputs=("x2",),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(-0.95 - 1.08j), (-1.33 + 1.03j)],
+                                [(-1.49 - 0.21j), (0.8 - 0.47j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=None,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
