@@ -35,8 +35,9 @@ __all__ = ["install"]
 #: Set on a wrapper, so that a second `install` leaves it alone.
 _MARK = "_unigrad_promoting_matmul"
 
-#: Set on a ``//`` wrapper, so that a second `install` leaves it alone.
-_FLOOR_MARK = "_unigrad_constant_floordiv"
+#: Set on a ``//``, ``%`` or unary ``+`` wrapper, so that a second `install` leaves it
+#: alone.
+_OPERATOR_MARK = "_unigrad_operator"
 
 
 def _promoting(original: Callable[..., Any], reflected: bool) -> Callable[..., Any]:
@@ -68,7 +69,7 @@ def _constant_floordiv(original: Callable[..., Any], reflected: bool) -> Callabl
             return build().floor_divide(a, b)
         return original(self, other)
 
-    setattr(op, _FLOOR_MARK, True)
+    setattr(op, _OPERATOR_MARK, True)
     return op
 
 
@@ -84,7 +85,7 @@ def _remainder_of_a_number(original: Callable[..., Any]) -> Callable[..., Any]:
             return build().remainder(other, self)
         return original(self, other)
 
-    setattr(op, _FLOOR_MARK, True)
+    setattr(op, _OPERATOR_MARK, True)
     return op
 
 
@@ -99,7 +100,7 @@ def _positive_copy(original: Callable[..., Any]) -> Callable[..., Any]:
             return build().positive(self)
         return original(self)
 
-    setattr(op, _FLOOR_MARK, True)
+    setattr(op, _OPERATOR_MARK, True)
     return op
 
 
@@ -114,10 +115,10 @@ def install() -> None:
         setattr(cls, name, _promoting(original, reflected))
     for name, reflected in (("__floordiv__", False), ("__rfloordiv__", True)):
         original = getattr(cls, name)
-        if getattr(original, _FLOOR_MARK, False):
+        if getattr(original, _OPERATOR_MARK, False):
             continue
         setattr(cls, name, _constant_floordiv(original, reflected))
-    if not getattr(cls.__rmod__, _FLOOR_MARK, False):
+    if not getattr(cls.__rmod__, _OPERATOR_MARK, False):
         cls.__rmod__ = _remainder_of_a_number(cls.__rmod__)
-    if not getattr(cls.__pos__, _FLOOR_MARK, False):
+    if not getattr(cls.__pos__, _OPERATOR_MARK, False):
         cls.__pos__ = _positive_copy(cls.__pos__)
