@@ -936,3 +936,18 @@ def test_a_gradient_beside_a_product_with_a_constant_does_not_reach_the_other_ad
     assert none is None
     with pytest.raises(UnusedInputError):
         unigrad.grad(xp.sum(g), a)
+
+
+@pytest.mark.parametrize("write", ["operator", "xp.pow"])
+def test_a_complex_power_of_one_has_a_constant_gradient(backend, write: str) -> None:
+    """``z ** 1`` of a complex ``z``: its derivative is the constant 1, so a
+    ``create_graph`` gradient is the seed and requires no grad (rule 14). paddle's
+    complex pow reads ``z`` in its gradient, which then required grad (differential
+    seed 9961, program 3116). Exact."""
+    xp = backend.xp
+    z = backend.leaf([-1.44 - 1.19j, -0.36 - 0.41j], "complex128")
+    seed = np.array([-1.07 + 0.77j, 0.61 - 0.34j])
+    y = z**1 if write == "operator" else xp.pow(z, 1)
+    (g,) = unigrad.grad(y, z, grad_outputs=backend.tensor(seed, "complex128"), create_graph=True)
+    backend.close(g, seed, rtol=0, atol=0)
+    assert not backend.requires_grad(g)

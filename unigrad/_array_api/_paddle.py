@@ -481,7 +481,17 @@ def pow(x1: Any, x2: Any, /) -> Any:
     ``grad_out`` gradient, not a missing ``x`` one). Another integer power (|n| <= 64)
     of a tensor that requires grad keeps paddle's value with the derivatives of a
     product of squarings, and a tensor exponent goes through ``_paddle_ho.pow``: paddle's
-    pow has no double-grad kernel for either."""
+    pow has no double-grad kernel for either. A complex tensor to the power 1 is a copy:
+    paddle's complex pow reads its base in its gradient, so the constant derivative 1
+    required grad (differential seed 9961, program 3116)."""
+    if (
+        isinstance(x1, paddle.Tensor)
+        and type(x2) in (int, float)
+        and x2 == 1
+        and x1.dtype in _COMPLEX
+        and not x1.stop_gradient
+    ):
+        return x1.clone()
     if (
         isinstance(x1, paddle.Tensor)
         and type(x2) in (int, float)

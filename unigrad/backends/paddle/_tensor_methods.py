@@ -137,9 +137,10 @@ def _power_to_any_order() -> None:
     ``test_a_tensor_power_operator_differentiates_twice``). The namespace's ``pow``
     (`unigrad._array_api._paddle.pow`: ``x * x`` for 2, a product of squarings for
     another integer, `_paddle_ho.pow` for a tensor exponent, paddle's value with
-    differentiable derivatives otherwise) answers all of them. Where no operand requires
-    grad, or one is not floating, or ``n`` is neither a Python number nor a paddle
-    tensor, paddle's operator runs unchanged.
+    differentiable derivatives otherwise) answers all of them, and complex ``z ** 1`` (a
+    copy: paddle's complex pow reads ``z`` in its constant derivative). Where no operand
+    requires grad, or one is not floating, or ``n`` is neither a Python number nor a
+    paddle tensor, paddle's operator runs unchanged.
     """
     from ..._array_api import _paddle as namespace
 
@@ -158,6 +159,13 @@ def _power_to_any_order() -> None:
                 return original(self, other)
             return namespace.pow(self, other)
         if self.stop_gradient or type(other) not in (int, float) or self.dtype not in floating:
+            if (
+                not self.stop_gradient
+                and type(other) in (int, float)
+                and other == 1
+                and self.dtype in inexact
+            ):
+                return namespace.pow(self, other)  # (complex z ** 1: a copy)
             return original(self, other)
         return namespace.pow(self, other)
 

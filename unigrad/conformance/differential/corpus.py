@@ -8385,4 +8385,60 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "paddle: v3 = v2 ** 1 of a complex v2 ran paddle's complex scalar pow, whose "
+            "gradient reads its base, so the constant gradient of a create_graph call "
+            "required grad (rule 14; differential seed 9961, program 3116)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(-1.44 - 1.19j), (-0.36 - 0.41j), (-0.97 + 1.48j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v2", op="neg", args=("x1",), params=()),
+                Op(name="v3", op="pow_scalar", args=("v2",), params=(("c", 1),)),
+                Op(name="v4", op="neg", args=("v3",), params=()),
+                Leaf(name="i5", data=[2, 0, 2], dtype="int64", watched=False),
+                Op(name="v6", op="take", args=("v4", "i5"), params=(("axis", 0),)),
+                Op(name="v7", op="neg", args=("v4",), params=()),
+                Leaf(
+                    name="x8",
+                    data=[(1.44 + 0.51j), (-0.72 + 0.46j), (0.93 - 0.74j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v9", op="linalg.vecdot", args=("v4", "x8"), params=()),
+                Op(
+                    name="v10",
+                    op="vector_norm",
+                    args=("v7",),
+                    params=(("axis", 0), ("keepdims", False), ("ord", 3)),
+                ),
+                Op(name="v11", op="log", args=("x8",), params=()),
+                Op(name="v12", op="log10", args=("v6",), params=()),
+                Grad(
+                    name="g13",
+                    outputs=("v6",),
+                    inputs=("x1", "x1"),
+                    seeds=(
+                        Seed(
+                            data=[(-1.07 + 0.77j), (0.61 - 0.34j), (0.49 - 0.72j)],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=("v11",),
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
