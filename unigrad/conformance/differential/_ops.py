@@ -640,6 +640,11 @@ def _expand_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
     return F.reshape(a, (*a.shape[:ax], 1, *a.shape[ax:]))
 
 
+def _remainder_ref(r: Sequence[RV], p: dict[str, Any]) -> RV:
+    """``remainder(a, b * b + 0.5)``: the divisor kept away from 0."""
+    return F.remainder(r[0], F.add_c(F.mul(r[1], r[1]), 0.5))
+
+
 def _scalar_draw(b: Builder, a: Var) -> Drawn:
     return _same(a, c=b.choice((0.5, -1.5, 2.0, 3.0)))
 
@@ -1481,7 +1486,7 @@ TABLE: tuple[OpSpec, ...] = (
         "remainder",
         ("remainder",),
         lambda a, p: f"xp.remainder({a[0]}, {a[1]} * {a[1]} + 0.5)",
-        lambda r, p: F.remainder(r[0], F.add_c(F.mul(r[1], r[1]), 0.5)),
+        _remainder_ref,
         _pair_real,
         complex=False,
         kinks="multiples",
@@ -1490,7 +1495,7 @@ TABLE: tuple[OpSpec, ...] = (
         "mod",
         ("remainder",),
         lambda a, p: f"{a[0]} % ({a[1]} * {a[1]} + 0.5)",
-        lambda r, p: F.remainder(r[0], F.add_c(F.mul(r[1], r[1]), 0.5)),
+        _remainder_ref,
         _pair_real,
         complex=False,
         kinks="multiples",
