@@ -158,16 +158,11 @@ def _power_to_any_order() -> None:
             ):
                 return original(self, other)
             return namespace.pow(self, other)
-        if self.stop_gradient or type(other) not in (int, float) or self.dtype not in floating:
-            if (
-                not self.stop_gradient
-                and type(other) in (int, float)
-                and other == 1
-                and self.dtype in inexact
-            ):
-                return namespace.pow(self, other)  # (complex z ** 1: a copy)
+        if self.stop_gradient or type(other) not in (int, float):
             return original(self, other)
-        return namespace.pow(self, other)
+        if self.dtype in floating or (other == 1 and self.dtype in inexact):
+            return namespace.pow(self, other)  # (complex z ** 1: a copy)
+        return original(self, other)
 
     def __rpow__(self: Any, other: Any) -> Any:
         # (complex too: paddle 3.3.1's complex elementwise_pow_grad gives wrong values,
