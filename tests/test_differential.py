@@ -735,6 +735,10 @@ def test_cli_rejects_a_non_positive_count(capsys: pytest.CaptureFixture[str]) ->
 def test_every_op_draws_on_an_array_with_an_empty_axis(shape) -> None:
     # a 50 000-program run (seed 2026) crashed drawing `unstack` of an empty axis
     # (`integer(0, -1)`); `take` had the same gap. Each op either draws or declines.
+    # The reference computes each draw with the shape the draw says: `take_along_axis` of
+    # a (0, 1) value wrote its index of shape (0, 2) as `[]`, read back as (0,), and the
+    # reference failed on a program no backend can run (differential seed 10077,
+    # program 267).
     from unigrad.conformance.differential._generate import _Builder, _Seeded
     from unigrad.conformance.differential._ops import TABLE, Var
 
@@ -745,9 +749,24 @@ def test_every_op_draws_on_an_array_with_an_empty_axis(shape) -> None:
             b = _Builder(_Seeded((2026, k)), "float64")
             b.dtype = b.real_dtype = "float64"
             b.complex = False
-            a = Var(name="x1", shape=shape, dtype="float64", rg=True, leaf=True)
-            if spec.fits(a):  # (the generator's own precondition, as `try_op` reads it)
-                spec.draw(b, a)  # raises on a draw it cannot make
+            a = Var(name="a0", shape=shape, dtype="float64", rg=True, leaf=True)
+            if not spec.fits(a):  # (the generator's own precondition, as `try_op` reads it)
+                continue
+            drawn = spec.draw(b, a)  # raises on a draw it cannot make
+            if drawn is None:
+                continue
+            env = {"a0": R.leaf(np.zeros(shape), "float64", True)}
+            for step in b.steps:
+                if isinstance(step, Leaf):
+                    env[step.name] = R.leaf(step.array(), step.dtype, step.watched)
+                else:
+                    env[step.name] = R.op(step.op, [env[n] for n in step.args], dict(step.params))
+            args, want, _, params = drawn
+            try:
+                got = R.op(spec.name, [env[v.name] for v in args], params)
+            except R.Degenerate:
+                continue
+            assert got.shape == tuple(want), (spec.name, shape, k)
 
 
 def test_an_empty_leaf_keeps_the_shape_the_generator_drew(backend) -> None:

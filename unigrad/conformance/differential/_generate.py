@@ -136,11 +136,15 @@ class _Builder:
         remember(name, data)
         return Var(name, shape, "bool", False)
 
-    def data(self, values: Any, dtype: str) -> Var:
+    def data(self, values: Any, dtype: str, shape: tuple[int, ...] | None = None) -> Var:
+        """A constant leaf of ``values``; ``shape`` where nested lists cannot say it (a
+        zero-size value of more than one axis: ``[]`` of shape ``(0, 2)``)."""
+        if shape is None:
+            shape = tuple(np.shape(values))
         name = self.fresh("i")
-        self.steps.append(Leaf(name, values, dtype, False, shape_field(np.shape(values))))
+        self.steps.append(Leaf(name, values, dtype, False, shape_field(shape)))
         remember(name, values)
-        return Var(name, tuple(np.shape(values)), dtype, False)
+        return Var(name, shape, dtype, False)
 
     # ---- building ---------------------------------------------------------------------
     def fresh(self, prefix: str = "v") -> str:

@@ -80,7 +80,7 @@ class Builder(Protocol):
     ) -> Var: ...
     def real_of(self, a: Var) -> Var: ...
     def mask(self, shape: tuple[int, ...]) -> Var: ...
-    def data(self, values: Any, dtype: str) -> Var: ...
+    def data(self, values: Any, dtype: str, shape: tuple[int, ...] | None = None) -> Var: ...
 
 
 #: What a draw returns: the op's arguments, its result's shape and dtype, its params.
@@ -494,7 +494,8 @@ def _take_along_draw(b: Builder, a: Var) -> Drawn | None:
     s = list(a.shape)
     s[ax] = b.integer(1, 3)
     flat = [b.integer(0, n - 1) for _ in range(math.prod(s))]
-    idx = b.data(np.reshape(np.array(flat, dtype=np.int64), s).tolist(), "int64")
+    values = np.reshape(np.array(flat, dtype=np.int64), s).tolist()
+    idx = b.data(values, "int64", tuple(s))
     return (a, idx), tuple(s), a.dtype, {"axis": ax}
 
 
