@@ -338,3 +338,36 @@ def test_create_graph_through_take_of_no_index_keeps_its_dependence(backend: B) 
         assert backend.requires_grad(g)
         assert tuple(g.shape) == shape
         backend.close(g, np.zeros(shape, complex), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("how", ["grad", "create_graph", "unigrad.jit"])
+def test_an_fft_of_a_function_of_an_inverse_has_a_gradient(backend: B, how: str) -> None:
+    """``d sum(real(fftn(acos(inv(A)))))/dA`` of a complex ``A``, also as one
+    `unigrad.jit` step. jax tape: XLA's CPU backend (jaxlib 0.10.2) compiled the
+    gradient with a column-major FFT operand, and its runtime check failed when the
+    result was read (a raw ``JaxRuntimeError``, ``fft_thunk.cc`` RET_CHECK; differential
+    seed 9985, program 953): jax dispatches asynchronously, so the error came after the
+    tape's fallback had returned; a compiled step had no fallback. Against central
+    differences: tolerance 1e-6 absolute (step 1e-6, complex128)."""
+    xp = backend.xp
+    an = np.array([[0.9 + 1.48j, -0.78 - 0.55j], [0.95 - 1.26j, 0.78 + 0.43j]])
+
+    def loss(a: np.ndarray) -> float:
+        return float(np.sum(np.real(np.fft.fftn(np.arccos(np.linalg.inv(a))))))
+
+    def gradient(a: object, create_graph: bool) -> object:
+        y = xp.sum(xp.real(xp.fft.fftn(xp.acos(xp.linalg.inv(a)))))
+        return unigrad.grad(y, a, create_graph=create_graph)[0]
+
+    want = _fd_complex_gradient(loss, an)
+    if how == "unigrad.jit":
+        step = unigrad.jit(lambda t: gradient(unigrad.watch(t), False))
+        for _ in range(2):  # (compiled once, then the cached step)
+            backend.close(step(backend.tensor(an, "complex128")), want, rtol=0, atol=1e-6)
+        return
+    a = backend.leaf(an, "complex128")
+    if how == "create_graph" and backend.name == "paddle":  # (rule 7: paddle 3.3's
+        with pytest.raises(unigrad.HigherOrderUnavailableError):  # complex double grads)
+            gradient(a, True)
+        return
+    backend.close(gradient(a, how == "create_graph"), want, rtol=0, atol=1e-6)

@@ -159,7 +159,9 @@ class _JaxEngine(Engine):
         return leaves, treedef
 
     def compile_step(self, body: Callable[[list[Any]], list[Any]]) -> Callable[..., Any]:
-        return self._jax.jit(body)  # type: ignore[no-any-return]
+        """``jax.jit(body)``, with `jit`'s op-by-op fallback for XLA's FFT layout check:
+        the step's body then runs uncompiled, each recorded graph compiled on its own."""
+        return self.jit(body)
 
     @functools.cached_property
     def _read_errors(self) -> tuple[type[BaseException], ...]:
@@ -184,25 +186,41 @@ class _JaxEngine(Engine):
         return out, pull, aux
 
     def jit(self, fn: Callable[..., Any]) -> Callable[..., Any]:
-        """``jax.jit(fn)``, run op by op instead where XLA cannot compile it.
+        """``jax.jit(fn)``, run op by op instead where XLA cannot run it compiled.
 
-        XLA's CPU backend (jaxlib 0.10.2 and 0.11.2) fails to compile some functions
-        that take an FFT of an ``inv``/``solve`` result and differentiate it: its layout
-        assignment gives the FFT a column-major operand and ``fft_thunk.cc`` rejects it
-        (``RET_CHECK ... IsMonotonicWithDim0Major``; the same check as jax-ml/jax#22484).
-        Eagerly each primitive is compiled on its own, with default layouts, and the
-        same numbers come out; so on that error the function runs uncompiled from then
-        on. Inside a caller's trace the error surfaces at the caller's compile instead.
+        XLA's CPU backend (jaxlib 0.10.2 and 0.11.2) miscompiles some functions that take
+        an FFT of an ``inv``/``solve`` result (``fftn(acos(inv(a)))``, and their
+        gradients): its layout assignment gives the FFT a column-major operand and
+        ``fft_thunk.cc`` rejects it (``RET_CHECK ... IsMonotonicWithDim0Major``; the same
+        check as jax-ml/jax#22484). Eagerly each primitive is compiled on its own, with
+        default layouts, and the same numbers come out; so on that error the function
+        runs uncompiled from then on. The check fails when the executable runs, and
+        jax's CPU dispatch is asynchronous: the error would surface where the caller
+        first reads the result. So the first run of each new executable (the jit's
+        cache grew) is waited for here, and later runs of it, which the check passed,
+        stay asynchronous. A `unigrad.jit` step falls back the same way
+        (`compile_step`); inside a caller's own ``jax.jit`` the error surfaces at the
+        caller's run.
         """
-        compiled = self._jax.jit(fn)
-        runtime_error = self._jax.errors.JaxRuntimeError
+        jax = self._jax
+        compiled = jax.jit(fn)
+        executables = getattr(compiled, "_cache_size", None)
+        runtime_error = jax.errors.JaxRuntimeError
         run = [compiled]
 
         def jitted(*args: Any) -> Any:
+            if run[0] is fn:
+                return fn(*args)
             try:
-                return run[0](*args)
+                if executables is None:  # (a jax without the count: wait for each run)
+                    return jax.block_until_ready(compiled(*args))
+                known = executables()
+                out = compiled(*args)
+                if executables() != known:
+                    jax.block_until_ready(out)
+                return out
             except runtime_error as err:
-                if run[0] is fn or _XLA_FFT_LAYOUT not in str(err):
+                if _XLA_FFT_LAYOUT not in str(err):
                     raise
                 run[0] = fn
                 return fn(*args)

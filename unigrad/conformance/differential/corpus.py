@@ -8441,4 +8441,94 @@ CORPUS: list[tuple[str, Program]] = [
             )
         ),
     ),
+    (
+        (
+            "jax: an FFT of acos(inv(a)) compiled with a column-major FFT operand; XLA's "
+            "runtime check failed when the result was read, after the tape's fallback had "
+            "returned (seed 9985, program 953)"
+        ),
+        Program(
+            steps=(
+                Leaf(
+                    name="x1",
+                    data=[(1.01 - 1.15j), (-1.05 + 0.58j), (1.35 + 1.31j)],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v2", op="atan", args=("x1",), params=()),
+                Leaf(
+                    name="x3",
+                    data=[[(0.9 + 1.48j), (-0.78 - 0.55j)], [(0.95 - 1.26j), (0.78 + 0.43j)]],
+                    dtype="complex64",
+                    watched=True,
+                ),
+                Op(name="v4", op="linalg.inv", args=("x3",), params=()),
+                Op(name="v5", op="neg", args=("v2",), params=()),
+                Op(name="v6", op="acos", args=("v4",), params=()),
+                Op(name="v7", op="expm1", args=("v4",), params=()),
+                Op(name="v8", op="fft.fft", args=("v5",), params=(("axis", 0),)),
+                Op(name="v9", op="fft.fftn", args=("v6",), params=()),
+                Op(name="v10", op="fft.fftshift", args=("v9",), params=()),
+                Grad(
+                    name="g11",
+                    outputs=("v10", "v10"),
+                    inputs=("x3", "x3"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.51 - 1.25j), (-0.24 + 0.65j)],
+                                [(0.5 - 1.26j), (-1.13 + 0.56j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [(1.06 + 0.82j), (0.82 + 1.3j)],
+                                [(-0.34 - 0.64j), (0.24 + 1.33j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=None,
+                    create_graph=True,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+                Op(name="v12", op="full_like", args=("x3",), params=()),
+                Op(name="v13", op="neg", args=("g11[1]",), params=()),
+                Grad(
+                    name="g14",
+                    outputs=("v8", "v13"),
+                    inputs=("x3", "x3", "x3"),
+                    seeds=(
+                        Seed(
+                            data=[
+                                [(0.28 - 0.27j), (0.25 - 1.15j)],
+                                [(-1.27 + 1.23j), (-0.25 + 0.34j)],
+                                [(0.62 + 1.42j), (0.96 - 0.59j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                        Seed(
+                            data=[
+                                [(1.11 - 0.38j), (1.19 - 0.77j)],
+                                [(0.58 + 0.26j), (0.44 - 0.89j)],
+                            ],
+                            dtype="complex64",
+                        ),
+                    ),
+                    retain_graph=False,
+                    create_graph=False,
+                    allow_unused=False,
+                    materialize_grads=False,
+                    no_grad_vars=None,
+                    batched=False,
+                    single=False,
+                ),
+            )
+        ),
+    ),
 ]
